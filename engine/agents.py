@@ -1,0 +1,195 @@
+"""Agents and the one parser for their spec strings (CLI, HTTP API and lobby alike).
+
+A spec is ``NAME[:key=value,...]``:
+
+>>> a = parse_agent("alphabeta:depth=6,tt=off")
+>>> a.name, a.depth, a.tt, a.order
+('alphabeta', 6, False, True)
+>>> parse_agent("minimax:depth=-1")
+Traceback (most recent call last):
+...
+engine.agents.AgentError: agent 'minimax:depth=-1': depth must be 0 (to the end) or more, got -1
+>>> parse_agent("model:opponent=random").opponent.name
+'random'
+"""
+
+from __future__ import annotations
+
+import random as _random
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .game import CHANCE, Game
+from .options import OptionError
+from .search import SearchResult, Stats, search_root
+
+SEARCHERS = ("minimax", "alphabeta", "expecti", "model")
+BUILTIN = ("human", "random") + SEARCHERS
+MAX_TIME = 600.0
+
+
+class AgentError(OptionError):
+    """A malformed or unsuitable agent spec; the message names the spec and the problem."""
+
+
+# keys each agent accepts, with their parsers
+def _depth(v):
+    d = int(v)
+    if d < 0:
+        raise ValueError(f"depth must be 0 (to the end) or more, got {d}")
+    return d
+
+
+def _seconds(v):
+    t = float(v)
+    if not 0 < t <= MAX_TIME:
+        raise ValueError(f"time must be between 0 and {MAX_TIME:g} seconds, got {v}")
+    return t
+
+
+def _switch(v):
+    if v in ("on", "true", "yes", "1"):
+        return True
+    if v in ("off", "false", "no", "0"):
+        return False
+    raise ValueError(f"expected on or off, got {v!r}")
+
+
+def _seed(v):
+    return int(v)
+
+
+_SEARCH_KEYS = {"depth": _depth, "time": _seconds}
+_KEYS: dict[str, dict[str, Callable]] = {
+    "human": {},
+    "random": {"seed": _seed},
+    "minimax": dict(_SEARCH_KEYS),
+    "alphabeta": {**_SEARCH_KEYS, "tt": _switch, "order": _switch},
+    "expecti": {**_SEARCH_KEYS, "tt": _switch, "order": _switch},
+    "model": {**_SEARCH_KEYS, "tt": _switch, "order": _switch, "opponent": str},
+}
+
+
+@dataclass
+class Agent:
+    """A parsed agent spec. ``choose`` plays; ``distribution`` describes it as an opponent."""
+
+    spec: str
+    name: str
+    depth: int = 0
+    time: float | None = None
+    tt: bool = True
+    order: bool = True
+    seed: int | None = None
+    opponent: "Agent | None" = None
+    rng: _random.Random = field(default_factory=_random.Random, repr=False)
+
+    @property
+    def is_human(self) -> bool:
+        return self.name == "human"
+
+    @property
+    def searches(self) -> bool:
+        return self.name in SEARCHERS
+
+    def to_json(self) -> dict:
+        return {"spec": self.spec, "name": self.name, "human": self.is_human}
+
+    def check_game(self, game_cls: type[Game]) -> "Agent":
+        """Raise AgentError if this agent cannot play ``game_cls``."""
+        if self.name not in BUILTIN and self.name not in game_cls.policies:
+            raise AgentError(f"agent {self.spec!r}: {game_cls.name} has no agent {self.name!r}")
+        if self.opponent is not None:
+            self.opponent.check_game(game_cls)
+        return self
+
+    def reseed(self, seed: int | None) -> None:
+        """Make a random agent repeatable (the arena seeds it from its run seed)."""
+        self.rng = _random.Random(self.seed if self.seed is not None else seed)
+
+    # ----- as an opponent inside another agent's search -----------------------------------
+    def distribution(self, game: Game, state) -> list[tuple[Any, float]]:
+        """This agent's moves with probabilities: the model of it used by ``model``."""
+        if self.name == "random":
+            moves = game.moves(state)
+            return [(m, 1.0 / len(moves)) for m in moves]
+        if self.name in game.policies:
+            return [(game.policy(self.name)(state), 1.0)]
+        raise AgentError(f"agent {self.spec!r} cannot be modelled: use random or a fixed agent like rules")
+
+    # ----- playing --------------------------------------------------------------------------
+    def choose(self, game: Game, state, *, cancel: threading.Event | None = None,
+               progress: Callable[[dict], None] | None = None, time_cap: float | None = None,
+               trace_limit: int | None = None) -> SearchResult:
+        """Pick a move for the side to move. Returns a SearchResult (``best_move`` in notation).
+
+        ``time_cap`` bounds the time (the server's limit); a search with neither depth nor
+        time then deepens within the cap.
+        """
+        if self.is_human:
+            raise AgentError("a human seat does not choose by itself")
+        seat = game.to_move(state)
+        if not self.searches:
+            move = (self.rng.choice(game.moves(state)) if self.name == "random"
+                    else game.policy(self.name)(state))
+            text = game.notation(state, move)
+            return SearchResult(game.name, game.to_move_name(state), text, 0, None, [text], [],
+                                Stats(), False, algorithm=self.name)
+        view_game, view_state = game.perspective(state, seat)
+        time_limit = self.time
+        if time_cap is not None:
+            time_limit = min(time_limit, time_cap) if time_limit else time_cap
+        model = None
+        if self.name == "model":
+            opponent = self.opponent
+            model = {1 - seat: lambda s: opponent.distribution(view_game, s)}
+        result = search_root(
+            view_game, view_state,
+            algorithm="minimax" if self.name == "minimax" else "alphabeta",
+            depth=self.depth, time_limit=time_limit, tt=self.tt, order=self.order,
+            cancel=cancel, progress=progress, trace_limit=trace_limit, model=model)
+        result.algorithm = self.name
+        return result
+
+
+def parse_agent(spec: Any, game_cls: type[Game] | None = None) -> Agent:
+    """Parse ``NAME[:key=value,...]``; with ``game_cls`` also check the agent fits the game."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise AgentError(f"an agent must be a spec string like 'alphabeta:depth=6', got {spec!r}")
+    spec = spec.strip()
+    name, _, rest = spec.partition(":")
+    name = name.strip()
+    known = set(_KEYS) | (set(game_cls.policies) if game_cls else set())
+    if name not in _KEYS and not (game_cls is None or name in game_cls.policies):
+        raise AgentError(f"unknown agent {name!r} (agents: {', '.join(sorted(known))})")
+    keys = _KEYS.get(name, {})
+    agent = Agent(spec=spec, name=name)
+    if rest.strip():
+        for part in rest.split(","):
+            key, sep, value = part.partition("=")
+            key, value = key.strip(), value.strip()
+            if not sep or not key:
+                raise AgentError(f"agent {spec!r}: expected key=value, got {part!r}")
+            if key not in keys:
+                allowed = ", ".join(keys) or "none"
+                raise AgentError(f"agent {spec!r}: unknown setting {key!r} (settings: {allowed})")
+            try:
+                parsed = keys[key](value)
+            except ValueError as exc:
+                msg = str(exc) if key in ("depth", "time", "tt", "order") else f"bad {key} {value!r}"
+                raise AgentError(f"agent {spec!r}: {msg}") from None
+            if key == "opponent":
+                parsed = parse_agent(parsed, game_cls)
+                if parsed.is_human or parsed.searches:
+                    raise AgentError(f"agent {spec!r}: the opponent must be random or a fixed agent like rules")
+            setattr(agent, key, parsed)
+    if name == "model" and agent.opponent is None:
+        raise AgentError(f"agent {spec!r}: model needs opponent=SPEC, e.g. model:opponent=random")
+    agent.reseed(None)
+    if game_cls is not None:
+        agent.check_game(game_cls)
+    return agent
+
+
+__all__ = ["Agent", "AgentError", "parse_agent", "CHANCE"]

@@ -1,0 +1,221 @@
+"""The game protocol every game implements, and nothing else.
+
+A game is two objects:
+
+* a :class:`Game` -- the *rules* for one configuration (Nim with these piles, Shannon on
+  this graph). It is built once from options with :meth:`Game.from_options` and never
+  changes. It holds everything that is the same for all positions of the game (a graph,
+  precomputed tables) so that positions stay small.
+* a *state* -- one position, small and immutable (a tuple, an int, a frozen dataclass).
+  Playing a move returns a new state; nothing is copied deeply, so the search can keep
+  thousands of them in its table.
+
+Moves have two forms. In the search's hot path a game uses whatever is fastest (an int, a
+tuple): :meth:`Game.moves` and :meth:`Game.play`. Everywhere else a move is its
+**notation**, a short string as ``GAMES.md`` gives it: :meth:`Game.legal_moves`,
+:meth:`Game.push_notation`. ``notation``/``parse_move`` convert.
+
+Sides are seats ``0`` and ``1``; seat 0 moves first. A state where chance decides (a card is
+dealt) has ``to_move == CHANCE`` and :meth:`Game.chance_outcomes` lists the outcomes with
+their probabilities.
+
+Scores: :meth:`Game.evaluate` returns a heuristic number from **seat 0's point of view**
+(positive is good for seat 0), strictly between ``-EVAL_LIMIT`` and ``EVAL_LIMIT``.
+The search converts to "side to move" when it reports.
+
+Example, with Nim::
+
+    >>> from engine.games import get_game
+    >>> nim = get_game("nim").from_options({"piles": "1,2"})
+    >>> state = nim.start()
+    >>> nim.legal_moves(state)
+    ['1:1', '2:1', '2:2']
+    >>> nim.winner(nim.push_notation(state, "2:2"))   # one stick left: seat 1 must take it
+    0
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, ClassVar, Hashable, Iterable
+
+from .options import Option, OptionError, parse_options
+
+CHANCE = -1  # to_move of a state where chance, not a player, decides
+DRAW = 2  # status() of a drawn game
+EVAL_LIMIT = 100_000  # |heuristic evaluation| stays below this; proved results lie far above
+
+
+class IllegalMove(ValueError):
+    """A move string that is malformed or not legal in the position; the message says why."""
+
+
+class Game:
+    """Rules of one game configuration. Subclass it; override what is marked *required*.
+
+    Class attributes a game sets:
+
+    ``name``      registry name (``"nim"``), ``title`` a display name,
+    ``sides``     the two seats' names (``("Red", "Blue")``),
+    ``options``   tuple of :class:`~engine.options.Option`,
+    ``variants``  short descriptions of the variants its options give (for the catalog),
+    ``has_chance`` True when some states have ``to_move == CHANCE``,
+    ``policies``  fixed agents this game provides, name -> method name (``{"rules": "rules_move"}``).
+    """
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    sides: ClassVar[tuple[str, str]] = ("first", "second")
+    options: ClassVar[tuple[Option, ...]] = ()
+    variants: ClassVar[tuple[str, ...]] = ()
+    has_chance: ClassVar[bool] = False
+    policies: ClassVar[dict[str, str]] = {}
+    #: Depth a default AI uses when it must stop before the end (the lobby's suggestion).
+    default_depth: ClassVar[int] = 0
+
+    def __init__(self, options: dict):
+        #: the validated options this game was built from (JSON-ready)
+        self.settings = options
+
+    # ----- construction -------------------------------------------------------------------
+    @classmethod
+    def from_options(cls, raw: dict | None = None) -> "Game":
+        """Validate raw options (text or JSON values) and build the game, or raise OptionError."""
+        return cls(parse_options(cls.options, raw))
+
+    @classmethod
+    def describe(cls) -> dict:
+        """The catalog entry: name, title, sides, variants, options with defaults."""
+        return {
+            "name": cls.name,
+            "title": cls.title,
+            "sides": list(cls.sides),
+            "variants": list(cls.variants),
+            "options": [opt.to_json() for opt in cls.options],
+            "has_chance": cls.has_chance,
+            "policies": sorted(cls.policies),
+            "default_depth": cls.default_depth,
+        }
+
+    def start(self) -> Any:
+        """*Required.* The start position."""
+        raise NotImplementedError
+
+    # ----- the hot path (the search calls these millions of times) ------------------------
+    def to_move(self, state) -> int:
+        """*Required.* Seat to move (0 or 1), or CHANCE."""
+        raise NotImplementedError
+
+    def moves(self, state) -> list:
+        """*Required.* Legal moves in internal form (empty when the game is over)."""
+        raise NotImplementedError
+
+    def search_moves(self, state) -> list:
+        """The moves the search tries: one per group of moves known to lead to equivalent
+        positions (Nim: one of two equal piles). Default: all of :meth:`moves`."""
+        return self.moves(state)
+
+    def play(self, state, move) -> Any:
+        """*Required.* The state after ``move`` (internal form). Never mutates ``state``."""
+        raise NotImplementedError
+
+    def status(self, state) -> int | None:
+        """*Required.* ``None`` while playing; else the winning seat (0/1) or ``DRAW``."""
+        raise NotImplementedError
+
+    def evaluate(self, state) -> float:
+        """Heuristic value for seat 0 at a depth-limited leaf. Default: 0 (no knowledge)."""
+        return 0
+
+    def key(self, state) -> Hashable:
+        """Transposition-table key: equal keys must have equal values. Default: the state.
+
+        A game may return a key canonical under its symmetries (Sim), or drop what cannot
+        change the result."""
+        return state
+
+    def order(self, state, moves: list) -> list:
+        """Move-ordering hook: likely-best moves first. Default: unchanged."""
+        return moves
+
+    def chance_outcomes(self, state) -> list[tuple[Any, float]]:
+        """At a CHANCE state: ``[(move, probability), ...]`` summing to 1."""
+        raise NotImplementedError
+
+    # ----- information ---------------------------------------------------------------------
+    def perspective(self, state, seat: int) -> tuple["Game", Any]:
+        """The game and state a searcher sitting in ``seat`` may see.
+
+        Perfect-information games return ``(self, state)``. A game with hidden information
+        returns a model in which what is hidden is a chance event (Blacksin's hidden deck)."""
+        return self, state
+
+    # ----- notation and presentation -------------------------------------------------------
+    def notation(self, state, move) -> str:
+        """*Required.* The notation of an internal move."""
+        raise NotImplementedError
+
+    def parse_move(self, state, text: str):
+        """The internal move for ``text`` if it is legal here, else raise IllegalMove."""
+        if not isinstance(text, str):
+            raise IllegalMove(f"a move must be a string, got {text!r}")
+        for move in self.moves(state):
+            if self.notation(state, move) == text:
+                return move
+        if self.status(state) is not None:
+            raise IllegalMove(f"move {text!r}: the game is over")
+        raise IllegalMove(f"illegal move {text!r}: legal moves are {', '.join(self.legal_moves(state))}")
+
+    def legal_moves(self, state) -> list[str]:
+        """Legal moves in notation, in a stable order."""
+        return [self.notation(state, m) for m in self.moves(state)]
+
+    def push_notation(self, state, text: str):
+        """The state after the move written ``text`` (raises IllegalMove)."""
+        return self.play(state, self.parse_move(state, text))
+
+    def replay(self, moves: Iterable[str], state=None):
+        """Play notation moves from ``state`` (default: the start); raise IllegalMove naming
+        the first bad one and its ply."""
+        state = self.start() if state is None else state
+        for ply, text in enumerate(moves):
+            try:
+                state = self.push_notation(state, text)
+            except IllegalMove as exc:
+                raise IllegalMove(f"ply {ply + 1}: {exc}") from None
+        return state
+
+    def winner(self, state) -> int | None:
+        """The winning seat of a finished game, None for a draw or while playing."""
+        status = self.status(state)
+        return status if status in (0, 1) else None
+
+    def explain(self, state) -> str:
+        """Why the game ended, in a sentence (only called on finished games)."""
+        status = self.status(state)
+        if status == DRAW:
+            return "draw"
+        return f"{self.sides[status]} wins"
+
+    def board(self, state, seat: int | None = None) -> dict:
+        """*Required.* The position as JSON for a viewer in ``seat`` (None: a spectator).
+        Must not reveal what that viewer may not see."""
+        raise NotImplementedError
+
+    def to_move_name(self, state) -> str:
+        side = self.to_move(state)
+        return "chance" if side == CHANCE else self.sides[side]
+
+    def result(self, state) -> dict | None:
+        """``None`` while playing, else ``{"winner": seat or None, "reason": text}``."""
+        if self.status(state) is None:
+            return None
+        return {"winner": self.winner(state), "reason": self.explain(state)}
+
+    def policy(self, name: str) -> Callable[[Any], Any]:
+        """The game's fixed agent ``name`` as ``state -> internal move``."""
+        if name not in self.policies:
+            raise OptionError(f"{self.name} has no agent {name!r}")
+        return getattr(self, self.policies[name])
+
+
+__all__ = ["CHANCE", "DRAW", "EVAL_LIMIT", "Game", "IllegalMove", "Option", "OptionError"]

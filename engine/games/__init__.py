@@ -1,0 +1,25 @@
+"""The registry: every game the engine knows, by name. Adding a game is one line here.
+
+>>> sorted(GAMES)[:1]
+['nim']
+"""
+
+from __future__ import annotations
+
+from ..game import Game
+from ..options import OptionError
+from .nim import Nim
+
+GAMES: dict[str, type[Game]] = {cls.name: cls for cls in (Nim,)}
+
+
+def get_game(name: str) -> type[Game]:
+    """The game class called ``name``, or OptionError listing the known games."""
+    if not isinstance(name, str) or name not in GAMES:
+        raise OptionError(f"unknown game {name!r} (games: {', '.join(GAMES)})")
+    return GAMES[name]
+
+
+def catalog() -> dict:
+    """Every game with its variants, options and defaults (``python -m engine games --json``)."""
+    return {"games": [cls.describe() for cls in GAMES.values()]}
