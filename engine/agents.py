@@ -20,7 +20,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from .game import CHANCE, Game
+from .game import Game
 from .options import OptionError
 from .search import SearchResult, Stats, search_root
 
@@ -60,7 +60,7 @@ def _seed(v):
     return int(v)
 
 
-_SEARCH_KEYS = {"depth": _depth, "time": _seconds}
+_SEARCH_KEYS = {"depth": _depth, "time": _seconds, "eval": str}
 _KEYS: dict[str, dict[str, Callable]] = {
     "human": {},
     "random": {"seed": _seed},
@@ -68,6 +68,19 @@ _KEYS: dict[str, dict[str, Callable]] = {
     "alphabeta": {**_SEARCH_KEYS, "tt": _switch, "order": _switch},
     "expecti": {**_SEARCH_KEYS, "tt": _switch, "order": _switch},
     "model": {**_SEARCH_KEYS, "tt": _switch, "order": _switch, "opponent": str},
+}
+
+
+#: For people choosing an agent (the lobby, ``--help``): spec -> what it does.
+AGENT_HELP = {
+    "human": "a person at the page",
+    "random": "uniform over legal moves; seed=N makes it repeatable",
+    "minimax:depth=D": "plain minimax, no pruning (the reference); depth 0 = to the end",
+    "alphabeta:depth=D,time=S,tt=on|off,order=on|off,eval=NAME":
+        "alpha-beta with transposition table and move ordering; time=S deepens within S seconds",
+    "expecti:depth=D": "expectiminimax: chance (hidden cards) averaged, players searched",
+    "model:opponent=SPEC": "searches against a known opponent (random, rules) instead of a perfect one",
+    "rules": "Blacksin only: the seed's rule-based opponent",
 }
 
 
@@ -82,6 +95,7 @@ class Agent:
     tt: bool = True
     order: bool = True
     seed: int | None = None
+    eval: str | None = None
     opponent: "Agent | None" = None
     rng: _random.Random = field(default_factory=_random.Random, repr=False)
 
@@ -100,6 +114,10 @@ class Agent:
         """Raise AgentError if this agent cannot play ``game_cls``."""
         if self.name not in BUILTIN and self.name not in game_cls.policies:
             raise AgentError(f"agent {self.spec!r}: {game_cls.name} has no agent {self.name!r}")
+        if self.eval is not None and self.eval not in game_cls.evaluators:
+            known = ", ".join(sorted(game_cls.evaluators)) or "none"
+            raise AgentError(f"agent {self.spec!r}: {game_cls.name} has no evaluation {self.eval!r} "
+                             f"(evaluations: {known})")
         if self.opponent is not None:
             self.opponent.check_game(game_cls)
         return self
@@ -148,7 +166,8 @@ class Agent:
             view_game, view_state,
             algorithm="minimax" if self.name == "minimax" else "alphabeta",
             depth=self.depth, time_limit=time_limit, tt=self.tt, order=self.order,
-            cancel=cancel, progress=progress, trace_limit=trace_limit, model=model)
+            cancel=cancel, progress=progress, trace_limit=trace_limit, model=model,
+            evaluate=view_game.evaluator(self.eval))
         result.algorithm = self.name
         return result
 
@@ -192,4 +211,4 @@ def parse_agent(spec: Any, game_cls: type[Game] | None = None) -> Agent:
     return agent
 
 
-__all__ = ["Agent", "AgentError", "parse_agent", "CHANCE"]
+__all__ = ["AGENT_HELP", "Agent", "AgentError", "parse_agent"]

@@ -69,6 +69,9 @@ class Game:
     variants: ClassVar[tuple[str, ...]] = ()
     has_chance: ClassVar[bool] = False
     policies: ClassVar[dict[str, str]] = {}
+    #: Named heuristics a depth-limited search may use instead of :meth:`evaluate`:
+    #: name -> method name (``{"safe": "eval_safe_moves"}``). Agents pick one with ``eval=NAME``.
+    evaluators: ClassVar[dict[str, str]] = {}
     #: Depth a default AI uses when it must stop before the end (the lobby's suggestion).
     default_depth: ClassVar[int] = 0
 
@@ -93,6 +96,7 @@ class Game:
             "options": [opt.to_json() for opt in cls.options],
             "has_chance": cls.has_chance,
             "policies": sorted(cls.policies),
+            "evaluators": sorted(cls.evaluators),
             "default_depth": cls.default_depth,
         }
 
@@ -125,6 +129,15 @@ class Game:
     def evaluate(self, state) -> float:
         """Heuristic value for seat 0 at a depth-limited leaf. Default: 0 (no knowledge)."""
         return 0
+
+    def evaluator(self, name: str | None) -> Callable[[Any], float]:
+        """The heuristic called ``name`` (None: :meth:`evaluate`)."""
+        if name is None:
+            return self.evaluate
+        if name not in self.evaluators:
+            known = ", ".join(sorted(self.evaluators)) or "none"
+            raise OptionError(f"{self.name} has no evaluation {name!r} (evaluations: {known})")
+        return getattr(self, self.evaluators[name])
 
     def key(self, state) -> Hashable:
         """Transposition-table key: equal keys must have equal values. Default: the state.

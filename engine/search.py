@@ -202,6 +202,7 @@ def search_root(
     trace_limit: int | None = None,
     model: dict[int, Callable[[Any], list[tuple[Any, float]]]] | None = None,
     table: TranspositionTable | None = None,
+    evaluate: Callable[[Any], float] | None = None,
 ) -> SearchResult:
     """Search ``state`` and return the best move for the side to move.
 
@@ -216,6 +217,7 @@ def search_root(
     ``trace_limit`` record up to this many nodes of the tree (the final iteration's).
     ``model``      seat -> function(state) giving that seat's moves with probabilities: the
                    seat is then searched as a known opponent (expectation), not a perfect one.
+    ``evaluate``   heuristic for depth-limited leaves (default: ``game.evaluate``).
     """
     if algorithm not in ("minimax", "alphabeta"):
         raise ValueError(f"unknown algorithm {algorithm!r}")
@@ -233,7 +235,7 @@ def search_root(
 
     # Bind the game's hot-path methods once (attribute look-ups are slow in Python).
     g_moves, g_play, g_status, g_side = game.search_moves, game.play, game.status, game.to_move
-    g_eval, g_key, g_chance = game.evaluate, game.key, game.chance_outcomes
+    g_eval, g_key, g_chance = evaluate or game.evaluate, game.key, game.chance_outcomes
     g_order = game.order if type(game).order is not Game.order else None
     table = table if table is not None else TranspositionTable()
     tt_dict = table.entries if use_tt else None
@@ -311,13 +313,12 @@ def search_root(
             horizon += 1
             return g_eval(state)
 
-        # Mate-distance bounds: nothing below can beat a win on the very next ply.
-        if alpha < ply + 1 - WIN:
-            alpha = ply + 1 - WIN
-        if beta > WIN - ply - 1:
-            beta = WIN - ply - 1
-        if alpha >= beta:
+        # Mate-distance bounds: from here no result is better than a win on the next ply, nor
+        # worse than a loss on it; when the window lies outside, nothing below can matter.
+        if alpha >= WIN - ply - 1:
             return alpha
+        if beta <= ply + 1 - WIN:
+            return beta
 
         tt_move = None
         if tt_dict is not None:

@@ -1,0 +1,225 @@
+"""``python -m engine``: games, show, solve, trace, play, bench (see CONTRACT.md).
+
+Every error is one line on stderr naming the problem, and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .agents import parse_agent
+from .game import IllegalMove
+from .games import catalog, get_game
+from .options import OptionError, parse_assignments
+from .search import describe_score
+
+
+class CliError(Exception):
+    pass
+
+
+def _position(args):
+    """The game and the position reached by --set options and --moves."""
+    game_cls = get_game(args.game)
+    game = game_cls.from_options(parse_assignments(args.set))
+    moves = [m.strip() for m in args.moves.split(",") if m.strip()] if args.moves else []
+    state = game.replay(moves)
+    return game_cls, game, state
+
+
+def _dump(obj) -> str:
+    return json.dumps(obj, indent=2)
+
+
+def cmd_games(args) -> None:
+    data = catalog()
+    if args.json:
+        print(_dump(data))
+        return
+    for g in data["games"]:
+        print(f"{g['name']:10s} {g['title']}  (seats: {' / '.join(g['sides'])})")
+        for v in g["variants"]:
+            print(f"{'':12s}variant: {v}")
+        for o in g["options"]:
+            extra = f" one of {', '.join(o['choices'])}" if "choices" in o else ""
+            print(f"{'':12s}--set {o['name']}=...  {o['type']}{extra}, default {o['default']}: {o['help']}")
+
+
+def position_json(game, state, seat=None) -> dict:
+    """What ``show --json`` prints (also the engine part of the server's game state)."""
+    over = game.status(state) is not None
+    return {
+        "game": game.name,
+        "options": game.settings,
+        "board": game.board(state, seat),
+        "to_move": None if over else game.to_move_name(state),
+        "to_move_seat": None if over else game.to_move(state),
+        "legal_moves": game.legal_moves(state),
+        "status": "over" if over else "playing",
+        "result": game.result(state),
+    }
+
+
+def cmd_show(args) -> None:
+    _, game, state = _position(args)
+    data = position_json(game, state)
+    if args.json:
+        print(_dump(data))
+        return
+    print(f"{game.title}: {data['status']}")
+    for key, value in data["board"].items():
+        print(f"  {key}: {value}")
+    if data["result"]:
+        print(f"  result: {data['result']['reason']}")
+    else:
+        print(f"  to move: {data['to_move']}")
+        print(f"  legal moves: {' '.join(data['legal_moves'])}")
+
+
+def _search(args, trace_limit=None):
+    game_cls, game, state = _position(args)
+    if game.status(state) is not None:
+        raise CliError("the game is over at that position: nothing to search")
+    agent = parse_agent(args.agent, game_cls)
+    if agent.is_human:
+        raise CliError("agent 'human' cannot search: pick random, minimax, alphabeta, ...")
+    result = agent.choose(game, state, trace_limit=trace_limit)
+    return game, state, agent, result
+
+
+def cmd_solve(args) -> None:
+    game, state, agent, result = _search(args)
+    data = result.to_json()
+    data["agent"] = agent.spec
+    if args.json:
+        print(_dump(data))
+        return
+    print(f"{game.title}, {result.to_move} to move, agent {agent.spec}")
+    print(f"  best move: {result.best_move}   score: {describe_score(result.score)}"
+          f"   outcome: {result.outcome or 'not proved'}")
+    print(f"  principal variation: {' '.join(result.pv)}")
+    s = result.stats
+    print(f"  depth {s.depth}, {s.nodes:,} nodes, {s.cutoffs:,} cut-offs, {s.tt_hits:,} table hits,"
+          f" {s.elapsed_ms:.1f} ms")
+
+
+def cmd_trace(args) -> None:
+    if args.max_nodes < 1:
+        raise CliError("--max-nodes must be at least 1")
+    game, state, agent, result = _search(args, trace_limit=args.max_nodes)
+    if result.trace is None:
+        raise CliError(f"agent {agent.spec!r} does not search, so it has no tree to trace")
+    data = dict(result.trace["root"])
+    data.update(game=game.name, agent=agent.spec, nodes=result.trace["nodes"],
+                recorded=result.trace["recorded"], truncated=result.trace["truncated"],
+                best_move=result.best_move, score=result.to_json()["score"])
+    if args.json:
+        print(_dump(data))
+        return
+
+    def show(node, indent):
+        label = node["move"] or "root"
+        marks = "".join([" [cut-off]" if node["cutoff"] else "", " [table]" if node["tt_hit"] else "",
+                         f" ({node['pruned']} pruned)" if node.get("pruned") else ""])
+        print(f"{'  ' * indent}{label} {node['kind']} window ({node['alpha']}, {node['beta']})"
+              f" -> {node['value']}{marks}")
+        for c in node["children"]:
+            show(c, indent + 1)
+
+    show(data, 0)
+    print(f"{data['nodes']} nodes searched, {data['recorded']} drawn"
+          f"{' (truncated)' if data['truncated'] else ''}")
+
+
+def cmd_play(args) -> None:
+    from .arena import run_arena
+
+    if args.games < 1:
+        raise CliError("--games must be at least 1")
+    bar = sys.stderr.isatty() and not args.json
+
+    def progress(t):
+        if bar:
+            done = t["games"] * 30 // args.games
+            sys.stderr.write(f"\r[{'#' * done}{'.' * (30 - done)}] {t['games']}/{args.games} games"
+                             f"  W {t['wins']} D {t['draws']} L {t['losses']}")
+            sys.stderr.flush()
+
+    result = run_arena(args.game, parse_assignments(args.set), args.agents, games=args.games,
+                       seed=args.seed, progress=progress)
+    if bar:
+        sys.stderr.write("\n")
+    if args.json:
+        print(_dump(result))
+        return
+    a, b = result["agents"]
+    print(f"{result['game']}: {a} (seat 0) vs {b} (seat 1), {result['games']} games, seed {result['seed']}")
+    print(f"  {a}: {result['wins']} wins, {result['draws']} draws, {result['losses']} losses"
+          f"  ({100 * result['win_rate']:.1f}% wins)")
+    print(f"  {result['seconds']:.3f} s in all, {result['seconds_per_game'] * 1000:.2f} ms per game,"
+          f" {result['nodes']:,} nodes")
+    for per in result["per_agent"]:
+        print(f"    {per['agent']}: {per['moves']} moves, {per['seconds_per_move'] * 1000:.3f} ms"
+              f" and {per['nodes_per_move']:,} nodes per move")
+
+
+def cmd_bench(args) -> None:
+    from .bench import main as bench_main
+
+    bench_main(args)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m engine", description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def position_args(sp):
+        sp.add_argument("game")
+        sp.add_argument("--set", action="append", metavar="KEY=VALUE", help="a game option")
+        sp.add_argument("--moves", default="", help="comma-separated moves played from the start")
+        sp.add_argument("--json", action="store_true")
+
+    sp = sub.add_parser("games", help="list the games with their options")
+    sp.add_argument("--json", action="store_true")
+    sp.set_defaults(func=cmd_games)
+    sp = sub.add_parser("show", help="show a position")
+    position_args(sp)
+    sp.set_defaults(func=cmd_show)
+    sp = sub.add_parser("solve", help="search a position")
+    position_args(sp)
+    sp.add_argument("--agent", default="alphabeta", help="agent spec (default: alphabeta, to the end)")
+    sp.set_defaults(func=cmd_solve)
+    sp = sub.add_parser("trace", help="print the tree a search visited")
+    position_args(sp)
+    sp.add_argument("--agent", default="alphabeta", help="agent spec (default: alphabeta)")
+    sp.add_argument("--max-nodes", type=int, default=200, help="nodes to record (default 200)")
+    sp.set_defaults(func=cmd_trace)
+    sp = sub.add_parser("play", help="play N games between two agents")
+    sp.add_argument("game")
+    sp.add_argument("--agents", nargs=2, required=True, metavar=("SPEC_A", "SPEC_B"))
+    sp.add_argument("--games", type=int, default=10)
+    sp.add_argument("--seed", type=int, default=None)
+    sp.add_argument("--set", action="append", metavar="KEY=VALUE")
+    sp.add_argument("--json", action="store_true")
+    sp.set_defaults(func=cmd_play)
+    sp = sub.add_parser("bench", help="nodes and seconds of each algorithm, side by side")
+    sp.add_argument("--games", nargs="*", default=None, help="games to bench (default: all)")
+    sp.add_argument("--repeat", type=int, default=3, help="runs per row; the fastest counts")
+    sp.add_argument("--no-peers", action="store_true", help="skip easyAI even if installed")
+    sp.add_argument("--json", action="store_true")
+    sp.set_defaults(func=cmd_bench)
+    return p
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        args.func(args)
+    except (OptionError, IllegalMove, CliError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    return 0

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Set up (if needed) and run every test: engine, server, and Chromium end to end.
+# Extra arguments go to pytest (e.g. -k nim, -m "not e2e").
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh --test
+exec .venv/bin/python -m pytest "$@"

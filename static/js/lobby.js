@@ -1,0 +1,143 @@
+/* The lobby: the form is built from the engine's options schema (the catalog), so every game
+ * option, bound and default shown here is the one the engine checks. */
+"use strict";
+(function () {
+  const catalog = JSON.parse(document.getElementById("catalog-data").textContent);
+  const games = Object.fromEntries(catalog.games.map((g) => [g.name, g]));
+  const form = document.getElementById("create-form");
+  const optionsBox = document.getElementById("options");
+  const seatsBox = document.getElementById("seats");
+  const errorBox = document.querySelector('[data-testid="form-error"]');
+  let current = null;
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v == null || v === false) continue;
+      if (k === "text") node.textContent = v;
+      else if (k === "dataset") Object.assign(node.dataset, v);
+      else node.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children) if (c != null) node.append(c);
+    return node;
+  }
+
+  function choose(name) {
+    current = games[name];
+    document.querySelectorAll(".game-card").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.game === name)));
+    document.getElementById("form-title").textContent = `New game of ${current.title}`;
+    optionsBox.replaceChildren(el("legend", { text: "Options" }), ...current.options.map(optionField));
+    if (!current.options.length) optionsBox.append(el("p", { class: "muted", text: "This game has no options." }));
+    seatsBox.replaceChildren(el("legend", { text: "Seats" }), ...current.sides.map((side, i) => seatField(side, i)));
+    errorBox.hidden = true;
+    history.replaceState(null, "", `?game=${name}`);
+  }
+
+  function optionField(opt) {
+    const id = `opt-${opt.name}`;
+    let input;
+    const dflt = opt.default == null ? "" : String(opt.default);
+    if (opt.type === "bool") {
+      input = el("input", { type: "checkbox", id, name: opt.name, checked: opt.default === true || dflt === "true" });
+    } else if (opt.type === "choice") {
+      input = el("select", { id, name: opt.name }, ...opt.choices.map((c) => el("option", { value: c, text: c, selected: c === dflt })));
+    } else if (opt.type === "int") {
+      input = el("input", { type: "number", id, name: opt.name, value: dflt, min: opt.min, max: opt.max, placeholder: opt.default == null ? "(none)" : null });
+    } else {
+      input = el("input", { type: "text", id, name: opt.name, value: dflt, placeholder: opt.default == null ? "(none)" : null, spellcheck: "false" });
+    }
+    input.dataset.option = opt.name;
+    input.dataset.type = opt.type;
+    const bounds = [opt.min != null ? `min ${opt.min}` : null, opt.max != null ? `max ${opt.max}` : null].filter(Boolean).join(", ");
+    return el("label", { class: "field", for: id },
+      el("span", { class: "field-name", text: opt.name }), input,
+      el("span", { class: "field-help", text: opt.help + (bounds ? ` (${bounds})` : "") }));
+  }
+
+  const ALGOS = [
+    ["alphabeta", "Alpha-beta"], ["minimax", "Minimax (no pruning)"], ["expecti", "Expectiminimax"],
+    ["model", "Model of opponent"], ["random", "Random"],
+  ];
+
+  function seatField(side, i) {
+    const kind = el("select", { "data-testid": `seat-${i}-kind`, name: `seat-${i}-kind` },
+      el("option", { value: "human", text: "Human", selected: i === 0 }),
+      el("option", { value: "ai", text: "Computer", selected: i === 1 }));
+    const algos = ALGOS.filter(([a]) => (a !== "expecti" || current.has_chance));
+    const algo = el("select", { "data-testid": `seat-${i}-algo` },
+      ...algos.map(([v, t]) => el("option", { value: v, text: t })),
+      ...current.policies.map((p) => el("option", { value: p, text: `Fixed agent: ${p}` })));
+    const depth = el("input", { type: "number", min: 0, max: 60, value: current.default_depth || 0, "data-testid": `seat-${i}-depth`, title: "plies; 0 = to the end of the game" });
+    const time = el("input", { type: "number", min: 0.1, max: 600, step: 0.1, value: current.default_depth ? 2 : "", placeholder: "–", "data-testid": `seat-${i}-time`, title: "seconds per move (iterative deepening)" });
+    const spec = el("input", { type: "text", "data-testid": `seat-${i}-spec`, name: `seat-${i}-spec`, spellcheck: "false" });
+    const details = el("span", { class: "ai-details" },
+      algo, el("label", {}, " depth ", depth), el("label", {}, " time ", time, " s"));
+    const row = el("div", { class: "seat-row", dataset: { seat: String(i) } },
+      el("span", { class: `seat-dot seat-${i}` }), el("strong", { text: cap(side) }), kind, details,
+      el("label", { class: "spec" }, " spec ", spec));
+
+    function sync() {
+      const ai = kind.value === "ai";
+      details.hidden = !ai;
+      spec.parentElement.hidden = !ai;
+      const a = algo.value;
+      const noSearch = a === "random" || current.policies.includes(a);
+      depth.disabled = time.disabled = noSearch;
+      if (!ai) { spec.value = "human"; return; }
+      const parts = [];
+      if (!noSearch && Number(depth.value) > 0) parts.push(`depth=${depth.value}`);
+      if (!noSearch && time.value) parts.push(`time=${time.value}`);
+      if (a === "model") parts.unshift("opponent=random");
+      spec.value = parts.length ? `${a}:${parts.join(",")}` : a;
+    }
+    [kind, algo, depth, time].forEach((x) => x.addEventListener("input", sync));
+    sync();
+    return row;
+  }
+
+  function collect() {
+    const options = {};
+    optionsBox.querySelectorAll("[data-option]").forEach((input) => {
+      const opt = current.options.find((o) => o.name === input.dataset.option);
+      if (input.type === "checkbox") {
+        if (input.checked !== (opt.default === true)) options[opt.name] = input.checked;
+      } else if (input.value.trim() !== "" && input.value.trim() !== String(opt.default ?? "")) {
+        options[opt.name] = input.value.trim();
+      }
+    });
+    const players = current.sides.map((_, i) => {
+      const kind = seatsBox.querySelector(`[data-testid="seat-${i}-kind"]`).value;
+      return kind === "human" ? "human" : seatsBox.querySelector(`[data-testid="seat-${i}-spec"]`).value.trim();
+    });
+    return { game: current.name, options, players };
+  }
+
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    errorBox.hidden = true;
+    const body = collect();
+    let res, data;
+    try {
+      res = await fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      data = await res.json();
+    } catch (err) {
+      errorBox.textContent = `Could not reach the server: ${err}`;
+      errorBox.hidden = false;
+      return;
+    }
+    if (res.status !== 201) {
+      errorBox.textContent = data.error || `The server refused (${res.status}).`;
+      errorBox.hidden = false;
+      return;
+    }
+    const humans = data.seats.filter((s) => s.join_url);
+    if (humans.length > 1) sessionStorage.setItem(`arcade.invites.${data.id}`, JSON.stringify(humans.slice(1)));
+    location.href = humans.length ? humans[0].join_url : data.url;
+  });
+
+  document.querySelectorAll(".game-card").forEach((b) => b.addEventListener("click", () => choose(b.dataset.game)));
+  const wanted = new URLSearchParams(location.search).get("game");
+  choose(games[wanted] ? wanted : catalog.games[0].name);
+
+  function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
+})();

@@ -1,0 +1,193 @@
+/* A game's page: joins the game over Socket.IO, renders every pushed state through the
+ * game's view, and shows status, seats, the AI's search statistics, the move list and hints. */
+"use strict";
+(function () {
+  const { el } = ArcadeViews;
+  const root = document.querySelector(".play");
+  const gameId = root.dataset.gameId;
+  const view = ArcadeViews.get(root.dataset.game);
+  const params = new URLSearchParams(location.search);
+  const token = params.get("token") || null;
+  const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
+
+  let state = null;      // newest state shown
+  let previous = null;   // the one before it (views animate the difference)
+  let mySeat = null;     // set by the server's "joined" answer
+  let hint = null;
+  let thinking = null;   // {seat, agent, progress}
+  const speed = Number(localStorage.getItem("arcade.speed") || "1");
+
+  const socket = io({ transports: ["websocket", "polling"] });
+
+  // A reconnecting client has a new sid and is in no room: join again, get the full state.
+  socket.on("connect", () => socket.emit("join", { game_id: gameId, token }));
+  socket.on("joined", (msg) => { mySeat = msg.seat; render(); });
+  socket.on("state", (s) => {
+    if (s.id !== gameId) return;
+    if (state && s.version < state.version) return;  // an older push arriving late
+    if (state && s.version === state.version && s.ai.thinking === state.ai.thinking) return;
+    if (state && s.ply !== state.ply) { previous = state; hint = null; } else if (!state) previous = null;
+    state = s;
+    if (s.ai.thinking == null) thinking = null;
+    render();
+  });
+  socket.on("ai_thinking", (msg) => {
+    if (msg.game_id !== gameId) return;
+    thinking = { seat: msg.seat, agent: msg.agent, progress: null };
+    renderThinking();
+    renderStatus();
+  });
+  socket.on("ai_progress", (msg) => {
+    if (msg.game_id !== gameId || !thinking) return;
+    thinking.progress = msg;
+    renderThinking();
+  });
+  socket.on("ai_stats", (msg) => {
+    if (msg.game_id !== gameId) return;
+    thinking = null;
+    renderThinking();
+  });
+  socket.on("hint", (msg) => {
+    if (msg.game_id !== gameId) return;
+    hint = msg.move;
+    const box = $("hint-box");
+    box.hidden = false;
+    box.replaceChildren(el("strong", { text: "Hint: " }), el("code", { text: msg.move }),
+      el("span", { text: ` (${msg.score_text || msg.score}, depth ${msg.stats.depth}, ${fmt(msg.stats.nodes)} nodes)` }));
+    render();
+  });
+  socket.on("error", (msg) => showError(msg.message || String(msg)));
+  socket.on("disconnect", () => { $("status").textContent = "Connection lost — reconnecting…"; });
+
+  function play(move) {
+    if (!token) return showError("You are watching: only a seat's holder can move.");
+    socket.emit("move", { game_id: gameId, token, move });
+  }
+
+  $("hint").addEventListener("click", () => {
+    $("hint-box").hidden = false;
+    $("hint-box").textContent = "Searching for a hint…";
+    socket.emit("hint", { game_id: gameId, token });
+  });
+  $("restart").addEventListener("click", () => {
+    if (confirm("Restart this game from the beginning?")) socket.emit("restart", { game_id: gameId, token });
+  });
+  $("retry-ai").addEventListener("click", () => socket.emit("retry_ai", { game_id: gameId, token }));
+
+  // ----- rendering -----------------------------------------------------------------------
+  function canMove() {
+    return !!(state && token && mySeat !== null && state.status === "playing" && state.to_move === mySeat);
+  }
+
+  function render() {
+    if (!state) return;
+    const ctx = { seat: mySeat, canMove: canMove(), play, hint, previous, speed };
+    view.render(document.getElementById("board"), state, ctx);
+    renderStatus();
+    renderSeats();
+    renderStats();
+    renderMoves();
+    renderThinking();
+    $("hint").disabled = !canMove();
+    $("restart").disabled = !token;
+    $("retry-ai").hidden = !(token && state.ai.error);
+    if (state.status !== "playing") $("hint-box").hidden = true;
+  }
+
+  function sideName(seat) {
+    const info = state.seat_info[seat];
+    const who = info.human ? (seat === mySeat ? "you" : "human") : info.agent;
+    return `${cap(info.side)} (${who})`;
+  }
+
+  function renderStatus() {
+    if (!state) return;
+    let text;
+    if (state.status === "over") {
+      const r = state.result;
+      const winner = r.winner == null ? "Draw" : `${sideName(r.winner)} wins`;
+      text = `Game over — ${winner}: ${r.reason}.`;
+      if (mySeat !== null && r.winner != null) text += r.winner === mySeat ? " You win!" : " You lose.";
+    } else if (state.ai.error) {
+      text = `The AI failed: ${state.ai.error}. Retry, or restart the game.`;
+    } else if (thinking || state.ai.thinking != null) {
+      text = `${sideName(state.to_move)} is thinking…`;
+    } else if (canMove()) {
+      text = `Your move (${cap(state.to_move_name)}).`;
+    } else {
+      text = `${sideName(state.to_move)} to move.`;
+    }
+    $("status").textContent = text;
+    $("status").dataset.state = state.status;
+  }
+
+  function renderSeats() {
+    $("seats").replaceChildren(...state.seat_info.map((info) =>
+      el("div", { class: "seat" + (state.to_move === info.seat ? " to-move" : "") + (info.seat === mySeat ? " mine" : "") },
+        el("span", { class: `seat-dot seat-${info.seat}` }),
+        el("span", { text: sideName(info.seat) }))));
+    if (mySeat === null) $("seats").append(el("div", { class: "spectator", text: "You are watching." }));
+  }
+
+  function renderStats() {
+    const s = state.ai.last_stats;
+    if (!s) { $("ai-stats").textContent = "No search yet."; return; }
+    const rows = [
+      ["move", "Move", s.move], ["agent", "Agent", s.agent], ["score", "Score", s.score_text ?? String(s.score)],
+      ["outcome", "Outcome", s.outcome || "not proved"], ["depth", "Depth", s.depth], ["nodes", "Nodes", fmt(s.nodes)],
+      ["cutoffs", "Cut-offs", fmt(s.stats.cutoffs)], ["tt_hits", "Table hits", fmt(s.stats.tt_hits)],
+      ["time", "Time", `${s.elapsed_ms.toFixed(1)} ms`], ["nps", "Nodes/s", s.stats.nps ? fmt(s.stats.nps) : "–"],
+      ["pv", "Best line", (s.pv || []).join(" ") || "–"],
+    ];
+    $("ai-stats").replaceChildren(el("dl", {}, ...rows.flatMap(([key, label, v]) =>
+      [el("dt", { text: label }), el("dd", { text: String(v), dataset: { stat: key } })])));
+  }
+
+  function renderMoves() {
+    const items = state.history.map((h, i) => {
+      const li = el("li", { class: `seat-${h.seat}` },
+        el("span", { class: "move-side", text: cap(state.sides[h.seat]) }),
+        el("code", { text: h.move }));
+      if (h.nodes != null) {
+        li.append(el("span", { class: "move-meta", text: `${h.score_text ?? h.score} · d${h.depth} · ${fmt(h.nodes)} n` }));
+      }
+      li.title = `ply ${i + 1}`;
+      return li;
+    });
+    const list = $("move-list");
+    list.replaceChildren(...items);
+    list.scrollTop = list.scrollHeight;
+  }
+
+  function renderThinking() {
+    const box = $("thinking");
+    box.hidden = !thinking;
+    if (!thinking) return;
+    const p = thinking.progress;
+    $("ai-progress").textContent = p
+      ? `depth ${p.depth} done · ${fmt(p.nodes)} nodes · best ${p.best_move} (${p.score})`
+      : `${thinking.agent} is searching…`;
+  }
+
+  let errorTimer = null;
+  function showError(message) {
+    const box = $("error");
+    box.textContent = message;
+    box.hidden = false;
+    clearTimeout(errorTimer);
+    errorTimer = setTimeout(() => { box.hidden = true; }, 6000);
+  }
+
+  // Invite links the lobby handed over for the other human seats (only the creator has them).
+  const invites = JSON.parse(sessionStorage.getItem(`arcade.invites.${gameId}`) || "[]");
+  if (invites.length) {
+    const box = $("invites");
+    box.hidden = false;
+    box.append(el("h3", { text: "Invite" }), ...invites.map((inv) =>
+      el("p", {}, `Seat ${inv.seat}: `, el("a", { href: inv.join_url, text: new URL(inv.join_url, location.href).href }))));
+    box.append(el("p", {}, "Spectators: ", el("a", { href: `/play/${gameId}`, text: new URL(`/play/${gameId}`, location.href).href })));
+  }
+
+  function fmt(n) { return n == null ? "–" : Number(n).toLocaleString("en"); }
+  function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
+})();

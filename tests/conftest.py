@@ -1,0 +1,54 @@
+"""Shared fixtures, flaskr style: ``app`` and ``client`` from the application factory, and a
+``live_server`` (a real threaded HTTP + WebSocket server on a free port) for real clients."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+from webapp import create_app
+
+FAST = {"TESTING": True, "AI_PAUSE": 0.05, "AI_TIME_CAP": 5.0, "HINT_TIME": 1.0}
+
+
+@pytest.fixture
+def app():
+    return create_app(FAST)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def socket_client(app, client):
+    """Flask-SocketIO's test client. It patches the SocketIO it wraps, so this app serves no
+    real clients: tests with real clients use ``live_server`` (a different app)."""
+    from webapp import get_socketio
+
+    return get_socketio(app).test_client(app, flask_test_client=client)
+
+
+class LiveServer:
+    def __init__(self, app):
+        self.app = app
+        self.server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def start(self):
+        self.thread.start()
+        return self
+
+    def stop(self):
+        self.server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def live_server():
+    server = LiveServer(create_app(FAST)).start()
+    yield server
+    server.stop()

@@ -1,0 +1,151 @@
+"""Socket.IO events through Flask-SocketIO's test client: join, move, hint, errors, AI turns."""
+
+import time
+
+import pytest
+
+from engine.agents import Agent
+
+
+class Inbox:
+    """Collects a test client's events and waits for the ones a test needs."""
+
+    def __init__(self, sc):
+        self.sc = sc
+        self.events = []
+
+    def pump(self):
+        self.events.extend(self.sc.get_received())
+
+    def wait(self, name, pred=lambda a: True, timeout=10.0):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.pump()
+            for e in self.events:
+                if e["name"] == name and pred(e["args"][0]):
+                    self.events.remove(e)
+                    return e["args"][0]
+            time.sleep(0.01)
+        raise AssertionError(f"no {name!r} event within {timeout}s; got {[e['name'] for e in self.events]}")
+
+    def names(self):
+        self.pump()
+        return [e["name"] for e in self.events]
+
+
+def new_game(client, players=("human", "alphabeta"), piles="3,4,5"):
+    data = client.post("/api/games", json={"game": "nim", "options": {"piles": piles},
+                                             "players": list(players)}).get_json()
+    return data["id"], [s["token"] for s in data["seats"]]
+
+
+@pytest.fixture
+def inbox(socket_client):
+    return Inbox(socket_client)
+
+
+def test_join_as_spectator_and_as_seat(client, socket_client, inbox):
+    gid, (token, _) = new_game(client)
+    socket_client.emit("join", {"game_id": gid})
+    assert inbox.wait("joined")["seat"] is None
+    assert inbox.wait("state")["board"]["piles"] == [3, 4, 5]
+    socket_client.emit("join", {"game_id": gid, "token": token})
+    assert inbox.wait("joined")["seat"] == 0
+
+
+def test_move_is_answered_by_the_ai_with_statistics(client, socket_client, inbox):
+    gid, (token, _) = new_game(client)
+    socket_client.emit("join", {"game_id": gid, "token": token})
+    first = inbox.wait("state")
+    socket_client.emit("move", {"game_id": gid, "token": token, "move": "1:1"})
+    mine = inbox.wait("state", lambda s: len(s["history"]) == 1)
+    assert mine["version"] > first["version"] and mine["board"]["piles"] == [2, 4, 5]
+    thinking = inbox.wait("ai_thinking")
+    assert thinking == {"game_id": gid, "seat": 1, "agent": "alphabeta"}
+    stats = inbox.wait("ai_stats")
+    assert stats["nodes"] > 0 and stats["seat"] == 1 and stats["outcome"] == "win"
+    answered = inbox.wait("state", lambda s: len(s["history"]) == 2)
+    assert answered["history"][1]["seat"] == 1 and answered["history"][1]["nodes"] == stats["nodes"]
+    assert answered["to_move"] == 0 and answered["version"] > mine["version"]
+
+
+BAD = [
+    ("not a dict", "bad_payload", "needs a JSON object"),
+    ({}, "bad_payload", "missing field 'game_id'"),
+    ({"game_id": "nope", "move": "1:1"}, "unknown_game", "no game with id 'nope'"),
+    ({"game_id": "GID", "move": "1:1"}, "token_required", "token is required"),
+    ({"game_id": "GID", "token": "forged", "move": "1:1"}, "bad_token", "holds no seat"),
+    ({"game_id": "GID", "token": "T0"}, "bad_payload", "missing field 'move'"),
+    ({"game_id": "GID", "token": "T0", "move": "9:1"}, "illegal_move", "there is no pile 9"),
+    ({"game_id": "GID", "token": "T0", "move": "1:4"}, "illegal_move", "pile 1 has 3 stick(s)"),
+    ({"game_id": "GID", "token": "T0", "move": "one"}, "illegal_move", "write PILE:STICKS"),
+    ({"game_id": "GID", "token": "T0", "move": ["1:1"]}, "bad_move", "must be a string"),
+    ({"game_id": "GID", "token": "T1", "move": "1:1"}, "not_your_turn", "not your turn"),
+]
+
+
+@pytest.mark.parametrize("payload, code, message", BAD)
+def test_bad_moves_get_an_error_and_change_nothing(client, socket_client, inbox, payload, code, message):
+    gid, tokens = new_game(client, players=("human", "human"))
+    if isinstance(payload, dict):
+        payload = {k: {"GID": gid, "T0": tokens[0], "T1": tokens[1]}.get(v, v) if isinstance(v, str) else v
+                   for k, v in payload.items()}
+    before = client.get(f"/api/games/{gid}").get_json()
+    socket_client.emit("move", payload)
+    err = inbox.wait("error")
+    assert err["code"] == code and message in err["message"]
+    after = client.get(f"/api/games/{gid}").get_json()
+    assert after == before
+    assert "state" not in inbox.names()
+
+
+def test_hint_answers_the_sender_only_for_the_side_to_move(client, socket_client, inbox):
+    gid, (t0, t1) = new_game(client, players=("human", "human"), piles="2,3")
+    socket_client.emit("hint", {"game_id": gid, "token": t1})
+    assert inbox.wait("error")["code"] == "not_your_turn"
+    socket_client.emit("hint", {"game_id": gid, "token": t0})
+    hint = inbox.wait("hint")
+    # misère 2,3: the only winning move leaves 2,2 (nim-sum 0 with a pile above 1)
+    assert hint["move"] == "2:1" and hint["stats"]["outcome"] == "win" and hint["stats"]["nodes"] > 0
+    socket_client.emit("hint", {"game_id": gid})
+    assert inbox.wait("error")["code"] == "token_required"
+
+
+def test_ai_against_ai_plays_to_the_end_by_itself(client, socket_client, inbox):
+    gid, _ = new_game(client, players=("alphabeta", "random:seed=3"), piles="2,3")
+    socket_client.emit("join", {"game_id": gid})
+    final = inbox.wait("state", lambda s: s["status"] == "over", timeout=20)
+    assert final["result"]["winner"] == 0  # 2,3 is a first-player win and alpha-beta finds it
+    assert all(h["seat"] == i % 2 for i, h in enumerate(final["history"]))
+
+
+def test_a_crashing_search_is_reported_and_the_game_stays_playable(client, socket_client, inbox, monkeypatch):
+    real_choose = Agent.choose
+
+    def exploding(self, *args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(Agent, "choose", exploding)
+    gid, (token, _) = new_game(client)
+    socket_client.emit("join", {"game_id": gid, "token": token})
+    socket_client.emit("move", {"game_id": gid, "token": token, "move": "1:1"})
+    err = inbox.wait("error", lambda e: e["code"] == "ai_failed")
+    assert "boom" in err["message"]
+    failed = inbox.wait("state", lambda s: s["ai"]["error"])
+    assert failed["status"] == "playing" and len(failed["history"]) == 1
+    # the server still answers, and a retry after the fault is gone plays the AI's move
+    assert client.get(f"/api/games/{gid}").status_code == 200
+    monkeypatch.setattr(Agent, "choose", real_choose)
+    socket_client.emit("retry_ai", {"game_id": gid, "token": token})
+    done = inbox.wait("state", lambda s: len(s["history"]) == 2)
+    assert done["ai"]["error"] is None and done["history"][1]["seat"] == 1
+
+
+def test_restart_cancels_and_resets(client, socket_client, inbox):
+    gid, (t0, t1) = new_game(client, players=("human", "human"))
+    socket_client.emit("join", {"game_id": gid, "token": t0})
+    socket_client.emit("move", {"game_id": gid, "token": t0, "move": "1:1"})
+    moved = inbox.wait("state", lambda s: len(s["history"]) == 1)
+    socket_client.emit("restart", {"game_id": gid, "token": t1})
+    fresh = inbox.wait("state", lambda s: len(s["history"]) == 0 and s["version"] > moved["version"])
+    assert fresh["board"]["piles"] == [3, 4, 5]

@@ -1,0 +1,60 @@
+"""Alpha-Beta Arcade's web app: Flask for pages and JSON, Flask-SocketIO for live games.
+
+``create_app()`` is the application factory (``gunicorn 'webapp:create_app()'``); each app
+has its own SocketIO server, session store and AI runner in ``app.extensions["arcade"]``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from flask import Flask
+from flask_socketio import SocketIO
+
+from .ai import AIRunner
+from .sessions import SessionStore
+
+ROOT = Path(__file__).resolve().parent.parent
+
+DEFAULTS = {
+    "AI_TIME_CAP": 10.0,  # seconds an AI move may take at most, whatever its spec says
+    "AI_PAUSE": 0.8,  # seconds between moves when AI plays AI, so people can watch
+    "HINT_TIME": 2.0,  # seconds a hint may search
+    "HINT_AGENT": "alphabeta",
+    "MAX_GAMES": 1000,  # live games kept; the oldest finished ones go first
+    "MAX_ARENA_GAMES": 10_000,
+    "TRACE_MAX_NODES": 5000,
+}
+
+
+@dataclass
+class Arcade:
+    """What the blueprints and socket handlers of one app share."""
+
+    socketio: SocketIO
+    store: SessionStore
+    ai: AIRunner
+    arenas: dict
+
+
+def create_app(config: dict | None = None) -> Flask:
+    app = Flask(__name__, template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+    app.config.update(DEFAULTS)
+    app.config.update(config or {})
+    # Threading mode, pinned: eventlet/gevent would freeze every game during a CPU-bound search.
+    socketio = SocketIO(app, async_mode="threading")
+    store = SessionStore(app.config["MAX_GAMES"])
+    arcade = Arcade(socketio, store, AIRunner(socketio, app.config), {})
+    app.extensions["arcade"] = arcade
+
+    from . import api, pages, sockets
+
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    sockets.register(socketio, arcade)
+    return app
+
+
+def get_socketio(app: Flask) -> SocketIO:
+    return app.extensions["arcade"].socketio

@@ -1,0 +1,26 @@
+"""``python -m webapp [--host H] [--port P]``: serve the arcade and print the lobby's URL."""
+
+import argparse
+import logging
+
+from . import create_app, get_socketio
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m webapp", description="Serve Alpha-Beta Arcade.")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=5000)
+    parser.add_argument("--debug", action="store_true")
+    args = parser.parse_args(argv)
+    if not 0 < args.port < 65536:
+        parser.error(f"--port must be 1..65535, got {args.port}")
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    app = create_app()
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
+    print(f"Alpha-Beta Arcade: lobby at http://{shown}:{args.port}/", flush=True)
+    get_socketio(app).run(app, host=args.host, port=args.port, debug=args.debug,
+                          allow_unsafe_werkzeug=True, use_reloader=False)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,166 @@
+"""The JSON API (CONTRACT.md): catalog, games, traces, arena runs."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify, request
+
+from engine.agents import AGENT_HELP, AgentError, parse_agent
+from engine.game import IllegalMove
+from engine.games import catalog, get_game
+from engine.options import OptionError
+
+from .arena_jobs import ArenaJob
+from .sessions import ArcadeError
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def arcade():
+    return current_app.extensions["arcade"]
+
+
+@bp.errorhandler(ArcadeError)
+def refused(exc: ArcadeError):
+    return jsonify(exc.to_json()), exc.status
+
+
+@bp.errorhandler(404)
+def not_found(exc):
+    return jsonify({"error": "no such API endpoint", "code": "not_found"}), 404
+
+
+@bp.errorhandler(405)
+def bad_method(exc):
+    return jsonify({"error": f"method {request.method} is not allowed here", "code": "bad_method"}), 405
+
+
+def json_body() -> dict:
+    body = request.get_json(silent=True)
+    if body is None:
+        raise ArcadeError("bad_request", "the body must be JSON (Content-Type: application/json)")
+    if not isinstance(body, dict):
+        raise ArcadeError("bad_request", "the body must be a JSON object")
+    return body
+
+
+@bp.get("/catalog")
+def get_catalog():
+    data = catalog()
+    data["agents"] = AGENT_HELP
+    return jsonify(data)
+
+
+@bp.post("/games")
+def create_game():
+    session, seats = arcade().store.create(json_body())
+    arcade().ai.kick(session)
+    return jsonify({"id": session.id, "url": f"/play/{session.id}", "seats": seats}), 201
+
+
+@bp.get("/games/<game_id>")
+def game_state(game_id):
+    session = arcade().store.get(game_id)
+    with session.lock:
+        return jsonify(session.to_json())
+
+
+@bp.delete("/games/<game_id>")
+def abandon_game(game_id):
+    """Abandon a game (any seat's token in ``X-Seat-Token`` or ``?token=``): stops its AI."""
+    session = arcade().store.get(game_id)
+    token = request.headers.get("X-Seat-Token") or request.args.get("token")
+    with session.lock:
+        session.seat_for_token(token)
+        if session.over:
+            raise ArcadeError("game_over", "the game is already over")
+        session.abandoned = True
+        session.stop_search()
+        session.touch()
+    arcade().ai.push_state(session)
+    return jsonify({"id": session.id, "status": "over"})
+
+
+@bp.get("/games/<game_id>/trace")
+def game_trace(game_id):
+    """The tree an agent's search visits from the position after ``ply`` plies."""
+    session = arcade().store.get(game_id)
+    limit = current_app.config["TRACE_MAX_NODES"]
+    args = request.args
+    try:
+        with session.lock:
+            game, states = session.game, list(session.states)
+        ply = _int_arg(args, "ply", len(states) - 1, 0, len(states) - 1)
+        max_nodes = _int_arg(args, "max_nodes", 500, 1, limit)
+        agent = parse_agent(args.get("agent", "alphabeta:depth=3"), type(game))
+        state = states[ply]
+        if game.status(state) is not None:
+            raise ArcadeError("game_over", f"the position after ply {ply} is finished: nothing to search")
+        if not agent.searches:
+            raise ArcadeError("bad_request", f"agent {agent.spec!r} does not search: pick minimax, alphabeta, ...")
+        result = agent.choose(game, state, trace_limit=max_nodes,
+                              time_cap=current_app.config["AI_TIME_CAP"])
+    except (AgentError, OptionError, IllegalMove, ValueError) as exc:
+        raise ArcadeError("bad_request", str(exc)) from None
+    data = dict(result.trace["root"])
+    data.update(game=game.name, agent=agent.spec, ply=ply, nodes=result.trace["nodes"],
+                recorded=result.trace["recorded"], truncated=result.trace["truncated"],
+                result=result.to_json())
+    return jsonify(data)
+
+
+def _int_arg(args, name, default, low, high) -> int:
+    raw = args.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ArcadeError("bad_request", f"{name} must be an integer, got {raw!r}") from None
+    if not low <= value <= high:
+        raise ArcadeError("bad_request", f"{name} must be between {low} and {high}, got {value}")
+    return value
+
+
+@bp.post("/arena")
+def start_arena():
+    body = json_body()
+    unknown = set(body) - {"game", "options", "agents", "games", "seed"}
+    if unknown:
+        raise ArcadeError("bad_request", f"unknown field(s): {', '.join(sorted(unknown))}")
+    for name in ("game", "agents"):
+        if name not in body:
+            raise ArcadeError("bad_request", f"missing field {name!r}")
+    games = body.get("games", 10)
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= current_app.config["MAX_ARENA_GAMES"]:
+        raise ArcadeError("bad_request", f"games must be an integer from 1 to {current_app.config['MAX_ARENA_GAMES']}")
+    try:
+        get_game(body["game"])
+        job = ArenaJob.start(body["game"], body.get("options") or {}, body["agents"], games, body.get("seed"))
+    except (OptionError, IllegalMove) as exc:
+        raise ArcadeError("bad_request", str(exc)) from None
+    arcade().arenas[job.id] = job
+    return jsonify({"id": job.id, "url": f"/api/arena/{job.id}"}), 202
+
+
+def _job(job_id) -> ArenaJob:
+    job = arcade().arenas.get(job_id)
+    if job is None:
+        raise ArcadeError("unknown_arena", f"no arena run with id {job_id!r}", 404)
+    return job
+
+
+@bp.get("/arena")
+def list_arenas():
+    return jsonify({"runs": [job.summary() for job in arcade().arenas.values()]})
+
+
+@bp.get("/arena/<job_id>")
+def arena_status(job_id):
+    return jsonify(_job(job_id).to_json())
+
+
+@bp.delete("/arena/<job_id>")
+def cancel_arena(job_id):
+    job = _job(job_id)
+    job.cancel.set()
+    return jsonify(job.to_json())
