@@ -4,10 +4,10 @@ Agent A sits in seat 0, agent B in seat 1. From the run's seed come, for every g
 game's own ``seed`` option (decks, boards: unless the caller fixed one) and the random
 agents' seeds, so ``--seed`` makes the whole run repeatable.
 
->>> r = run_arena("nim", {"piles": "2,2"}, ["alphabeta", "random"], games=4, seed=1)
+>>> r = run_arena("nim", {"piles": "2,3"}, ["alphabeta", "random"], games=4, seed=1)
 >>> (r["games"], r["wins"] + r["draws"] + r["losses"])
 (4, 4)
->>> r["wins"]          # 2,2 is a misère win for the first player, and alpha-beta finds it
+>>> r["wins"]          # misère 2,3 is a first-player win, and alpha-beta finds it
 4
 """
 
