@@ -92,6 +92,8 @@
     $("restart").disabled = !token;
     $("retry-ai").hidden = !(token && state.ai.error);
     if (state.status !== "playing") $("hint-box").hidden = true;
+    // Other panels (the teaching tools) follow the game through this event.
+    document.dispatchEvent(new CustomEvent("arcade:state", { detail: { state, seat: mySeat, token } }));
   }
 
   function sideName(seat) {
