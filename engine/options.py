@@ -183,8 +183,8 @@ def parse_options(schema: tuple[Option, ...], raw: dict | None) -> dict:
 
 
 def name_given(raw: dict, name: str) -> bool:
-    """True when the user really gave a value (an empty form field counts as not given)."""
-    return name in raw and raw[name] is not None and raw[name] != ""
+    """True when a value was given (JSON null counts as not given)."""
+    return name in raw and raw[name] is not None
 
 
 def parse_assignments(pairs: list[str] | None) -> dict[str, str]:

@@ -1,0 +1,252 @@
+"""The search engine on its own: exactness (alpha-beta == minimax in every configuration),
+chance nodes, opponent models, time budgets, cancellation, statistics."""
+
+import random
+import threading
+import time
+from functools import lru_cache
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from engine.agents import parse_agent
+from engine.game import CHANCE, Game
+from engine.games import get_game
+from engine.search import MATE_BOUND, WIN, search_root
+
+Nim = get_game("nim")
+CONFIGS = [dict(tt=tt, order=order) for tt in (True, False) for order in (True, False)]
+
+
+class CounterRace(Game):
+    """Test game with many transpositions and heuristic values: from 0, players add 1, 2 or 3
+    in turn for ``length`` plies; leaves and evaluations are fixed pseudo-random numbers of
+    (total, ply), so different move orders reach the same position."""
+
+    name = "counter-race"
+    sides = ("max", "min")
+
+    def __init__(self, length, salt):
+        super().__init__({})
+        self.length, self.salt = length, salt
+
+    def start(self):
+        return (0, 0)
+
+    def to_move(self, s):
+        return s[1] % 2
+
+    def moves(self, s):
+        return [] if s[1] >= self.length else [1, 2, 3]
+
+    def play(self, s, m):
+        return (s[0] + m, s[1] + 1)
+
+    def _noise(self, s):
+        return random.Random(hash((s, self.salt))).randint(-50, 50)
+
+    def status(self, s):
+        if s[1] < self.length:
+            return None
+        n = self._noise(s)
+        return 0 if n > 20 else 1 if n < -20 else 2
+
+    def evaluate(self, s):
+        return self._noise(s)
+
+    def notation(self, s, m):
+        return f"+{m}"
+
+
+@settings(max_examples=60, deadline=None)
+@given(piles=st.lists(st.integers(0, 4), min_size=1, max_size=4).filter(lambda p: sum(p) >= 2),
+       misere=st.booleans(), depth=st.integers(0, 5))
+def test_alphabeta_equals_minimax_on_nim(piles, misere, depth):
+    nim = Nim.from_options({"piles": piles, "misere": misere})
+    state = nim.start()
+    if nim.status(state) is not None:
+        return
+    reference = search_root(nim, state, algorithm="minimax", depth=depth)
+    for config in CONFIGS:
+        result = search_root(nim, state, depth=depth, **config)
+        assert result.score == reference.score, config
+        assert result.outcome == reference.outcome
+        assert result.stats.nodes <= reference.stats.nodes
+
+
+@settings(max_examples=40, deadline=None)
+@given(length=st.integers(2, 7), salt=st.integers(0, 10**6), depth=st.integers(0, 7))
+def test_alphabeta_equals_minimax_with_heuristics_and_transpositions(length, salt, depth):
+    game = CounterRace(length, salt)
+    reference = search_root(game, game.start(), algorithm="minimax", depth=depth)
+    for config in CONFIGS:
+        result = search_root(game, game.start(), depth=depth, **config)
+        assert result.score == reference.score, config
+    # iterative deepening under a generous budget reaches the same value
+    deepened = search_root(game, game.start(), depth=depth, time_limit=60)
+    assert deepened.score == reference.score
+
+
+def test_minimax_root_scores_are_exact_and_alphabeta_bounds_are_honest():
+    game = CounterRace(5, 7)
+    exact = {m["move"]: m["score"] for m in search_root(game, game.start(), algorithm="minimax", depth=4).root_moves}
+    ab = search_root(game, game.start(), depth=4, tt=False, order=False)
+    for m in ab.root_moves:
+        if m["bound"] == "exact":
+            assert m["score"] == exact[m["move"]]
+        else:  # "upper": the move is worth at most this to the mover
+            assert m["bound"] == "upper" and exact[m["move"]] <= m["score"]
+    assert ab.score == max(exact.values())
+
+
+def test_a_won_side_wins_fast_and_a_lost_side_loses_slowly():
+    nim = Nim.from_options({"piles": "1,3"})  # misère: 3:3 leaves one stick, an immediate win
+    r = search_root(nim, nim.start())
+    assert r.best_move == "2:3" and r.mate_in == 1 and r.score == WIN - 1
+    lost = Nim.from_options({"piles": "2,2"})
+    r = search_root(lost, lost.start())
+    assert r.outcome == "loss"
+    # every reply loses; the one chosen postpones the end the most
+    worst_case = {m["move"]: m["score"] for m in search_root(lost, lost.start(), algorithm="minimax").root_moves}
+    assert r.score == max(worst_case.values()) and r.mate_in == WIN + r.score
+
+
+def test_depth_limited_results_are_not_claimed_as_proved():
+    nim = Nim.from_options({"piles": "3,4,5"})
+    r = search_root(nim, nim.start(), depth=2)
+    assert r.outcome is None and not r.exact and r.stats.evals > 0
+    full = search_root(nim, nim.start())
+    assert full.outcome == "win" and full.exact and full.stats.evals == 0
+
+
+def test_statistics_are_counted():
+    nim = Nim.from_options({"piles": "2,3"})
+    r = search_root(nim, nim.start(), algorithm="minimax")
+    # minimax visits every node of the tree: count it independently
+    def count(state):
+        return 1 + sum(count(nim.play(state, m)) for m in nim.search_moves(state))
+    assert r.stats.nodes == count(nim.start())
+    assert r.stats.cutoffs == 0 and r.stats.tt_hits == 0
+    ab = search_root(nim, nim.start(), tt=False, order=False)
+    assert 0 < ab.stats.nodes < r.stats.nodes and ab.stats.cutoffs > 0
+
+
+class DiceRace(Game):
+    """Test game with chance: seat 0 chooses 'safe' (score 1) or 'roll' (a die: 1/3 a win for
+    seat 0, 2/3 a loss). Expectiminimax must take 'safe' only when the draw is better."""
+
+    name = "dice"
+    sides = ("roller", "other")
+    has_chance = True
+
+    def __init__(self):
+        super().__init__({})
+
+    def start(self):
+        return "start"
+
+    def to_move(self, s):
+        return CHANCE if s == "rolling" else 0
+
+    def moves(self, s):
+        return ["safe", "roll"] if s == "start" else ["1", "2", "3"] if s == "rolling" else []
+
+    def chance_outcomes(self, s):
+        return [("1", 1 / 3), ("2", 1 / 3), ("3", 1 / 3)]
+
+    def play(self, s, m):
+        return {"safe": "draw", "roll": "rolling", "1": "won", "2": "lost", "3": "lost"}[m]
+
+    def status(self, s):
+        return {"draw": 2, "won": 0, "lost": 1}.get(s)
+
+    def notation(self, s, m):
+        return m
+
+
+def test_chance_nodes_average_their_outcomes():
+    game = DiceRace()
+    r = search_root(game, game.start(), algorithm="minimax")
+    roll = next(m for m in r.root_moves if m["move"] == "roll")
+    expected = (WIN - 2) / 3 - 2 * (WIN - 2) / 3  # win or loss two plies down
+    assert roll["score"] == pytest.approx(expected)
+    assert r.best_move == "safe" and r.score == 0
+    assert r.outcome is None  # with chance about, a zero is not claimed as a proved draw
+    ab = search_root(game, game.start())
+    assert ab.best_move == "safe" and ab.score == r.score
+    assert abs(roll["score"]) < MATE_BOUND  # a mix of results is not a proved result
+
+
+def win_probability_against_random(nim, state, me):
+    """Exact chance that ``me`` wins against a uniformly random opponent playing perfectly myself."""
+
+    @lru_cache(maxsize=None)
+    def p(piles, side):
+        s = (piles, side)
+        status = nim.status(s)
+        if status is not None:
+            return 1.0 if status == me else 0.0
+        children = [p(nim.play(s, m)[0], 1 - side) for m in nim.moves(s)]
+        return max(children) if side == me else sum(children) / len(children)
+
+    return p(state[0], state[1])
+
+
+def test_model_agent_maximises_the_win_chance_against_random():
+    nim = Nim.from_options({"piles": "2,3,4"})
+    state = nim.start()
+    model = parse_agent("model:opponent=random", Nim)
+    chosen = model.choose(nim, state).best_move
+    best = max(win_probability_against_random(nim, nim.push_notation(state, m), 0) for m in nim.legal_moves(state))
+    assert win_probability_against_random(nim, nim.push_notation(state, chosen), 0) == pytest.approx(best)
+    # in a position lost against perfect play, the model still picks the best practical chance
+    lost = Nim.from_options({"piles": "2,2,3,3"})
+    s = lost.start()
+    assert search_root(lost, s).outcome == "loss"
+    chosen = model.choose(lost, s).best_move
+    chances = {m: win_probability_against_random(lost, lost.push_notation(s, m), 0) for m in lost.legal_moves(s)}
+    assert chances[chosen] == pytest.approx(max(chances.values())) and max(chances.values()) > 0
+
+
+def big_nim():
+    return Nim.from_options({"piles": ",".join(["30"] * 10)})
+
+
+def test_time_budget_returns_the_deepest_finished_iteration():
+    nim = big_nim()
+    t0 = time.perf_counter()
+    r = search_root(nim, nim.start(), time_limit=0.3)
+    spent = time.perf_counter() - t0
+    assert not r.completed and r.stats.depth >= 1 and len(r.iterations) == r.stats.depth
+    assert r.best_move == r.iterations[-1]["best_move"]
+    assert spent < 0.3 + 0.5  # generous: shared machines drift; the budget is honoured, not exceeded much
+
+
+def test_cancellation_stops_a_long_search_promptly():
+    nim = big_nim()
+    cancel = threading.Event()
+    done = {}
+
+    def run():
+        done["result"] = search_root(nim, nim.start(), time_limit=60, cancel=cancel)
+        done["at"] = time.perf_counter()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    time.sleep(0.4)
+    cancelled_at = time.perf_counter()
+    cancel.set()
+    thread.join(5)
+    assert not thread.is_alive()
+    r = done["result"]
+    assert not r.completed and r.best_move in nim.legal_moves(nim.start()) and r.stats.depth >= 1
+    assert done["at"] - cancelled_at < 0.5
+
+
+def test_progress_reports_each_finished_iteration():
+    nim = Nim.from_options({"piles": "3,4,5"})
+    seen = []
+    r = search_root(nim, nim.start(), time_limit=10, progress=seen.append)
+    assert [i["depth"] for i in seen] == list(range(1, len(seen) + 1))
+    assert seen[-1]["best_move"] == r.best_move and r.outcome == "win"
+    assert all(a["nodes"] < b["nodes"] for a, b in zip(seen, seen[1:]))
