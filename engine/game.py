@@ -214,6 +214,11 @@ class Game:
         Must not reveal what that viewer may not see."""
         raise NotImplementedError
 
+    def move_details(self, state, move) -> dict | None:
+        """What a view needs to animate ``move`` (internal form) played from ``state``: e.g.
+        Cantris's removal and each chain step with its points. Default: nothing."""
+        return None
+
     def to_move_name(self, state) -> str:
         side = self.to_move(state)
         return "chance" if side == CHANCE else self.sides[side]

@@ -130,10 +130,14 @@ class GameSession:
         if not isinstance(move, str):
             raise ArcadeError("bad_move", f"a move must be a string in the game's notation, got {move!r}")
         try:
-            new_state = self.game.push_notation(self.state, move)
+            internal = self.game.parse_move(self.state, move)
         except IllegalMove as exc:
             raise ArcadeError("illegal_move", str(exc)) from None
+        details = self.game.move_details(self.state, internal)
+        new_state = self.game.play(self.state, internal)
         entry = {"seat": seat_index, "move": move, "ply": len(self.states)}
+        if details is not None:
+            entry["details"] = details
         if stats is not None:
             entry.update(stats)
         self.states.append(new_state)
