@@ -15,7 +15,7 @@
   let mySeat = null;     // set by the server's "joined" answer
   let hint = null;
   let thinking = null;   // {seat, agent, progress}
-  const speed = Number(localStorage.getItem("arcade.speed") || "1");
+  let speed = Number(localStorage.getItem("arcade.speed") || "1");
 
   const socket = io({ transports: ["websocket", "polling"] });
 
@@ -73,6 +73,11 @@
     if (confirm("Restart this game from the beginning?")) socket.emit("restart", { game_id: gameId, token });
   });
   $("retry-ai").addEventListener("click", () => socket.emit("retry_ai", { game_id: gameId, token }));
+  $("speed").value = String(speed);
+  $("speed").addEventListener("change", () => {
+    speed = Number($("speed").value);
+    localStorage.setItem("arcade.speed", String(speed));
+  });
 
   // ----- rendering -----------------------------------------------------------------------
   function canMove() {
