@@ -10,7 +10,9 @@ from werkzeug.serving import make_server
 
 from webapp import create_app
 
-FAST = {"TESTING": True, "AI_PAUSE": 0.05, "AI_TIME_CAP": 5.0, "HINT_TIME": 1.0}
+# Searches run in threads here (AI_PROCESSES=0) so tests can patch the engine in-process;
+# tests/web/test_search_pool.py covers the process pool.
+FAST = {"TESTING": True, "AI_PAUSE": 0.05, "AI_TIME_CAP": 5.0, "HINT_TIME": 1.0, "AI_PROCESSES": 0}
 
 
 @pytest.fixture
@@ -52,3 +54,19 @@ def live_server():
     server = LiveServer(create_app(FAST)).start()
     yield server
     server.stop()
+
+
+@pytest.fixture
+def make_live_server():
+    """Start extra live servers with their own settings: ``make_live_server(AI_PROCESSES=1)``."""
+    started = []
+
+    def make(**config):
+        server = LiveServer(create_app(dict(FAST, **config))).start()
+        started.append(server)
+        return server
+
+    yield make
+    for server in started:
+        server.app.extensions["arcade"].ai.pool.shutdown()
+        server.stop()

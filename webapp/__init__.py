@@ -6,6 +6,8 @@ has its own SocketIO server, session store and AI runner in ``app.extensions["ar
 
 from __future__ import annotations
 
+import atexit
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +24,8 @@ DEFAULTS = {
     "AI_PAUSE": 0.8,  # seconds between moves when AI plays AI, so people can watch
     "HINT_TIME": 2.0,  # seconds a hint may search
     "HINT_AGENT": "alphabeta",
+    # worker processes for searches (0: search in a thread of the server process)
+    "AI_PROCESSES": min(2, os.cpu_count() or 1),
     "MAX_GAMES": 1000,  # live games kept; the oldest finished ones go first
     "MAX_ARENA_GAMES": 10_000,
     "TRACE_MAX_NODES": 5000,
@@ -46,6 +50,7 @@ def create_app(config: dict | None = None) -> Flask:
     socketio = SocketIO(app, async_mode="threading")
     store = SessionStore(app.config["MAX_GAMES"])
     arcade = Arcade(socketio, store, AIRunner(socketio, app.config), {})
+    atexit.register(arcade.ai.pool.shutdown)
     app.extensions["arcade"] = arcade
 
     from . import api, pages, sockets

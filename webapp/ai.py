@@ -15,6 +15,7 @@ from typing import Any
 from engine.agents import parse_agent
 from engine.search import describe_score
 
+from .search_pool import SearchPool
 from .sessions import ArcadeError, GameSession
 
 log = logging.getLogger(__name__)
@@ -45,6 +46,7 @@ class AIRunner:
         self.pause = float(config["AI_PAUSE"])
         self.hint_time = float(config["HINT_TIME"])
         self.hint_agent = config["HINT_AGENT"]
+        self.pool = SearchPool(int(config["AI_PROCESSES"]))
 
     # ----- pushing -------------------------------------------------------------------------
     def push_state(self, session: GameSession) -> None:
@@ -77,8 +79,8 @@ class AIRunner:
             self.socketio.emit("ai_progress", dict(info, game_id=room, seat=seat.index), to=room)
 
         try:
-            result = seat.agent.choose(session.game, state, cancel=cancel, progress=progress,
-                                       time_cap=self.time_cap)
+            result = self.pool.choose(seat.agent, session.game, state, cancel=cancel, progress=progress,
+                                      time_cap=self.time_cap)
         except Exception as exc:  # a crashed search must not take the game down
             log.exception("AI search failed in game %s", room)
             with session.lock:
@@ -136,7 +138,7 @@ class AIRunner:
 
         def run():
             try:
-                result = agent.choose(game, state, time_cap=self.hint_time)
+                result = self.pool.choose(agent, game, state, cancel=threading.Event(), time_cap=self.hint_time)
             except Exception as exc:
                 log.exception("hint search failed in game %s", session.id)
                 self.socketio.emit("error", {"code": "hint_failed", "message": f"the hint search failed: {exc}"}, to=sid)

@@ -1,0 +1,54 @@
+"""Fixtures for server tests: real Socket.IO clients."""
+
+import queue
+import threading
+import time
+
+import pytest
+import socketio
+
+
+class Player:
+    """A real Socket.IO client that records every event with its arrival time."""
+
+    def __init__(self, url):
+        self.events = queue.Queue()
+        self.sio = socketio.Client(reconnection=False)
+        for name in ("state", "joined", "error", "ai_thinking", "ai_progress", "ai_stats", "hint"):
+            self.sio.on(name, self._recorder(name))
+        self.sio.connect(url, transports=["websocket"], wait_timeout=5)
+
+    def _recorder(self, name):
+        return lambda data=None: self.events.put((name, data, time.perf_counter()))
+
+    def wait(self, name, pred=lambda d: True, timeout=15.0):
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no {name!r} event within {timeout}s")
+            try:
+                got, data, at = self.events.get(timeout=left)
+            except queue.Empty:
+                continue
+            if got == name and pred(data):
+                return data, at
+
+    def close(self):
+        # The websocket close handshake can wait 3 s for the server's close frame: don't block on it.
+        threading.Thread(target=self.sio.disconnect, daemon=True).start()
+
+
+@pytest.fixture
+def players(live_server):
+    """``players()`` connects a real client to the session's live server; ``players(url)`` elsewhere."""
+    made = []
+
+    def make(url=None):
+        p = Player(url or live_server.url)
+        made.append(p)
+        return p
+
+    yield make
+    for p in made:
+        p.close()
