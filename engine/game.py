@@ -74,6 +74,11 @@ class Game:
     evaluators: ClassVar[dict[str, str]] = {}
     #: Depth a default AI uses when it must stop before the end (the lobby's suggestion).
     default_depth: ClassVar[int] = 0
+    #: Whether move ordering tries each ply's *killer moves* (moves that caused a cut-off at
+    #: the same ply elsewhere in the tree) ahead of :meth:`order`'s choice. A game whose
+    #: order hook knows the best moves (Nim, from its theory) turns this off: there the
+    #: killers only push the best moves back.
+    killer_moves: ClassVar[bool] = True
 
     def __init__(self, options: dict):
         #: the validated options this game was built from (JSON-ready)
@@ -208,6 +213,16 @@ class Game:
         if status == DRAW:
             return "draw"
         return f"{self.sides[status]} wins"
+
+    def theory(self, state) -> dict | None:
+        """What a known theorem says about ``state`` (JSON), or None: the default, no theory.
+
+        A game with a theory returns at least ``name`` (the theorem), ``value`` (``"win"``,
+        ``"loss"`` or ``"draw"`` for the side to move under perfect play) and
+        ``explanation`` (a sentence or two); optionally ``winning_moves`` (notation: every
+        move that keeps the win) and fields a page can draw (Shannon: ``trees``). The
+        teaching page checks it against a search to the end and says whether they agree."""
+        return None
 
     def board(self, state, seat: int | None = None) -> dict:
         """*Required.* The position as JSON for a viewer in ``seat`` (None: a spectator).

@@ -12,8 +12,9 @@ view, and a node's window ``(alpha, beta)`` is what a teacher writes on the boar
   such leaf influenced it, and only then does ``outcome`` claim a draw.
 * Chance nodes (``to_move == CHANCE``) and a *modelled* opponent seat average their children
   (expectiminimax); pruning happens at the MAX and MIN nodes in between.
-* The transposition table stores depth, value, a bound flag and the best move; mate values
-  are stored relative to the node so that they stay true at any ply.
+* The transposition table stores depth, value, a bound flag, the best move and whether the
+  value is proved; mate values are stored relative to the node so that they stay true at
+  any ply. A node looks its children up in the table before entering them.
 
 >>> from engine.games import get_game
 >>> nim = get_game("nim").from_options({"piles": "1,3,5,7"})
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -36,7 +38,7 @@ from .game import CHANCE, DRAW, Game
 WIN = 1_000_000  # value of a win at ply 0; a win at ply p is WIN - p
 MATE_BOUND = WIN - 10_000  # |value| >= MATE_BOUND is a proved result
 INF = 10 * WIN
-EXACT_DEPTH = 1 << 30  # table depth of a subtree that reached no heuristic leaf
+EXACT_DEPTH = 1 << 30  # the remaining depth of a search without a depth limit
 MAX_PLY = 4096
 EXACT, LOWER, UPPER = 0, 1, 2  # table bound flags: value is exact / a lower / an upper bound
 CHECK_EVERY = 1023  # nodes between looks at the clock and the cancel flag (a mask)
@@ -48,13 +50,19 @@ class SearchAborted(Exception):
 
 @dataclass
 class Stats:
-    """Counted, never estimated."""
+    """Counted, never estimated.
+
+    ``nodes`` counts the positions the search entered. With the transposition table on,
+    a node looks each child up in the table before entering it; a child the table answers
+    there is not entered, so it counts in ``tt_hits`` and not in ``nodes`` (the table
+    answering a node on entry counts in both). A traced search enters every child, so that
+    the tree shows the table's answers: it counts more nodes than the same search untraced."""
 
     nodes: int = 0  # positions entered (the root included)
     leaves: int = 0  # terminal positions and heuristic leaves
     evals: int = 0  # heuristic evaluations (depth exhausted)
     cutoffs: int = 0  # beta/alpha cut-offs
-    tt_hits: int = 0  # table entries that answered a node without searching it
+    tt_hits: int = 0  # table entries that answered a position without searching it
     tt_entries: int = 0  # entries in the table at the end
     depth: int = 0  # depth of the deepest finished iteration (plies; 0 = none finished)
     elapsed_ms: float = 0.0
@@ -136,10 +144,16 @@ def describe_score(score: float) -> str:
 
 
 class TranspositionTable:
-    """Position key -> (depth, value, flag, best move).
+    """Position key -> (depth, value, flag, best move, proved).
 
-    ``depth`` is the remaining depth the value was searched to, ``EXACT_DEPTH`` when no
-    heuristic leaf was reached below it. Proved values are stored relative to the node.
+    ``depth`` is the remaining depth the value was searched to (0 in a search without a
+    depth limit: such an entry answers at any depth); ``proved`` is True when no heuristic
+    leaf was reached below it. An entry answers a node at the same remaining depth, and a
+    proved one also at any greater depth (every line of its proof ends within ``depth``
+    plies). A heuristic value answers only
+    at its own depth: at another depth plain minimax would see another horizon, and
+    alpha-beta must return exactly what plain minimax returns. Proved values are stored
+    relative to the node.
     """
 
     def __init__(self):
@@ -153,11 +167,7 @@ class TranspositionTable:
 
     @staticmethod
     def to_stored(value, ply):
-        if value >= MATE_BOUND:
-            return value + ply
-        if value <= -MATE_BOUND:
-            return value - ply
-        return value
+        return _to_stored(value, ply)
 
     @staticmethod
     def from_stored(value, ply):
@@ -166,6 +176,15 @@ class TranspositionTable:
         if value <= -MATE_BOUND:
             return value + ply
         return value
+
+
+def _to_stored(value, ply):
+    """A value found at ``ply`` as the table keeps it: proved results counted from the node."""
+    if value >= MATE_BOUND:
+        return value + ply
+    if value <= -MATE_BOUND:
+        return value - ply
+    return value
 
 
 def _mixed_average(values_probs) -> float:
@@ -232,38 +251,42 @@ def search_root(
     use_tt = prune and tt
     use_order = prune and order
     model = model or {}
+    averaged = {CHANCE, *model}  # the sides whose nodes average their children
 
     # Bind the game's hot-path methods once (attribute look-ups are slow in Python).
     g_moves, g_play, g_status, g_side = game.search_moves, game.play, game.status, game.to_move
     g_eval, g_key, g_chance = evaluate or game.evaluate, game.key, game.chance_outcomes
     g_order = game.order if type(game).order is not Game.order else None
+    use_killers = use_order and game.killer_moves
     table = table if table is not None else TranspositionTable()
     tt_dict = table.entries if use_tt else None
-    killers: list[list] = [[] for _ in range(MAX_PLY)]
-    history: dict = {}
+    tt_get = tt_dict.get if use_tt else None
+    # Move ordering: two killer moves per ply (moves that caused a cut-off there, newest
+    # first) and a history count per move (cut-offs it caused anywhere).
+    killer1: list = [None] * (MAX_PLY + 1) if use_killers else []
+    killer2: list = [None] * (MAX_PLY + 1) if use_killers else []
+    history: defaultdict = defaultdict(int)
+    history_count = history.__getitem__
     pv: list[tuple] = [()] * (MAX_PLY + 1)  # triangular PV: pv[ply] is the line below ply
 
     started = time.perf_counter()
     deadline = None
-    cancel = cancel or threading.Event()
     # counters (closure cells: cheaper than attributes)
     nodes = leaves = evals = cutoffs = tt_hits = horizon = 0
     clock_armed = False  # the deadline applies from depth 2 on
 
     def check():
-        if cancel.is_set():
+        if cancel is not None and cancel.is_set():
             raise SearchAborted("cancelled")
         if clock_armed and deadline is not None and time.perf_counter() > deadline:
             raise SearchAborted("out of time")
 
-    def leaf_value(status, ply):
-        if status == DRAW:
-            return 0
-        return WIN - ply if status == 0 else ply - WIN
-
-    def chance_node(state, side, depth, ply):
+    def chance_node(state, side, depth, ply, alpha=-INF, beta=INF):
         """Average over chance outcomes or over a modelled opponent's moves."""
         dist = g_chance(state) if side == CHANCE else model[side](state)
+        if len(dist) == 1:  # a sure outcome: nothing to average, the window passes through
+            move = dist[0][0]
+            return child(g_play(state, move), depth - 1, alpha, beta, ply + 1, move)
         pairs = []
         for move, prob in dist:
             pairs.append((child(g_play(state, move), depth - 1, -INF, INF, ply + 1, move), prob))
@@ -271,7 +294,7 @@ def search_root(
             pv[ply] = ()  # a chance node has no principal line of its own
         return _mixed_average(pairs)
 
-    def minimax(state, depth, alpha, beta, ply, move=None):
+    def minimax(state, depth, alpha, beta, ply, move=None, key=None):
         nonlocal nodes, leaves, evals, horizon
         nodes += 1
         if not nodes & CHECK_EVERY:
@@ -280,7 +303,7 @@ def search_root(
         status = g_status(state)
         if status is not None:
             leaves += 1
-            return leaf_value(status, ply)
+            return 0 if status == DRAW else WIN - ply if status == 0 else ply - WIN
         if depth == 0:
             leaves += 1
             evals += 1
@@ -297,8 +320,9 @@ def search_root(
                 pv[ply] = (m,) + pv[ply + 1]
         return best
 
-    def alphabeta(state, depth, alpha, beta, ply, move=None):
-        nonlocal nodes, leaves, evals, cutoffs, tt_hits, horizon
+    def alphabeta(state, depth, alpha, beta, ply, move=None, key=None):
+        """``key``: the state's table key, when the parent has computed it already."""
+        nonlocal nodes, leaves, evals, cutoffs, horizon
         nodes += 1
         if not nodes & CHECK_EVERY:
             check()
@@ -306,7 +330,7 @@ def search_root(
         status = g_status(state)
         if status is not None:
             leaves += 1
-            return leaf_value(status, ply)
+            return 0 if status == DRAW else WIN - ply if status == 0 else ply - WIN
         if depth == 0:
             leaves += 1
             evals += 1
@@ -321,30 +345,24 @@ def search_root(
             return beta
 
         tt_move = None
-        if tt_dict is not None:
-            key = g_key(state)
-            entry = tt_dict.get(key)
+        if tt_get is not None:
+            if key is None:
+                key = g_key(state)
+            entry = tt_get(key)
             if entry is not None:
-                e_depth, e_value, e_flag, tt_move = entry
-                if e_depth >= depth:
-                    v = e_value  # stored relative to the node: re-anchor proved results
-                    if v >= MATE_BOUND:
-                        v -= ply
-                    elif v <= -MATE_BOUND:
-                        v += ply
-                    if e_flag == EXACT or (e_flag == LOWER and v >= beta) or (e_flag == UPPER and v <= alpha):
-                        tt_hits += 1
-                        if e_depth < EXACT_DEPTH:
-                            horizon += 1  # this answer leans on heuristic leaves
-                        return v
+                v = table_answer(entry, depth, alpha, beta, ply)
+                if v is not None:
+                    return v
+                tt_move = entry[3]  # no answer, but a good first move to try
 
         side = g_side(state)
-        if side == CHANCE or side in model:
+        if side in averaged:
             horizon_before = horizon
-            v = chance_node(state, side, depth, ply)
-            if tt_dict is not None:
-                tt_dict[key] = (EXACT_DEPTH if horizon == horizon_before else depth,
-                                TranspositionTable.to_stored(v, ply), EXACT, None)
+            v = chance_node(state, side, depth, ply, alpha, beta)
+            if tt_get is not None:
+                flag = UPPER if v <= alpha else LOWER if v >= beta else EXACT
+                tt_dict[key] = (0 if unlimited else depth, _to_stored(v, ply), flag, None,
+                                horizon == horizon_before)
             return v
 
         moves = g_moves(state)
@@ -354,63 +372,117 @@ def search_root(
         alpha0, beta0 = alpha, beta
         horizon_before = horizon
         best_move = None
+        # The MAX and MIN loops mirror each other. Each child is first looked up in the table
+        # from here: most children of a transposition-rich tree are answered so, and a child
+        # answered here is not entered (nor counted as a node: see Stats). Else the child is
+        # searched, with the key computed here passed down.
+        d, p = depth - 1, ply + 1  # the children's depth and ply
+        after_key = None
+        probe = probe_children and d  # (no entry holds at depth 0: leaves are not stored)
         if side == 0:  # MAX
             best = -INF
             for m in moves:
-                v = child(g_play(state, m), depth - 1, alpha, beta, ply + 1, m)
+                after = g_play(state, m)
+                v = None
+                if probe:
+                    after_key = g_key(after)
+                    found = tt_get(after_key)
+                    if found is not None:
+                        v = table_answer(found, d, alpha, beta, p)
+                if v is None:
+                    v = child(after, d, alpha, beta, p, m, after_key)
                 if v > best:
                     best, best_move = v, m
                     if v > alpha:
                         alpha = v
-                        pv[ply] = (m,) + pv[ply + 1]
+                        pv[ply] = (m,) + pv[p]
                         if alpha >= beta:
                             cutoffs += 1
-                            note_cutoff(m, ply)
+                            if learn:
+                                note_cutoff(m, ply)
                             break
         else:  # MIN
             best = INF
             for m in moves:
-                v = child(g_play(state, m), depth - 1, alpha, beta, ply + 1, m)
+                after = g_play(state, m)
+                v = None
+                if probe:
+                    after_key = g_key(after)
+                    found = tt_get(after_key)
+                    if found is not None:
+                        v = table_answer(found, d, alpha, beta, p)
+                if v is None:
+                    v = child(after, d, alpha, beta, p, m, after_key)
                 if v < best:
                     best, best_move = v, m
                     if v < beta:
                         beta = v
-                        pv[ply] = (m,) + pv[ply + 1]
+                        pv[ply] = (m,) + pv[p]
                         if alpha >= beta:
                             cutoffs += 1
-                            note_cutoff(m, ply)
+                            if learn:
+                                note_cutoff(m, ply)
                             break
 
-        if tt_dict is not None:
+        if tt_get is not None:
             flag = UPPER if best <= alpha0 else LOWER if best >= beta0 else EXACT
-            stored_depth = EXACT_DEPTH if horizon == horizon_before else depth
-            tt_dict[key] = (stored_depth, TranspositionTable.to_stored(best, ply), flag, best_move)
+            # stored relative to the node (_to_stored, written out: this runs at every node)
+            v = best + ply if best >= MATE_BOUND else best - ply if best <= -MATE_BOUND else best
+            tt_dict[key] = (0 if unlimited else depth, v, flag, best_move, horizon == horizon_before)
         return best
 
+    def table_answer(entry, depth, alpha, beta, ply):
+        """The value a table entry gives a node searched to ``depth`` with this window, or
+        None when the entry does not hold at that depth or its bound does not settle the
+        window."""
+        nonlocal tt_hits, horizon
+        e_depth, v, e_flag, _, proved = entry
+        if depth != e_depth and not (proved and depth > e_depth):
+            return None
+        if v >= MATE_BOUND:  # stored relative to the node: re-anchor proved results
+            v -= ply
+        elif v <= -MATE_BOUND:
+            v += ply
+        if e_flag == EXACT or (e_flag == LOWER and v >= beta) or (e_flag == UPPER and v <= alpha):
+            tt_hits += 1
+            if not proved:
+                horizon += 1  # this answer leans on heuristic leaves
+            pv[ply] = ()  # and brings no line below the node
+            return v
+        return None
+
     def order_moves(state, moves, ply, tt_move):
+        """The table's move first, then this ply's killer moves (unless the game turns them
+        off), then the rest: by the game's own order if it has one, else by history
+        (stable: ties keep the game's order)."""
         if g_order is not None:
             moves = g_order(state, moves)
         elif history:
-            moves = sorted(moves, key=lambda m: -history.get(m, 0))
+            moves = sorted(moves, key=history_count, reverse=True)
         else:
             moves = list(moves)
-        for front in killers[ply][::-1] + ([tt_move] if tt_move is not None else []):
-            if front in moves and moves[0] != front:
+        for front in (killer2[ply], killer1[ply], tt_move) if use_killers else (tt_move,):
+            if front is not None and front != moves[0] and front in moves:
                 moves.remove(front)
                 moves.insert(0, front)
         return moves
 
     def note_cutoff(m, ply):
-        if not use_order:
-            return
-        history[m] = history.get(m, 0) + 1
-        k = killers[ply]
-        if m not in k:
-            k.insert(0, m)
-            del k[2:]
+        if g_order is None:
+            history[m] += 1
+        if use_killers and killer1[ply] != m and killer2[ply] != m:
+            killer1[ply], killer2[ply] = m, killer1[ply]
+
+    # cut-offs teach the ordering: the history (when the game has no order of its own) and
+    # the killer moves (when the game uses them)
+    learn = use_order and (g_order is None or use_killers)
 
     node_search = alphabeta if prune else minimax
     child = node_search  # rebound to the tracer when tracing
+    # Children are looked up in the table by their parent, except when tracing: the traced
+    # tree shows every child, table answers included.
+    probe_children = use_tt and trace_limit is None
+    unlimited = depth == 0 and time_limit is None  # no heuristic leaf anywhere: all is proved
 
     # ----- tracing: a wrapper around node_search that records the tree -----------------
     trace_root: dict | None = None
@@ -418,13 +490,13 @@ def search_root(
     trace_count = 0
     trace_states: list = []
 
-    def traced(state, depth, alpha, beta, ply, move=None):
+    def traced(state, depth, alpha, beta, ply, move=None, key=None):
         nonlocal trace_count
         parent = trace_stack[-1] if trace_stack else None
         if trace_count >= trace_limit:
             if parent is not None:
                 parent["omitted"] = parent.get("omitted", 0) + 1
-            return node_search(state, depth, alpha, beta, ply, move)
+            return node_search(state, depth, alpha, beta, ply, move, key)
         trace_count += 1
         side = g_side(state)
         node = {
@@ -445,7 +517,7 @@ def search_root(
         trace_states.append(state)
         hits_before, nodes_before = tt_hits, nodes
         try:
-            value = node_search(state, depth, alpha, beta, ply, move)
+            value = node_search(state, depth, alpha, beta, ply, move, key)
         finally:
             trace_stack.pop()
             trace_states.pop()
@@ -510,8 +582,8 @@ def search_root(
                 trace_states.pop()
         nodes_root()
         if tt_dict is not None:
-            tt_dict[g_key(state)] = (EXACT_DEPTH if horizon == horizon_before else root_depth,
-                                     TranspositionTable.to_stored(best_v, 0), EXACT, best_m)
+            tt_dict[g_key(state)] = (0 if unlimited else root_depth, best_v, EXACT, best_m,
+                                     horizon == horizon_before)
         if root_node is not None:
             root_node["value"] = _json_number(best_v)
         root_moves = [{"move": game.notation(state, m),
@@ -598,7 +670,12 @@ def search_root(
 
 
 def _extend_line(game: Game, state, line: list, table: TranspositionTable, limit: int = 64) -> list:
-    """Follow the table's best moves past where the principal variation was cut short."""
+    """Follow the table's best moves past where the principal variation was cut short.
+
+    A stored move is followed only where the table shows it is best: the position's entry
+    is exact and the child's value, one ply further, equals it. (Under a key canonical for
+    symmetries, as Sim's, isomorphic positions share an entry whose move is labelled for
+    whichever of them stored it: here it may be another, worse move.)"""
     line = list(line)
     for m in line:
         state = game.play(state, m)
@@ -609,10 +686,25 @@ def _extend_line(game: Game, state, line: list, table: TranspositionTable, limit
             break
         seen.add(key)
         entry = table.entries.get(key)
-        if entry is None or entry[3] is None or entry[3] not in game.moves(state):
+        if entry is None or entry[2] != EXACT or entry[3] is None or entry[3] not in game.moves(state):
+            break
+        child = game.play(state, entry[3])
+        status = game.status(child)
+        if status is not None:
+            child_value = 0 if status == DRAW else WIN - 1 if status == 0 else 1 - WIN
+        else:
+            child_entry = table.entries.get(game.key(child))
+            if child_entry is None or child_entry[2] != EXACT:
+                break
+            child_value = child_entry[1]  # stored relative to the child: one ply further
+            if child_value >= MATE_BOUND:
+                child_value -= 1
+            elif child_value <= -MATE_BOUND:
+                child_value += 1
+        if child_value != entry[1]:
             break
         line.append(entry[3])
-        state = game.play(state, entry[3])
+        state = child
     return line
 
 

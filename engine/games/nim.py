@@ -1,7 +1,9 @@
 """Nim, misère by default (GAMES.md section 1).
 
 A state is ``(piles, to_move)`` with ``piles`` a tuple of counts in the creator's order (the
-order the notation ``P:K`` refers to). Internally a move is ``(pile_index, taken)``.
+order the notation ``P:K`` refers to). Internally a move is one int, ``pile_index * 32 +
+taken`` (at most 30 sticks a pile): the search compares and hashes moves (killer moves,
+history), and small ints are the cheapest values to do that with.
 
 >>> nim = Nim.from_options({"piles": "3,4,5"})
 >>> s = nim.push_notation(nim.start(), "2:3")
@@ -12,6 +14,9 @@ order the notation ``P:K`` refers to). Internally a move is ``(pile_index, taken
 """
 
 from __future__ import annotations
+
+from functools import reduce
+from operator import xor
 
 from ..game import Game, IllegalMove, Option, OptionError
 
@@ -26,6 +31,7 @@ class Nim(Game):
     )
     variants = ("misere: taking the last stick loses (default)", "normal: taking the last stick wins")
     default_depth = 0
+    killer_moves = False  # the order hook knows the winning moves: killers would push them back
 
     def __init__(self, options: dict):
         super().__init__(options)
@@ -33,6 +39,13 @@ class Nim(Game):
             raise OptionError("option 'piles': needs at least 2 sticks in total")
         self.piles = tuple(options["piles"])
         self.misere = options["misere"]
+        # The game is over when at most this many sticks are left (misère: the last stick
+        # cannot be left to anyone but the loser).
+        self._over_at = 1 if self.misere else 0
+        # _takes[i][n]: the search's moves on pile i holding n sticks, taking all first.
+        top = max(self.piles)
+        self._takes = [[tuple(i * 32 + k for k in range(n, 0, -1)) for n in range(top + 1)]
+                       for i in range(len(self.piles))]
 
     def start(self):
         return (self.piles, 0)
@@ -53,31 +66,59 @@ class Nim(Game):
     def moves(self, state):
         if self.status(state) is not None:
             return []
-        return [(i, k) for i, n in enumerate(state[0]) for k in range(1, n + 1)]
+        return [i * 32 + k for i, n in enumerate(state[0]) for k in range(1, n + 1)]
 
     def search_moves(self, state):
-        # Taking k from either of two equal piles gives the same multiset of piles.
-        if self.status(state) is not None:
+        # Taking k from either of two equal piles gives the same multiset of piles: only the
+        # first pile of each size is offered. (The search calls this millions of times, so
+        # the moves of each pile size are precomputed and the piles are few: `in` on a slice
+        # beats a set.)
+        piles = state[0]
+        if sum(piles) <= self._over_at:
             return []
-        seen = set()
+        takes = self._takes
         out = []
-        for i, n in enumerate(state[0]):
-            if n and n not in seen:
-                seen.add(n)
-                out.extend((i, k) for k in range(n, 0, -1))
+        for i, n in enumerate(piles):
+            if n and n not in piles[:i]:
+                out += takes[i][n]
         return out
 
     def play(self, state, move):
         piles, side = state
-        i, k = move
-        return (piles[:i] + (piles[i] - k,) + piles[i + 1:], 1 - side)
+        after = list(piles)
+        after[move >> 5] -= move & 31
+        return (tuple(after), 1 - side)
 
     def key(self, state):
-        # The value depends only on the multiset of non-empty piles and who moves.
-        return (tuple(sorted(filter(None, state[0]))), state[1])
+        # The value depends only on the multiset of piles and who moves; every state of one
+        # game has the same number of piles, so the sorted tuple, empty piles included, names
+        # the multiset.
+        return (tuple(sorted(state[0])), state[1])
+
+    def order(self, state, moves):
+        """The winning moves first, by Bouton's theory: normal play, leave a nim-sum of 0;
+        misère, the same while two piles or more hold two sticks or more, and with one such
+        pile left, shrink it to leave an odd number of one-stick piles. In a won position
+        alpha-beta then cuts at once, and a won position's refutations come first. (The
+        search still proves every value: the order only changes how soon it finds them.)"""
+        piles = state[0]
+        big = len(piles) - piles.count(0) - piles.count(1)  # piles of two sticks or more
+        if big == 1 and self.misere:
+            n = max(piles)
+            winning = [piles.index(n) * 32 + n - 1 + piles.count(1) % 2]
+        else:
+            x = reduce(xor, piles)
+            if not x or not big:
+                return moves  # lost, or only one-stick piles left: every move is alike
+            winning = [piles.index(n) * 32 + n - (n ^ x) for n in piles if n ^ x < n]
+        for m in winning:  # search_moves offers the first pile of each size: so do these
+            if m in moves:
+                moves.remove(m)
+                moves.insert(0, m)
+        return moves
 
     def notation(self, state, move):
-        return f"{move[0] + 1}:{move[1]}"
+        return f"{(move >> 5) + 1}:{move & 31}"
 
     def parse_move(self, state, text):
         if not isinstance(text, str):
@@ -93,7 +134,7 @@ class Nim(Game):
             raise IllegalMove(f"move {text!r}: there is no pile {i + 1} (piles 1..{len(piles)})")
         if not 1 <= k <= piles[i]:
             raise IllegalMove(f"move {text!r}: pile {i + 1} has {piles[i]} stick(s); take 1 to {piles[i]}")
-        return (i, k)
+        return i * 32 + k
 
     def explain(self, state):
         status = self.status(state)
@@ -102,6 +143,64 @@ class Nim(Game):
             return f"{loser} player is left with the last stick" if sum(state[0]) == 1 \
                 else f"{loser} player took the last stick"
         return f"{self.sides[status]} player took the last stick"
+
+    # ----- theory ----------------------------------------------------------------------------
+    def theory_loses(self, piles) -> bool:
+        """Bouton: does the side to move lose these piles with perfect play?
+
+        Normal play: exactly when the nim-sum (XOR of the piles) is 0. Misère: the same while
+        some pile holds 2 or more sticks; once every pile holds 0 or 1, exactly when the
+        number of 1-piles is odd (the exception)."""
+        if self.misere and max(piles) <= 1:
+            return sum(piles) % 2 == 1
+        nim_sum = 0
+        for n in piles:
+            nim_sum ^= n
+        return nim_sum == 0
+
+    def theory(self, state):
+        """Bouton's theorem (with the misère exception): the verdict and every winning move.
+
+        >>> nim = Nim.from_options({"piles": "4,1"})
+        >>> t = nim.theory(nim.start())
+        >>> t["value"], t["winning_moves"]      # seed 003: take the whole pile of 4
+        ('win', ['1:4'])
+        >>> Nim.from_options({"piles": "3,2"}).theory(((3, 2), 0))["winning_moves"]
+        ['1:1']
+        """
+        piles = state[0]
+        nim_sum = 0
+        for n in piles:
+            nim_sum ^= n
+        xor_text = " ⊕ ".join(str(n) for n in piles) + f" = {nim_sum}"
+        big = sum(1 for n in piles if n >= 2)
+        ones = sum(1 for n in piles if n == 1)
+        loses = self.theory_loses(piles)
+        winning = [] if loses or self.status(state) is not None else [
+            self.notation(state, m) for m in self.moves(state) if self.theory_loses(self.play(state, m)[0])]
+        if not self.misere:
+            name = "Bouton's theorem (normal play)"
+            why = (f"Nim-sum {xor_text}. The side to move loses exactly when the nim-sum is 0; "
+                   "a winning move makes it 0.")
+        elif big == 0:
+            name = "Bouton's theorem (misère, all piles of 0 or 1)"
+            why = (f"Every pile holds 0 or 1 stick and {ones} pile(s) hold 1: in misère Nim the side "
+                   "to move then loses exactly when the number of 1-piles is odd (the misère exception).")
+        else:
+            name = "Bouton's theorem (misère)"
+            why = (f"Nim-sum {xor_text}. While some pile holds 2 or more sticks, misère play is normal "
+                   "play: the side to move loses exactly when the nim-sum is 0. The exception: a move "
+                   "that leaves only piles of 0 or 1 must leave an odd number of 1-piles.")
+            if big == 1 and not loses:
+                why += " (Here the winning move is that exception.)"
+        return {
+            "name": name,
+            "value": "loss" if loses else "win",
+            "winning_moves": winning,
+            "nim_sum": nim_sum,
+            "misere": self.misere,
+            "explanation": why,
+        }
 
     def board(self, state, seat=None):
         return {"piles": list(state[0]), "misere": self.misere}

@@ -1,0 +1,402 @@
+"""``python -m engine bench``: what each part of the search buys, measured side by side.
+
+For each game present in :data:`engine.games.GAMES`, a few fixed positions are searched
+with four configurations of :func:`~engine.search.search_root` (their keys in ``--json``):
+
+==============  ==================================================================
+``minimax``     plain minimax, no pruning: the reference
+``alphabeta``   alpha-beta, no transposition table, no move ordering
+``table``       alpha-beta with the transposition table
+``order``       alpha-beta with the table and move ordering (the default search)
+==============  ==================================================================
+
+Each run is timed in CPU time (``time.process_time``: on a shared machine the wall clock
+also counts other processes), on a game object built afresh (no cache a game keeps carries
+over from an earlier run), repeated ``--repeat`` times, and the fastest run counts; runs
+longer than a second are not repeated. ``nodes`` are the positions the search entered;
+with the table on, a child the table answers is looked up by its parent and not entered,
+so it counts under "table hits" instead (see :class:`~engine.search.Stats`).
+
+A run that would take too long is stopped after a budget of CPU time and reported as
+"stopped" with the nodes it had searched (a lower bound, and a lower bound on the speed-up
+of the next column). For plain minimax the whole tree is then sized: counted exactly for
+Nim and Sim (their positions with equal keys have equally large trees, so a count memoised
+on the key is exact), estimated elsewhere by Knuth's random-descent estimator; the ratio
+against minimax uses that size at minimax's measured nodes per second (marked ``~``).
+
+On the misère Nim rows, easyAI's ``Negamax`` with its ``TranspositionTable`` (the best pure
+Python peer we measured) solves the same position with the same timer, using easyAI's own
+``easyAI.games.Nim`` (its misère Nim ends at zero sticks, which decides the same games).
+easyAI is optional: ``pip install -e '.[bench]'``.
+
+Then the targets of the issue are checked and printed as PASS or MISS with the figure.
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import random
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+
+from .game import CHANCE
+from .games import GAMES
+from .search import describe_score, search_root
+
+CONFIGS = (
+    ("minimax", "minimax", dict(algorithm="minimax")),
+    ("alphabeta", "alpha-beta", dict(tt=False, order=False)),
+    ("table", "+ table", dict(tt=True, order=False)),
+    ("order", "+ table + ordering", dict(tt=True, order=True)),
+)
+SLOW_BUDGET = 2.0  # CPU seconds before a run of minimax or table-less alpha-beta is stopped
+BUDGET = 20.0  # CPU seconds before any other run is stopped
+WALL_FACTOR = 4  # ... or this many times as many seconds on the wall clock (a busy machine)
+REPEAT_UNDER = 1.0  # a run taking longer than this (CPU seconds) is not repeated
+
+
+@dataclass
+class Row:
+    """One fixed position of one game."""
+
+    game: str
+    label: str
+    options: dict
+    moves: list = field(default_factory=list)
+    depth: int = 0  # 0: to the end of the game
+    count: str = "exact"  # how to size the minimax tree when minimax is stopped: "exact"/"knuth"
+    peer_piles: tuple | None = None  # misère Nim piles for easyAI
+
+
+ROWS = (
+    Row("nim", "misère 1,3,5,7", {"piles": "1,3,5,7"}, peer_piles=(1, 3, 5, 7)),
+    Row("nim", "misère 4,5,6,7", {"piles": "4,5,6,7"}, peer_piles=(4, 5, 6, 7)),
+    Row("sim", "empty board", {}),
+    Row("sim", "after 1-2 3-4 1-3 5-6", {}, ["1-2", "3-4", "1-3", "5-6"]),
+    Row("shannon", "seed board", {}, count="knuth"),
+    Row("shannon", "random board, seed 226 (9 vertices, 16 edges)", {"board": "random", "seed": 226},
+        count="knuth"),
+    Row("shannon", "bridgit-3", {"board": "bridgit-3"}, count="knuth"),
+    Row("blacksin", "21 cards, seed 1", {"deck_count": 21, "seed": 1}, count="knuth"),
+    Row("cantris", "6x3, seed 1", {"board": "6x3", "seed": 1}, depth=6, count="knuth"),
+)
+
+
+# ----- measuring --------------------------------------------------------------------------
+def run_search(make, kwargs: dict, budget: float, repeat: int) -> dict:
+    """Search with ``kwargs`` up to ``repeat`` times; the fastest (CPU time) counts. A run
+    still going after ``budget`` CPU seconds is cancelled and reported as stopped.
+
+    Each run searches a game built afresh by ``make()`` (untimed), so that caches a game
+    object keeps (Shannon memoises its position keys) do not carry over from one run to
+    the next: every run solves the position from scratch. (What a game precomputes once
+    per process, as Sim's tables, is built before the first run.)"""
+    best = None
+    spent = 0.0
+    for _ in range(max(1, repeat)):
+        game, state = make()
+        cancel, done = threading.Event(), threading.Event()
+        watcher = threading.Thread(target=_watch, args=(cancel, done, budget), daemon=True)
+        watcher.start()
+        t0 = time.process_time()
+        try:
+            result = search_root(game, state, cancel=cancel, **kwargs)
+        finally:
+            seconds = time.process_time() - t0
+            done.set()
+            watcher.join()
+        stopped = not result.completed
+        if best is None or seconds < best["seconds"]:
+            best = {
+                "status": "stopped" if stopped else "done",
+                "nodes": result.stats.nodes,
+                "seconds": seconds,
+                "value": None if stopped else _value(result.score),
+                "score": None if stopped else describe_score(result.score),
+                "outcome": None if stopped else result.outcome,
+                "best_move": None if stopped else result.best_move,
+                "tt_hits": result.stats.tt_hits,
+                "cutoffs": result.stats.cutoffs,
+            }
+        spent += seconds
+        if stopped or spent > REPEAT_UNDER:
+            break
+    best["ms"] = round(best["seconds"] * 1000, 3)
+    best["nps"] = int(best["nodes"] / best["seconds"]) if best["seconds"] > 0 else None
+    return best
+
+
+def _watch(cancel: threading.Event, done: threading.Event, budget: float) -> None:
+    """Set ``cancel`` once the process has used ``budget`` CPU seconds (or WALL_FACTOR times
+    that on the wall clock), unless ``done`` comes first."""
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    while not done.wait(0.02):
+        if time.process_time() - cpu0 > budget or time.perf_counter() - wall0 > WALL_FACTOR * budget:
+            cancel.set()
+            return
+
+
+def _value(score):
+    return int(score) if float(score).is_integer() else score
+
+
+def _children(game, state):
+    if game.to_move(state) == CHANCE:
+        return [m for m, _ in game.chance_outcomes(state)]
+    return game.search_moves(state)
+
+
+def count_tree(game, state, depth: int) -> int:
+    """Nodes plain minimax visits from ``state`` (the root included), counted with a memo on
+    (key, remaining depth): exact for games whose equal keys have equally large trees."""
+    memo: dict = {}
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+
+    def size(s, d):
+        if game.status(s) is not None or d == 0:
+            return 1
+        k = (game.key(s), d)
+        n = memo.get(k)
+        if n is None:
+            n = 1 + sum(size(game.play(s, m), d - 1) for m in _children(game, s))
+            memo[k] = n
+        return n
+
+    return size(state, depth if depth > 0 else -1)
+
+
+def knuth_estimate(game, state, depth: int, samples: int = 2000, seed: int = 1) -> int:
+    """Knuth's estimate of the minimax tree's size: the mean, over random descents, of
+    1 + b1 + b1*b2 + ... (b_i the branching met on the way). Unbiased, but noisy on
+    lopsided trees: read it as an order of magnitude."""
+    rng = random.Random(seed)
+    total = 0
+    for _ in range(samples):
+        s, d, weight, size = state, depth if depth > 0 else -1, 1, 1
+        while d != 0 and game.status(s) is None:
+            moves = _children(game, s)
+            weight *= len(moves)
+            size += weight
+            s = game.play(s, rng.choice(moves))
+            d -= 1
+        total += size
+    return round(total / samples)
+
+
+def run_easyai(piles: tuple, repeat: int) -> dict | None:
+    """easyAI's Negamax with its transposition table on misère Nim ``piles``, or None when
+    easyAI is not installed."""
+    try:
+        from easyAI import Negamax
+        from easyAI.AI import TranspositionTable
+        from easyAI.games import Nim as EasyNim
+    except ImportError:
+        return None
+    best = None
+    for _ in range(max(1, repeat)):
+        game = EasyNim(piles=piles)
+        ai = Negamax(sum(piles) + 1, tt=TranspositionTable())
+        t0 = time.process_time()
+        move = ai(game)
+        seconds = time.process_time() - t0
+        if best is None or seconds < best["seconds"]:
+            # easyAI scores from the mover's side: a win is positive
+            best = {"seconds": seconds, "value": ai.alpha, "move": move, "tt_entries": len(ai.tt.d),
+                    "outcome": "win" if ai.alpha > 0 else "loss"}
+        if seconds > REPEAT_UNDER:
+            break
+    best["ms"] = round(best["seconds"] * 1000, 3)
+    return best
+
+
+def bench_row(row: Row, repeat: int, peers: bool, log=None) -> dict:
+    def make():
+        game = GAMES[row.game].from_options(dict(row.options))
+        return game, game.replay(row.moves)
+
+    game, state = make()
+    out = {"game": row.game, "label": row.label, "options": game.settings, "moves": row.moves,
+           "depth": row.depth, "configs": {}}
+    for name, _, kwargs in CONFIGS:
+        if log:
+            log(f"{row.game} {row.label}: {name}")
+        budget = SLOW_BUDGET if name in ("minimax", "alphabeta") else BUDGET
+        out["configs"][name] = run_search(make, dict(kwargs, depth=row.depth), budget, repeat)
+    mm = out["configs"]["minimax"]
+    if mm["status"] == "stopped":
+        if row.count == "exact":
+            mm["tree_nodes"], mm["tree_count"] = count_tree(game, state, row.depth), "counted"
+        else:
+            mm["tree_nodes"], mm["tree_count"] = knuth_estimate(game, state, row.depth), "knuth estimate"
+    _ratios(out["configs"])
+    if peers and row.peer_piles is not None and row.game == "nim":
+        if log:
+            log(f"{row.game} {row.label}: easyAI")
+        peer = run_easyai(row.peer_piles, repeat)
+        if peer is not None:
+            ours = min((c for c in out["configs"].values() if c["status"] == "done" and c is not mm),
+                       key=lambda c: c["seconds"], default=None)
+            if ours is not None:
+                peer["speedup"] = round(peer["seconds"] / ours["seconds"], 1)
+                peer["agrees"] = peer["outcome"] == ours["outcome"]
+            out["easyai"] = peer
+    return out
+
+
+def _ratios(configs: dict) -> None:
+    """Speed-ups (time ratios) against the previous column and against minimax. Where
+    minimax was stopped its time is the tree's size at its measured speed: approximate."""
+    mm = configs["minimax"]
+    if mm["status"] == "done":
+        mm_seconds, approx = mm["seconds"], False
+    elif mm.get("tree_nodes") and mm["nps"]:
+        mm_seconds, approx = mm["tree_nodes"] / mm["nps"], True
+    else:
+        mm_seconds, approx = None, True
+    mm["est_seconds"] = None if mm["status"] == "done" else mm_seconds
+    previous = mm
+    for name, _, _ in CONFIGS[1:]:
+        c = configs[name]
+        done = c["status"] == "done"
+        # against a stopped run the ratio is a lower bound: it would have taken longer
+        c["vs_previous"] = round(previous["seconds"] / c["seconds"], 2) if done else None
+        c["vs_previous_at_least"] = previous["status"] == "stopped"
+        if c["vs_previous_at_least"] and c["vs_previous"] is not None and c["vs_previous"] < 1:
+            c["vs_previous"] = None  # "at least 0.4x" says nothing
+        c["vs_minimax"] = round(mm_seconds / c["seconds"], 1) if done and mm_seconds else None
+        c["vs_minimax_approx"] = approx
+        previous = c
+
+
+# ----- the targets of the issue -----------------------------------------------------------
+def check_targets(rows: list[dict]) -> list[dict]:
+    targets = []
+
+    def row_of(game, label):
+        return next((r for r in rows if r["game"] == game and r["label"] == label), None)
+
+    def target(name, ok, figure):
+        targets.append({"target": name, "pass": bool(ok), "figure": figure})
+
+    best = lambda r: r["configs"]["order"]  # noqa: E731 (the default configuration)
+    sim = row_of("sim", "empty board")
+    if sim:
+        b = best(sim)
+        target("Sim solved from the empty board (a loss for the first player) in < 0.1 s",
+               b["status"] == "done" and b["outcome"] == "loss" and b["seconds"] < 0.1,
+               f"{b['ms']:.1f} ms, {b['nodes']:,} nodes, {b['score'] or 'not finished'}")
+    nim = row_of("nim", "misère 4,5,6,7")
+    if nim:
+        b = best(nim)
+        target("misère Nim 4,5,6,7 solved in < 5 ms", b["status"] == "done" and b["seconds"] < 0.005,
+               f"{b['ms']:.2f} ms, {b['nodes']:,} nodes")
+    shannon = [r for r in rows if r["game"] == "shannon"]
+    small = [r for r in shannon if _shannon_size(r) <= (9, 16)]
+    if small:
+        worst = max(small, key=lambda r: best(r)["seconds"])
+        b = best(worst)
+        target("Shannon boards up to 9 vertices / 16 edges solved in < 0.1 s",
+               all(best(r)["status"] == "done" and best(r)["seconds"] < 0.1 for r in small),
+               f"slowest {b['ms']:.1f} ms ({worst['label']}), {len(small)} boards")
+    nims = [r for r in rows if r["game"] == "nim"]
+    if nims:
+        speeds = [r["configs"]["alphabeta"]["nps"] or 0 for r in nims]
+        target("alpha-beta (no table, no symmetry work) >= 300,000 nodes/s (Nim rows)",
+               min(speeds) >= 300_000, ", ".join(f"{s:,}/s" for s in speeds))
+    peers = [r for r in nims if r.get("easyai")]
+    for r in peers:
+        p = r["easyai"]
+        target(f"at least 20x faster than easyAI Negamax+TT on Nim {r['label']}",
+               p.get("speedup", 0) >= 20,
+               f"{p.get('speedup', 0)}x (easyAI {p['ms']:.1f} ms)")
+    return targets
+
+
+def _shannon_size(row) -> tuple[int, int]:
+    game = GAMES["shannon"].from_options(dict(row["options"]))
+    board = game.board(game.start())
+    return len(board["vertices"]), len(board["edges"])
+
+
+# ----- printing ---------------------------------------------------------------------------
+def _n(x) -> str:
+    return f"{x:,}" if x is not None else "-"
+
+
+def _ratio(x, mark="") -> str:
+    if x is None:
+        return "-"
+    if x >= 1e5:
+        text = f"{x:.1e}x".replace("e+0", "e").replace("e+", "e")
+    else:
+        text = f"{x:,.0f}x" if x >= 100 else f"{x:.1f}x" if x >= 10 else f"{x:.2f}x"
+    return mark + text
+
+
+def print_table(rows: list[dict], targets: list[dict], out=sys.stdout) -> None:
+    w = out.write
+    w(f"{'':2}{'configuration':20}{'nodes':>13}{'table hits':>12}{'ms':>11}{'nodes/s':>12}"
+      f"{'vs prev':>10}{'vs minimax':>12}\n")
+    for r in rows:
+        first = next((c for c in r["configs"].values() if c["status"] == "done"), None)
+        depth = f"depth {r['depth']}" if r["depth"] else "to the end"
+        value = first["score"] if first else "not finished"
+        w(f"\n{r['game']}: {r['label']} ({depth}) -- value for the side to move: {value}\n")
+        for name, title, _ in CONFIGS:
+            c = r["configs"][name]
+            if c["status"] == "stopped":
+                note = f"stopped after {c['seconds']:.1f} s CPU"
+                if c.get("tree_nodes"):
+                    note += f"; whole tree {c['tree_nodes']:.2g} nodes ({c['tree_count']})"
+                w(f"  {title:20}{'>' + _n(c['nodes']):>13}{'':>12}{'':>11}{_n(c['nps']):>12}   {note}\n")
+                continue
+            w(f"  {title:20}{_n(c['nodes']):>13}{_n(c['tt_hits']):>12}{c['ms']:>11.2f}{_n(c['nps']):>12}"
+              f"{_ratio(c.get('vs_previous'), '>' if c.get('vs_previous_at_least') else ''):>10}"
+              f"{_ratio(c.get('vs_minimax'), '~' if c.get('vs_minimax_approx') else ''):>12}\n")
+        p = r.get("easyai")
+        if p:
+            agree = "" if p.get("agrees", True) else "  (DISAGREES on the outcome!)"
+            w(f"  {'easyAI Negamax+TT':20}{'':>13}{'':>12}{p['ms']:>11.2f}{'':>12}"
+              f"   ours {p.get('speedup', '?')}x faster{agree}\n")
+    w("\nTargets\n")
+    for t in targets:
+        w(f"  {'PASS' if t['pass'] else 'MISS'}  {t['target']}: {t['figure']}\n")
+
+
+def main(args) -> None:
+    names = list(args.games) if args.games else [g for g in dict.fromkeys(r.game for r in ROWS) if g in GAMES]
+    unknown = [g for g in names if g not in GAMES]
+    if unknown:
+        raise ValueError(f"unknown game(s) {', '.join(unknown)}: known are {', '.join(GAMES)}")
+    repeat = max(1, int(getattr(args, "repeat", 3) or 1))
+    peers = not getattr(args, "no_peers", False)
+    log = None
+    if not args.json and sys.stderr.isatty():
+        def log(text):
+            sys.stderr.write(f"\r\033[K  running {text} ...")
+            sys.stderr.flush()
+    rows, failed = [], []
+    for row in ROWS:
+        if row.game in names:
+            try:
+                rows.append(bench_row(row, repeat, peers, log))
+            except Exception as exc:  # a game in the making: report the row, bench the rest
+                failed.append({"game": row.game, "label": row.label, "error": f"{type(exc).__name__}: {exc}"})
+    if log:
+        sys.stderr.write("\r\033[K")
+    targets = check_targets(rows)
+    if args.json:
+        print(json.dumps({"timer": "process CPU time, fastest of the repeats", "repeat": repeat,
+                          "python": platform.python_version(), "rows": rows, "failed": failed,
+                          "targets": targets}, indent=2))
+        return
+    print(f"python -m engine bench: CPU time, fastest of {repeat} run(s); Python {platform.python_version()}")
+    print_table(rows, targets)
+    for f in failed:
+        print(f"\n{f['game']}: {f['label']} -- not benched: {f['error']}")
+    missing = [g for g in names if not any(r.game == g for r in ROWS)]
+    if missing:
+        print(f"\n(no bench positions for {', '.join(missing)})")

@@ -1,0 +1,1092 @@
+"""The Shannon switching game (GAMES.md section 3).
+
+An undirected graph with two terminals, *start* and *goal*. **Short** (seat 0) colours one
+free edge per turn, **Cut** (seat 1) deletes one. Short wins as soon as coloured edges join the
+terminals; Cut wins as soon as no path of undeleted edges does. A move is an edge ``U-V``,
+its end points in the board's own vertex order.
+
+A state is ``(coloured, cut, to_move)``: two bitmasks over the board's edges (edge ``i`` is
+bit ``i``) and the seat to move.
+
+>>> game = Shannon.from_options({})          # the seed's board: A..F, start A, goal E
+>>> game.legal_moves(game.start())
+['A-B', 'A-F', 'B-C', 'C-D', 'C-E', 'D-E', 'E-F']
+>>> s = game.replay(["A-F", "A-B", "E-F"])  # Short, Cut, Short
+>>> game.winner(s), game.explain(s)
+(0, 'Short joined A and E with the coloured path A-F-E')
+>>> s = game.replay(["A-B", "A-F", "B-C", "C-E", "C-D", "D-E"])
+>>> game.winner(s), game.explain(s)
+(1, 'Cut separated A from E by cutting A-F, C-E and D-E')
+>>> game = Shannon.from_options({"board": "bridgit-2", "first": "cut"})
+>>> game.theoretical_winner(game.start())   # Lehman: Short, moving second, loses here
+1
+
+**What the search sees.** Colouring an edge merges its end points; deleting it removes it.
+So every position is a fresh switching game on its *contracted* board (see
+:class:`Contracted`), and four reductions keep the search small without changing who wins:
+
+* *Dead edges are left out.* A free edge on no simple start-goal path of the contracted
+  board (its end points already joined by coloured edges, or it hangs off the part that
+  matters) is in no path Short could still need and no cut Cut could still need, and stays
+  so. Taking it is a pass; in a game where owning more never hurts either side a pass is
+  never better than a real move, so the winner is the same without such edges.
+  :meth:`search_moves` offers only *relevant* edges: the block (biconnected component) of
+  the contracted board plus a virtual start-goal edge that holds that edge.
+* *Interchangeable edges are tried once*: parallel edges, and edges in series through a
+  vertex of degree two, give the same position up to renaming (:meth:`Contracted.choices`).
+* *Forced moves are tried alone*: an edge joining the terminals (Short takes it and wins,
+  Cut must delete it) or an edge on every path (Cut deletes it and wins, Short must colour
+  it); anything else is no better, even counting plies (:meth:`Contracted.forced`).
+* *The table key is the contracted board up to renaming its vertices* (and swapping the
+  terminals), plus the side to move: colour refinement and individualisation give a
+  canonical code (:meth:`Contracted.canonical`). The rest of the game depends on nothing
+  else, so equal keys have equal values, mate distances included. (A best move the table
+  remembers may then come from a renamed board: it orders moves, it never decides values.)
+
+**Theory.** Lehman (1964): Short, moving second, wins iff some subgraph containing both
+terminals has two edge-disjoint spanning trees; moving first, iff that holds once an extra
+start-goal edge is added. :meth:`theoretical_winner` decides any position that way with a
+matroid partition into two forests; the ``lehman`` evaluation turns it into a perfect
+heuristic. The default evaluation is Shannon's own: the terminals' electrical conductance
+(:meth:`evaluate`); ``flow`` is a cheaper one from edge-disjoint paths and distance.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from collections import deque
+
+from ..game import Game, IllegalMove, Option, OptionError
+
+SHORT, CUT = 0, 1
+MAX_EDGES = 30
+VERTEX_NAME = re.compile(r"[A-Za-z0-9]{1,12}\Z")
+MEMO_LIMIT = 200_000  # entries per memo before it is cleared (bounds memory on long searches)
+FINISHED = 99_999  # evaluate() of a finished game (the search never asks; callers might)
+
+# The seed's board and a hand-made layout for it (x to the right, y down, in [0, 1]).
+SEED_EDGES = ("A-B", "A-F", "B-C", "C-D", "C-E", "D-E", "E-F")
+SEED_LAYOUT = {"A": (0.0, 0.5), "B": (0.3, 0.1), "C": (0.65, 0.1), "D": (1.0, 0.1),
+               "E": (1.0, 0.6), "F": (0.4, 0.9)}
+BOARDS = ("seed", "random", "bridgit-2", "bridgit-3", "bridgit-4")
+
+
+class Board:
+    """A graph with terminals, as given: vertex names in the board's order, edges as index
+    pairs (lower index first), and an optional fixed layout."""
+
+    def __init__(self, vertices, edges, start, goal, layout=None):
+        self.vertices = tuple(vertices)
+        self.edges = tuple(edges)
+        self.start = start
+        self.goal = goal
+        self.layout = layout
+
+    @classmethod
+    def from_text(cls, edge_texts, start=None, goal=None, layout=None, order=()) -> "Board":
+        """Parse ``["A-B", ...]``; vertices take the ``order`` given, else the order in which
+        they first appear."""
+        vertices: list[str] = list(order)
+        index: dict[str, int] = {name: i for i, name in enumerate(vertices)}
+        edges = []
+        seen: dict[tuple[int, int], str] = {}
+        for text in edge_texts:
+            if not isinstance(text, str):
+                raise OptionError(f"option 'edges': expected edges like 'A-B', got {text!r}")
+            ends = [part.strip() for part in text.split("-")]
+            if len(ends) != 2 or not all(VERTEX_NAME.match(name) for name in ends):
+                raise OptionError(f"option 'edges': bad edge {text!r}: write U-V with vertex "
+                                  "names of up to 12 letters or digits, e.g. A-B")
+            u, v = ends
+            if u == v:
+                raise OptionError(f"option 'edges': edge {text!r} joins {u} to itself")
+            for name in ends:
+                if name not in index:
+                    index[name] = len(vertices)
+                    vertices.append(name)
+            pair = tuple(sorted((index[u], index[v])))
+            if pair in seen:
+                raise OptionError(f"option 'edges': edge {text!r} appears twice "
+                                  f"(as {seen[pair]!r} before)")
+            seen[pair] = text
+            edges.append(pair)
+        if len(edges) > MAX_EDGES:
+            raise OptionError(f"option 'edges': at most {MAX_EDGES} edges, got {len(edges)}")
+        return cls(vertices, edges, start or vertices[0], goal or vertices[-1], layout)
+
+    @classmethod
+    def bridgit(cls, n: int) -> "Board":
+        """Gale's Bridg-It as a switching game: inner points ``rRcC`` (rows 1..n, columns 2..n),
+        ``S`` the whole left column, ``T`` the whole right column."""
+        texts = []
+        for r in range(1, n + 1):
+            row = ["S"] + [f"r{r}c{c}" for c in range(2, n + 1)] + ["T"]
+            texts += [f"{a}-{b}" for a, b in zip(row, row[1:])]
+        for r in range(1, n):
+            texts += [f"r{r}c{c}-r{r + 1}c{c}" for c in range(2, n + 1)]
+        layout = {"S": (0.0, 0.5)}
+        for r in range(1, n + 1):
+            for c in range(2, n + 1):
+                layout[f"r{r}c{c}"] = ((c - 1) / n, (r - 0.5) / n)
+        layout["T"] = (1.0, 0.5)
+        return cls.from_text(texts, "S", "T", layout, order=list(layout))
+
+    @classmethod
+    def random(cls, seed: int) -> "Board":
+        """A random connected graph: 6 to 9 vertices A.., n+1 to 16 edges, start A and the goal
+        a vertex farthest from A."""
+        rng = random.Random(seed)
+        n = rng.randint(6, 9)
+        pairs = {(rng.randrange(v), v) for v in range(1, n)}  # a random tree: connected
+        m = rng.randint(n + 1, min(16, n * (n - 1) // 2))
+        while len(pairs) < m:
+            u, v = sorted(rng.sample(range(n), 2))
+            pairs.add((u, v))
+        names = [chr(ord("A") + i) for i in range(n)]
+        distance = _hops(n, pairs, 0)
+        goal = max(range(n), key=lambda v: (distance[v], v))
+        return cls(names, sorted(pairs), names[0], names[goal])
+
+
+def _hops(n, pairs, source):
+    """Breadth-first distances (in edges) from ``source``; unreachable vertices get None."""
+    neighbours = [[] for _ in range(n)]
+    for u, v in pairs:
+        neighbours[u].append(v)
+        neighbours[v].append(u)
+    distance = [None] * n
+    distance[source] = 0
+    queue = deque([source])
+    while queue:
+        u = queue.popleft()
+        for v in neighbours[u]:
+            if distance[v] is None:
+                distance[v] = distance[u] + 1
+                queue.append(v)
+    return distance
+
+
+def _bits(mask: int) -> list[int]:
+    """Indices of the set bits, lowest first: ``_bits(0b1010) == [1, 3]``."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class Shannon(Game):
+    name = "shannon"
+    title = "Shannon switching game"
+    sides = ("Short", "Cut")
+    options = (
+        Option("board", "choice", "seed", "the seed's graph, a random graph, or a Bridg-It grid",
+               choices=BOARDS),
+        Option("edges", "strlist", None, "your own graph: edges U-V (replaces the board)",
+               min_len=1, max_len=MAX_EDGES),
+        Option("start", "str", None, "Short's first terminal (default: the board's)"),
+        Option("goal", "str", None, "Short's second terminal (default: the board's)"),
+        Option("seed", "int", None, "seed of the random board", min=0, max=2**31 - 1),
+        Option("first", "choice", "short", "who moves first", choices=("short", "cut")),
+    )
+    variants = (
+        "seed: the seed's six-vertex board, start A, goal E (default)",
+        "random: a random connected graph (6-9 vertices, up to 16 edges) from a seed",
+        "bridgit-2, bridgit-3, bridgit-4: Gale's Bridg-It grids (5, 13, 25 edges)",
+        "edges: any graph of up to 30 edges",
+        "first=cut: Cut moves first",
+    )
+    evaluators = {"resistance": "evaluate", "flow": "evaluate_flow", "lehman": "evaluate_lehman"}
+    default_depth = 4
+
+    def __init__(self, options: dict):
+        super().__init__(options)
+        if options["edges"] is not None:
+            board = Board.from_text(options["edges"])
+        elif options["board"] == "seed":
+            board = Board.from_text(SEED_EDGES, "A", "E", SEED_LAYOUT, "ABCDEF")
+        elif options["board"] == "random":
+            if options["seed"] is None:  # draw one and keep it, so the board can be rebuilt
+                options["seed"] = random.randrange(2**31)
+            board = Board.random(options["seed"])
+        else:
+            board = Board.bridgit(int(options["board"].rsplit("-", 1)[1]))
+        self.vertices = board.vertices
+        self.index = index = {name: i for i, name in enumerate(self.vertices)}
+        terminals = []
+        for key, default in (("start", board.start), ("goal", board.goal)):
+            name = options[key] if options[key] is not None else default
+            if name not in index:
+                raise OptionError(f"option {key!r}: there is no vertex {name!r} "
+                                  f"(vertices: {', '.join(self.vertices)})")
+            terminals.append(index[name])
+        self.s, self.t = terminals
+        if self.s == self.t:
+            raise OptionError(f"option 'goal': the goal must differ from the start "
+                              f"(both {self.vertices[self.s]!r})")
+        if _hops(len(self.vertices), board.edges, self.s)[self.t] is None:
+            raise OptionError(f"option 'edges': no path of edges joins the start "
+                              f"{self.vertices[self.s]} and the goal {self.vertices[self.t]}")
+        self.edges = board.edges
+        self.edge_names = tuple(f"{self.vertices[u]}-{self.vertices[v]}" for u, v in self.edges)
+        self.edge_of = {}  # (name, name) in either order -> edge index
+        for e, (u, v) in enumerate(self.edges):
+            self.edge_of[self.vertices[u], self.vertices[v]] = e
+            self.edge_of[self.vertices[v], self.vertices[u]] = e
+        self._neighbours = [[] for _ in self.vertices]  # vertex -> [(edge, other end)]
+        for e, (u, v) in enumerate(self.edges):
+            self._neighbours[u].append((e, v))
+            self._neighbours[v].append((e, u))
+        self.all_edges = (1 << len(self.edges)) - 1
+        self.first = CUT if options["first"] == "cut" else SHORT
+        # How a view draws the board: Bridg-It's terminals are whole sides of the grid
+        self.style = ("bridgit" if options["edges"] is None and options["board"].startswith("bridgit")
+                      and {self.vertices[self.s], self.vertices[self.t]} == {"S", "T"} else "graph")
+        self._fixed_layout = board.layout
+        self._layout = None
+        self._colour_memo: dict[int, tuple] = {}
+        self._facts_memo: dict[tuple[int, int], tuple] = {}
+        self._naming_memo: dict[tuple[int, int], tuple] = {}
+        self._choices_memo: dict[tuple[int, int], tuple] = {}
+        self._last_graph: tuple = (None, None)
+
+    # ----- what a position means (memoised: the search asks again and again) ---------------
+    def _components(self, coloured: int) -> tuple[int, tuple[int, ...]]:
+        """``(closure, label)`` for a coloured set: ``label[v]`` names v's coloured component
+        (its lowest vertex), ``closure`` is every edge inside one component."""
+        memo = self._colour_memo.get(coloured)
+        if memo is not None:
+            return memo
+        parent = list(range(len(self.vertices)))
+
+        def find(v):
+            while parent[v] != v:
+                parent[v] = parent[parent[v]]
+                v = parent[v]
+            return v
+
+        for e in _bits(coloured):
+            a, b = find(self.edges[e][0]), find(self.edges[e][1])
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+        label = tuple(find(v) for v in range(len(self.vertices)))
+        closure = 0
+        for e, (u, v) in enumerate(self.edges):
+            if label[u] == label[v]:
+                closure |= 1 << e
+        if len(self._colour_memo) >= MEMO_LIMIT:
+            self._colour_memo.clear()
+        memo = self._colour_memo[coloured] = (closure, label)
+        return memo
+
+    def _facts(self, coloured: int, cut: int) -> tuple:
+        """``(status, closure, relevant, label)`` of a position (the side to move aside):
+        ``relevant`` is the mask of free edges on some simple start-goal path of the
+        contracted board."""
+        facts = self._facts_memo.get((coloured, cut))
+        if facts is None:
+            closure, label = self._components(coloured)
+            if label[self.s] == label[self.t]:
+                facts = (SHORT, closure, 0, label)
+            else:
+                relevant = self._relevant(label, self.all_edges & ~cut & ~closure)
+                facts = (None if relevant else CUT, closure, relevant, label)
+            if len(self._facts_memo) >= MEMO_LIMIT:
+                self._facts_memo.clear()
+            self._facts_memo[coloured, cut] = facts
+        return facts
+
+    def _relevant(self, label, free: int) -> int:
+        """The free edges lying on a simple path between the terminals' components: those in
+        the same block (biconnected component) as a virtual start-goal edge (Tarjan)."""
+        edges = self.edges
+        source, sink = label[self.s], label[self.t]
+        adjacent: list[list[tuple[int, int]]] = [[] for _ in label]  # component -> (other, edge)
+        adjacent[source].append((sink, -1))
+        adjacent[sink].append((source, -1))
+        for e in _bits(free):
+            a, b = label[edges[e][0]], label[edges[e][1]]
+            adjacent[a].append((b, e))
+            adjacent[b].append((a, e))
+        found = 0
+        order = [0] * len(label)  # discovery time, from 1; 0: not reached yet
+        low = [0] * len(label)
+        stack: list[int] = []
+        clock = [0]
+
+        def visit(x, via):
+            nonlocal found
+            clock[0] += 1
+            order[x] = low[x] = clock[0]
+            for y, e in adjacent[x]:
+                if e == via:
+                    continue
+                if not order[y]:
+                    stack.append(e)
+                    visit(y, e)
+                    if low[y] < low[x]:
+                        low[x] = low[y]
+                    if low[y] >= order[x]:  # the edges above e on the stack form a block
+                        block = 0
+                        virtual = False
+                        while True:
+                            f = stack.pop()
+                            if f == -1:
+                                virtual = True
+                            else:
+                                block |= 1 << f
+                            if f == e:
+                                break
+                        if virtual:
+                            found = block
+                elif order[y] < order[x]:
+                    stack.append(e)
+                    if order[y] < low[x]:
+                        low[x] = order[y]
+
+        visit(source, None)
+        return found
+
+    def contracted(self, state) -> "Contracted":
+        """The contracted board of a live position (see :class:`Contracted`)."""
+        _, closure, relevant, label = self._facts(state[0], state[1])
+        last = self._last_graph  # one read: another thread may replace it meanwhile
+        if last[0] == (closure, relevant):  # the search asks key, moves, order in a row
+            return last[1]
+        edges = self.edges
+        graph = Contracted(label[self.s], label[self.t],
+                           [(e, label[edges[e][0]], label[edges[e][1]]) for e in _bits(relevant)])
+        self._last_graph = ((closure, relevant), graph)
+        return graph
+
+    def _choices(self, state) -> tuple:
+        """``(choices, ranked, forced)`` of a live position, shared by all positions with the
+        same contracted board: one edge per class of interchangeable edges, in edge order
+        and best first, and the move each seat is forced to make, if any (see
+        :meth:`Contracted.forced`)."""
+        _, closure, relevant, _ = self._facts(state[0], state[1])
+        found = self._choices_memo.get((closure, relevant))
+        if found is None:
+            graph = self.contracted(state)
+            choices = graph.choices()
+            found = (choices, graph.ranked(choices), graph.forced())
+            if len(self._choices_memo) >= MEMO_LIMIT:
+                self._choices_memo.clear()
+            self._choices_memo[closure, relevant] = found
+        return found
+
+    # ----- the protocol --------------------------------------------------------------------
+    def start(self):
+        return (0, 0, self.first)
+
+    def to_move(self, state):
+        return state[2]
+
+    def status(self, state):
+        return self._facts(state[0], state[1])[0]
+
+    def moves(self, state):
+        coloured, cut, _ = state
+        if self._facts(coloured, cut)[0] is not None:
+            return []
+        return _bits(self.all_edges & ~(coloured | cut))
+
+    def search_moves(self, state):
+        # A forced move alone, else one relevant edge per class: the others are passes or
+        # the same move renamed (see the module docstring and Contracted).
+        if self.status(state) is not None:
+            return []
+        choices, _, forced = self._choices(state)
+        move = forced[state[2]]
+        return [move] if move is not None else list(choices)
+
+    def play(self, state, move):
+        coloured, cut, side = state
+        if side == SHORT:
+            return (coloured | (1 << move), cut, CUT)
+        return (coloured, cut | (1 << move), SHORT)
+
+    def key(self, state):
+        """The contracted board up to renaming its vertices (and swapping the terminals: the
+        game is symmetric in them), with the side to move."""
+        status = self.status(state)
+        if status is not None:
+            return (status,)
+        return (self._naming(state)[0], state[2])
+
+    def _naming(self, state) -> tuple:
+        """``(code, naming)`` of a live position: its contracted board's code up to renaming
+        and the components in that code's order (see :meth:`Contracted.canonical`). When
+        the board is too symmetric to name quickly (rare), the masks themselves serve as the
+        code and the labels as the naming."""
+        _, closure, relevant, _ = self._facts(state[0], state[1])
+        found = self._naming_memo.get((closure, relevant))
+        if found is None:
+            graph = self.contracted(state)
+            found = graph.canonical() or ((closure, relevant), sorted(graph.adjacent))
+            if len(self._naming_memo) >= MEMO_LIMIT:
+                self._naming_memo.clear()
+            self._naming_memo[closure, relevant] = found
+        return found
+
+    def order(self, state, moves):
+        """Edges in a smallest cut next to a terminal first, then edges on short start-goal
+        paths (both sides care most about those: Short to finish one, Cut to break it)."""
+        ranked = self._choices(state)[1] if self.status(state) is None else ()
+        wanted = set(moves)
+        front = [e for e in ranked if e in wanted]
+        if len(front) < len(wanted):
+            ranked_set = set(ranked)
+            front += [e for e in moves if e not in ranked_set]
+        return front
+
+    # ----- evaluations ----------------------------------------------------------------------
+    def evaluate(self, state):
+        """Shannon's own heuristic (his 1951 machine measured it on a resistor network): the
+        conductance between the terminals of the contracted board with a 1-ohm resistor for
+        every relevant free edge. Short wants it high (many short paths), Cut low; the
+        score is ``300 ln(conductance)``, plus 50 for the side to move (a tempo ahead).
+
+        >>> game = Shannon.from_options({"board": "bridgit-2"})  # 2 paths of 2 edges, 1 cross edge
+        >>> game.evaluate(game.start())                           # 300 ln 1 + 50
+        50
+        """
+        status = self.status(state)
+        if status is not None:
+            return FINISHED if status == SHORT else -FINISHED
+        conductance = self.contracted(state).conductance(self._naming(state)[1])
+        return round(300 * math.log(conductance)) + (50 if state[2] == SHORT else -50)
+
+    def evaluate_flow(self, state):
+        """A cheaper heuristic from the contracted board: ``paths``, the most edge-disjoint
+        start-goal paths (the fewest deletions Cut still needs), against ``distance``, the
+        fewest colourings Short still needs; the side to move is a tempo ahead.
+
+        >>> game = Shannon.from_options({"board": "bridgit-3"})
+        >>> game.evaluate_flow(game.start())    # 3 paths of 3 edges, Short to move
+        170
+        """
+        status = self.status(state)
+        if status is not None:
+            return FINISHED if status == SHORT else -FINISHED
+        paths, distance = self.contracted(state).flow()[:2]
+        return 100 * paths - 60 * distance + (50 if state[2] == SHORT else -50)
+
+    def evaluate_lehman(self, state):
+        """Lehman's verdict as a heuristic: +-50,000 for the side the theorem says wins,
+        nudged towards the quickest finish (Short: fewest colourings left; Cut: fewest
+        edge-disjoint paths left). Depth 1 with it plays perfectly."""
+        status = self.status(state)
+        if status is not None:
+            return FINISHED if status == SHORT else -FINISHED
+        paths, distance = self.contracted(state).flow()[:2]
+        if self.theoretical_winner(state) == SHORT:
+            return 50_000 - 100 * distance
+        return -50_000 + 100 * paths
+
+    def theoretical_winner(self, state) -> int:
+        """The seat that wins with perfect play from ``state``, by Lehman's theorem: no
+        search, a matroid partition of the contracted board (see :func:`spans_twice`)."""
+        status = self.status(state)
+        if status is not None:
+            return status
+        graph = self.contracted(state)
+        pairs = [(a, b) for _, a, b in graph.edges]
+        if state[2] == SHORT:  # Short moves first: as if Short moved second with one edge more
+            pairs.append((graph.source, graph.sink))
+        return SHORT if spans_twice(pairs, graph.source, graph.sink) else CUT
+
+    def theory(self, state) -> dict:
+        """Lehman's theorem for ``state``: who wins, every winning move, and the proof when
+        Short wins -- two edge-disjoint spanning trees (``trees``, edges in notation) of a
+        subgraph of the contracted board holding both terminals. When Short is to move the
+        theorem adds an imagined start-goal edge; when the proof needs it, ``virtual_edge``
+        names it and it belongs to the second tree, which lists only the real edges.
+
+        >>> game = Shannon.from_options({"board": "bridgit-2"})
+        >>> t = game.theory(game.start())
+        >>> t["value"], len(t["winning_moves"]), t["virtual_edge"]   # any first move wins
+        ('win', 5, 'S-T')
+        >>> t["trees"]
+        [['S-r1c2', 'r1c2-T', 'S-r2c2'], ['r2c2-T', 'r1c2-r2c2']]
+        >>> t = Shannon.from_options({}).theory(Shannon.from_options({}).start())
+        >>> t["value"], t["winning_moves"], "trees" in t      # the seed's board: Cut wins
+        ('loss', [], False)
+        """
+        mover = self.to_move(state)
+        s, t = self.vertices[self.s], self.vertices[self.t]
+        name = "Lehman's theorem"
+        status = self.status(state)
+        if status is not None:
+            return {"name": name, "value": "win" if status == mover else "loss", "winning_moves": [],
+                    "explanation": f"The game is over: {self.explain(state)}."}
+        graph = self.contracted(state)
+        pairs = [(a, b) for _, a, b in graph.edges]
+        short_first = mover == SHORT
+        if short_first:
+            pairs.append((graph.source, graph.sink))
+        trees = two_trees(pairs, graph.source, graph.sink)
+        winner = CUT if trees is None else SHORT
+        winning = [self.notation(state, m) for m in self.moves(state)
+                   if self.theoretical_winner(self.play(state, m)) == mover]
+        board = ("the board" if not state[0] and not state[1] else
+                 "the board left (coloured edges merge their end points, cut edges are gone)")
+        if short_first:
+            rule = (f"Short moves first, so Short wins exactly when {board}, with an imagined extra "
+                    f"edge {s}-{t}, has a subgraph holding {s} and {t} that is spanned by two "
+                    "edge-disjoint trees.")
+        else:
+            rule = (f"Short moves second, so Short wins exactly when {board} has a subgraph "
+                    f"holding {s} and {t} that is spanned by two edge-disjoint trees.")
+        out = {"name": name, "value": "win" if winner == mover else "loss", "winning_moves": winning}
+        if trees is None:
+            out["explanation"] = (f"{rule} There is none: Cut can always break whatever Short "
+                                  "builds, so Cut wins with perfect play.")
+            return out
+        virtual = len(pairs) - 1 if short_first else None
+        if virtual in trees[0]:
+            trees = (trees[1], trees[0])
+        uses_virtual = virtual in trees[1]
+        out["trees"] = [[self.edge_names[graph.edges[i][0]] for i in tree if i != virtual]
+                        for tree in trees]
+        out["virtual_edge"] = f"{s}-{t}" if uses_virtual else None
+        if uses_virtual:
+            strategy = (f"Here there is one (the second tree uses the imagined {s}-{t}). Short "
+                        "wins by colouring an edge of the first tree that joins the second "
+                        "tree's two halves: then two trees span the board left, Short moving second.")
+        elif short_first:
+            strategy = ("Here there is one even without the imagined edge: Short would win even "
+                        "moving second, and a first move only helps.")
+        else:
+            strategy = ("Here there is one. Whenever Cut deletes an edge of one tree, Short "
+                        "colours an edge of the other tree that joins its two halves again: "
+                        "two spanning trees survive every round, so Short wins.")
+        out["explanation"] = f"{rule} {strategy}"
+        return out
+
+    # ----- notation and presentation ---------------------------------------------------------
+    def notation(self, state, move):
+        return self.edge_names[move]
+
+    def parse_move(self, state, text):
+        if not isinstance(text, str):
+            raise IllegalMove(f"a move must be an edge like {self.edge_names[0]!r}, got {text!r}")
+        ends = [part.strip() for part in text.split("-")]
+        if len(ends) != 2 or not all(ends):
+            raise IllegalMove(f"bad move {text!r}: write an edge as U-V, e.g. {self.edge_names[0]!r}")
+        status = self.status(state)
+        if status is not None:
+            raise IllegalMove(f"move {text!r}: the game is over")
+        for name in ends:
+            if name not in self.index:
+                raise IllegalMove(f"move {text!r}: there is no vertex {name!r} "
+                                  f"(vertices: {', '.join(self.vertices)})")
+        e = self.edge_of.get((ends[0], ends[1]))
+        if e is None:
+            raise IllegalMove(f"move {text!r}: there is no edge between {ends[0]} and {ends[1]}")
+        if state[0] >> e & 1:
+            raise IllegalMove(f"move {text!r}: edge {self.edge_names[e]} is already coloured")
+        if state[1] >> e & 1:
+            raise IllegalMove(f"move {text!r}: edge {self.edge_names[e]} is already cut")
+        return e
+
+    def winning_path(self, state) -> list[str] | None:
+        """The vertices of Short's coloured start-goal path, once Short has won."""
+        if self.status(state) != SHORT:
+            return None
+        return [self.vertices[v] for v in self._path(state[0])]
+
+    def winning_cut(self, state) -> list[str] | None:
+        """The deleted edges that separate the terminals, once Cut has won: every cut edge
+        leaving the part of the board still joined to the start."""
+        if self.status(state) != CUT:
+            return None
+        reached = self._reach(self.all_edges & ~state[1])
+        return [self.edge_names[e] for e in _bits(state[1])
+                if (self.edges[e][0] in reached) != (self.edges[e][1] in reached)]
+
+    def _reach(self, mask) -> dict[int, int | None]:
+        """Vertices joined to the start through the edges of ``mask``, each with its parent
+        on a shortest path (breadth first)."""
+        parent = {self.s: None}
+        queue = deque([self.s])
+        while queue:
+            u = queue.popleft()
+            for e, v in self._neighbours[u]:
+                if mask >> e & 1 and v not in parent:
+                    parent[v] = u
+                    queue.append(v)
+        return parent
+
+    def _path(self, mask):
+        """Vertices of a shortest start-goal path through the edges of ``mask``."""
+        parent = self._reach(mask)
+        path = [self.t]
+        while parent[path[-1]] is not None:
+            path.append(parent[path[-1]])
+        return path[::-1]
+
+    def explain(self, state):
+        status = self.status(state)
+        s, t = self.vertices[self.s], self.vertices[self.t]
+        if status is None:
+            return f"the game is on: {self.to_move_name(state)} to move"
+        if status == SHORT:
+            return f"Short joined {s} and {t} with the coloured path {'-'.join(self.winning_path(state))}"
+        cut = self.winning_cut(state)
+        listed = cut[0] if len(cut) == 1 else ", ".join(cut[:-1]) + " and " + cut[-1]
+        return f"Cut separated {s} from {t} by cutting {listed}"
+
+    def board(self, state, seat=None):
+        coloured, cut, _ = state
+        out = {
+            "vertices": list(self.vertices),
+            "edges": list(self.edge_names),
+            "coloured": [self.edge_names[e] for e in _bits(coloured)],
+            "cut": [self.edge_names[e] for e in _bits(cut)],
+            "start": self.vertices[self.s],
+            "goal": self.vertices[self.t],
+            "first": self.sides[self.first],
+            "layout": {name: list(point) for name, point in self.layout().items()},
+            "style": self.style,
+        }
+        status = self.status(state)
+        if status == SHORT:
+            out["winning_path"] = self.winning_path(state)
+        elif status == CUT:
+            out["winning_cut"] = self.winning_cut(state)
+        return out
+
+    def layout(self) -> dict[str, list[float]]:
+        """Vertex -> [x, y] in [0, 1] (y down): the board's own drawing, else a spring layout
+        with the start on the left and the goal on the right (computed once)."""
+        if self._layout is None:
+            if self._fixed_layout is not None:
+                points = [self._fixed_layout[name] for name in self.vertices]
+            else:
+                points = spring_layout(len(self.vertices), self.edges, self.s, self.t)
+            self._layout = {name: [round(x, 3), round(y, 3)] for name, (x, y) in zip(self.vertices, points)}
+        return self._layout
+
+
+class Contracted:
+    """The contracted board of a live position: coloured edges contracted (their vertices
+    merged into components, named by their lowest vertex), deleted and irrelevant edges
+    gone. ``edges`` lists ``(edge, a, b)`` between components; ``source`` and ``sink`` are
+    the terminals' components. A multigraph: parallel edges are common.
+
+    >>> g = Contracted(0, 3, [(0, 0, 1), (1, 1, 3), (2, 0, 3), (3, 0, 3)])
+    >>> g.flow()[:2]              # three edge-disjoint paths; the shortest has one edge
+    (3, 1)
+    >>> g.choices()               # edges 2 and 3 are parallel; 0 and 1 in series
+    (0, 2)
+    """
+
+    __slots__ = ("source", "sink", "edges", "_adjacent", "_flow")
+
+    def __init__(self, source: int, sink: int, edges: list[tuple[int, int, int]]):
+        self.source, self.sink, self.edges = source, sink, edges
+        self._adjacent = None
+        self._flow = None
+
+    @property
+    def adjacent(self) -> dict[int, list[tuple[int, int]]]:
+        """Component -> ``[(other end, position in edges), ...]`` (built on first use)."""
+        if self._adjacent is None:
+            adjacent: dict[int, list[tuple[int, int]]] = {self.source: [], self.sink: []}
+            for i, (_, a, b) in enumerate(self.edges):
+                adjacent.setdefault(a, []).append((b, i))
+                adjacent.setdefault(b, []).append((a, i))
+            self._adjacent = adjacent
+        return self._adjacent
+
+    def distances(self, origin) -> dict[int, int]:
+        """Edges on a shortest path from ``origin`` to each component it reaches."""
+        adjacent = self.adjacent
+        distance = {origin: 0}
+        queue = [origin]
+        for x in queue:
+            step = distance[x] + 1
+            for y, _ in adjacent[x]:
+                if y not in distance:
+                    distance[y] = step
+                    queue.append(y)
+        return distance
+
+    def flow(self) -> tuple[int, int, set, set]:
+        """``(paths, distance, near_source, near_sink)``: the most edge-disjoint source-sink
+        paths (= the fewest deletions that separate the terminals, by Menger), the length of
+        a shortest path, and the two sides of the smallest cuts closest to each terminal
+        (computed on first use)."""
+        if self._flow is None:
+            self._flow = self._max_flow()
+        return self._flow
+
+    def _max_flow(self):
+        adjacent, sink = self.adjacent, self.sink
+        flow = [0] * len(self.edges)  # +1: one unit from the edge's a to its b
+
+        def reach(origin, sign):
+            """Components reachable from ``origin`` where flow still fits (sign 1), or that
+            can still send flow to ``origin`` (sign -1)."""
+            parent = {origin: None}
+            queue = [origin]
+            for x in queue:
+                for y, i in adjacent[x]:
+                    if y not in parent:
+                        forward = 1 if self.edges[i][1] == x else -1  # a -> b adds +1
+                        if forward * flow[i] * sign < 1:
+                            parent[y] = (x, i, forward)
+                            queue.append(y)
+                            if y == sink and sign == 1:
+                                return parent
+            return parent
+
+        paths = distance = 0
+        while True:
+            parent = reach(self.source, 1)
+            if sink not in parent:
+                return paths, distance, set(parent), set(reach(sink, -1))
+            y, length = sink, 0
+            while parent[y] is not None:
+                x, i, direction = parent[y]
+                flow[i] += direction
+                y, length = x, length + 1
+            if not paths:
+                distance = length  # the first search runs on the empty flow: a shortest path
+            paths += 1
+
+    def choices(self) -> tuple[int, ...]:
+        """The lowest edge of each class of interchangeable edges: parallel edges (joining
+        the same two components) and edges in series (through a component that is not a
+        terminal and has no other edge). Colouring or cutting any edge of a class gives the
+        same position up to renaming its vertices, so one of them is enough to search."""
+        terminals = (self.source, self.sink)
+        adjacent = self.adjacent
+        root = list(range(len(self.edges)))
+
+        def find(i):
+            while root[i] != i:
+                i = root[i]
+            return i
+
+        def join(i, j):
+            i, j = find(i), find(j)
+            if i != j:
+                root[max(i, j)] = min(i, j)
+
+        first_between: dict[tuple[int, int], int] = {}
+        for i, (_, a, b) in enumerate(self.edges):
+            join(i, first_between.setdefault((a, b) if a < b else (b, a), i))
+        for x, around in adjacent.items():
+            if len(around) == 2 and x not in terminals:
+                join(around[0][1], around[1][1])
+        return tuple(sorted(self.edges[i][0] for i in range(len(self.edges)) if find(i) == i))
+
+    def ranked(self, choices) -> tuple[int, ...]:
+        """``choices`` best first: edges of the smallest cuts next to the terminals (where Cut
+        wins soonest and Short must answer), then edges on shorter start-goal paths."""
+        _, _, near_source, near_sink = self.flow()
+        from_source, from_sink = self.distances(self.source), self.distances(self.sink)
+        far = len(self.adjacent)
+        score = {}
+        for e, a, b in self.edges:
+            critical = ((a in near_source) != (b in near_source)) + ((a in near_sink) != (b in near_sink))
+            through = min(from_source.get(a, far) + from_sink.get(b, far),
+                          from_source.get(b, far) + from_sink.get(a, far))
+            score[e] = (-critical, through)
+        return tuple(sorted(choices, key=score.__getitem__))
+
+    def forced(self) -> tuple[int | None, int | None]:
+        """The edge Short, and the edge Cut, must take now, or None. An edge joining the
+        terminals: Short colours it and wins at once; Cut must delete it, as anything else
+        loses at once. A bridge (an edge on every path): Cut deletes it and wins at once;
+        Short must colour it, as anything else lets Cut do that. Every other move is then
+        no better for the mover, even counting plies, so the search tries only this one.
+
+        >>> Contracted(0, 2, [(5, 0, 1), (6, 1, 2), (7, 0, 1)]).forced()   # 6 is a bridge
+        (6, 6)
+        >>> Contracted(0, 2, [(5, 0, 1), (6, 1, 2), (7, 0, 2)]).forced()   # 7 joins them
+        (7, 7)
+        """
+        ends = {self.source, self.sink}
+        direct = next((e for e, a, b in self.edges if {a, b} == ends), None)
+        if direct is not None:
+            return direct, direct
+        paths, _, near_source, _ = self.flow()
+        if paths > 1:
+            return None, None
+        bridge = next(e for e, a, b in self.edges if (a in near_source) != (b in near_source))
+        return bridge, bridge
+
+    def canonical(self, leaves: int = 64) -> tuple[tuple, list[int]] | None:
+        """``(code, naming)``: a code equal for two contracted boards exactly when one is the
+        other with its components renamed (and maybe the terminals swapped), and the
+        components in the order that code names them. Colour refinement, then
+        individualising a vertex of the first ambiguous class, keeping the least code over
+        all such choices. None when that takes more than ``leaves`` tries."""
+        index = {self.source: 0, self.sink: 1}  # component -> vertex number, terminals first
+        count: dict[tuple[int, int], int] = {}  # vertex pair -> edges between
+        for _, a, b in self.edges:
+            i, j = index.setdefault(a, len(index)), index.setdefault(b, len(index))
+            pair = (i, j) if i < j else (j, i)
+            count[pair] = count.get(pair, 0) + 1
+        neighbours: list[list[tuple[int, int]]] = [[] for _ in index]
+        for (i, j), m in count.items():
+            neighbours[i].append((j, m))
+            neighbours[j].append((i, m))
+        colour = [0, 0] + [1] * (len(index) - 2)
+        found = _least_code(neighbours, list(count.items()), colour, [leaves])
+        if found is None:
+            return None
+        code, colour = found
+        return code, [x for _, x in sorted(zip(colour, index))]
+
+    def conductance(self, naming: list[int]) -> float:
+        """The conductance between the terminals when every edge is a 1-ohm resistor, as in
+        Shannon's own game-playing machine: inner components are removed one at a time
+        (fewest neighbours first) by the star-mesh transform. ``naming`` fixes the order of
+        every floating-point step, so boards equal up to renaming give equal results."""
+        rank = {x: k for k, x in enumerate(naming)}
+        weights: dict[int, dict[int, float]] = {x: {} for x in naming}
+        for _, a, b in self.edges:
+            weights[a][b] = weights[a].get(b, 0.0) + 1.0
+            weights[b][a] = weights[b].get(a, 0.0) + 1.0
+        inner = [x for x in naming if x != self.source and x != self.sink]
+        while inner:
+            x = min(inner, key=lambda v: (len(weights[v]), rank[v]))
+            inner.remove(x)
+            around = sorted(weights.pop(x).items(), key=lambda item: rank[item[0]])
+            total = 0.0
+            for y, c in around:
+                total += c
+                del weights[y][x]
+            for i, (y, cy) in enumerate(around):
+                for z, cz in around[i + 1:]:
+                    add = cy * cz / total
+                    weights[y][z] = weights[y].get(z, 0.0) + add
+                    weights[z][y] = weights[z].get(y, 0.0) + add
+        return weights[self.source].get(self.sink, 0.0)
+
+
+def _refine(neighbours, colour) -> list[int]:
+    """Colour refinement: split colour classes by the colours (with multiplicity) around
+    each vertex until nothing splits. New colours are ranks of sorted signatures, so they
+    never depend on how the vertices are numbered, and they keep the old classes' order."""
+    classes = len(set(colour))
+    while True:
+        signatures = [(colour[k], tuple(sorted([colour[j] << 6 | m for j, m in around])))
+                      for k, around in enumerate(neighbours)]  # m <= 30 edges fits 6 bits
+        rank = {sig: r for r, sig in enumerate(sorted(set(signatures)))}
+        colour = [rank[sig] for sig in signatures]
+        if len(rank) == classes or len(rank) == len(colour):
+            return colour
+        classes = len(rank)
+
+
+def _least_code(neighbours, pairs, colour, leaves) -> tuple[tuple, list[int]] | None:
+    """The least code (the ``pairs`` ``((i, j), edges)`` listed by colours) over the discrete
+    colourings reached by refining and individualising, with that colouring; None past the
+    ``leaves`` budget."""
+    colour = _refine(neighbours, colour)
+    ambiguous = None
+    seen: set[int] = set()
+    for c in sorted(colour):
+        if c in seen:
+            ambiguous = c
+            break
+        seen.add(c)
+    if ambiguous is None:  # every vertex named by its colour: list the edges by colours
+        leaves[0] -= 1
+        code = []
+        for (i, j), m in pairs:
+            ci, cj = colour[i], colour[j]
+            code.append((ci, cj, m) if ci < cj else (cj, ci, m))
+        code.sort()
+        return tuple(code), colour
+    best = None
+    for k in range(len(colour)):
+        if colour[k] != ambiguous:
+            continue
+        if leaves[0] <= 0:
+            return None
+        split = [2 * c + (c == ambiguous and j != k) for j, c in enumerate(colour)]
+        found = _least_code(neighbours, pairs, split, leaves)
+        if found is None:
+            return None
+        if best is None or found[0] < best[0]:
+            best = found
+    return best
+
+
+def spans_twice(pairs, a, b) -> bool:
+    """True when the multigraph with edges ``pairs`` has a subgraph holding ``a`` and ``b``
+    with two edge-disjoint spanning trees (Lehman's *positive* subgraph).
+
+    That is the case exactly when an extra edge a-b cannot join a largest union of two
+    forests (it would close a set with more edges than two forests on its vertices hold), so
+    this builds such a union by matroid partition -- breadth-first augmenting paths of
+    swaps, Edmonds' algorithm -- and then tries the extra edge.
+
+    >>> spans_twice([(0, 1), (0, 1)], 0, 1), spans_twice([(0, 1), (1, 2), (0, 2)], 0, 2)
+    (True, False)
+    """
+    return _partition(pairs, a, b)[1] is not None
+
+
+def two_trees(pairs, a, b) -> tuple[list[int], list[int]] | None:
+    """Lehman's certificate: two edge-disjoint spanning trees (as positions in ``pairs``) of
+    one subgraph holding ``a`` and ``b``, or None when there is no such subgraph.
+
+    When the extra edge a-b fails to join the two forests, every edge the failed search
+    labelled has its end points joined inside *both* forests by labelled edges (else a chain
+    of swaps would have made room). So the labelled edges of each forest connect the same
+    vertices: around ``a`` (and ``b``) they are two spanning trees of one subgraph.
+
+    >>> two_trees([(0, 1), (1, 2), (0, 2), (1, 2), (2, 3)], 0, 2)   # 2-3 hangs off: left out
+    ([0, 1], [2, 3])
+    >>> two_trees([(0, 1), (1, 2), (0, 2)], 0, 2) is None
+    True
+    """
+    where, labelled = _partition(pairs, a, b)
+    if labelled is None:
+        return None
+    forests = ([], [])
+    for e in labelled:
+        if e < len(pairs):  # the extra a-b edge is in neither forest
+            forests[where[e]].append(e)
+    inside = {a}  # the vertices joined to a by forest 0's labelled edges
+    grown = True
+    while grown:
+        grown = False
+        for e in forests[0]:
+            u, v = pairs[e]
+            if (u in inside) != (v in inside):
+                inside.update((u, v))
+                grown = True
+    return tuple(sorted(e for e in forest if pairs[e][0] in inside) for forest in forests)
+
+
+def _partition(pairs, a, b) -> tuple[list[int | None], set[int] | None]:
+    """A largest union of two forests of ``pairs`` (``where[e]``: the forest holding edge e,
+    or None), and the edges labelled by the failed attempt to add an extra edge a-b (None
+    when it fits: then no subgraph holding a and b is spanned twice)."""
+    ends = list(pairs) + [(a, b)]
+    where: list[int | None] = [None] * len(ends)  # forest holding each edge
+    forests: tuple[dict, dict] = ({}, {})  # vertex -> set of edge ids, per forest
+
+    def tree_path(forest, x, y):
+        """Edge ids on the x-y path in ``forest``, or None when x and y are not joined."""
+        parent = {x: None}
+        queue = [x]
+        for u in queue:
+            for e in forest.get(u, ()):
+                p, q = ends[e]
+                v = q if p == u else p
+                if v not in parent:
+                    parent[v] = e
+                    if v == y:
+                        path = []
+                        while v != x:
+                            e = parent[v]
+                            path.append(e)
+                            p, q = ends[e]
+                            v = q if p == v else p
+                        return path
+                    queue.append(v)
+        return None
+
+    def move(e, target):
+        if where[e] is not None:
+            for v in ends[e]:
+                forests[where[e]][v].discard(e)
+        for v in ends[e]:
+            forests[target].setdefault(v, set()).add(e)
+        where[e] = target
+
+    def insert(x) -> dict | None:
+        """None when x joined a forest, else the labels of the failed search."""
+        if ends[x][0] == ends[x][1]:
+            return {x: None}  # a loop is in no forest
+        label = {x: None}  # edge -> (edge that takes its place, forest)
+        queue = deque([x])
+        while queue:
+            y = queue.popleft()
+            for i in (0, 1):
+                if where[y] == i:
+                    continue
+                cycle = tree_path(forests[i], *ends[y])
+                if cycle is None:  # y fits into forest i: shift the chain of swaps
+                    while y is not None:
+                        move(y, i)
+                        y, i = label[y] if label[y] is not None else (None, None)
+                    return None
+                for w in cycle:
+                    if w not in label:
+                        label[w] = (y, i)
+                        queue.append(w)
+        return label
+
+    for e in range(len(pairs)):
+        insert(e)
+    failed = insert(len(pairs))
+    return where, None if failed is None else set(failed)
+
+
+def spring_layout(n, edges, start, goal, rounds=100) -> list[tuple[float, float]]:
+    """A deterministic force-directed drawing scaled into the unit square: vertices start in
+    layers by distance from the start and the goal, then springs (edges) and repulsion
+    (every pair) relax them while the start and the goal stay pinned left and right."""
+    from_start, from_goal = _hops(n, edges, start), _hops(n, edges, goal)
+    xs = []
+    for v in range(n):
+        a, b = from_start[v], from_goal[v]
+        xs.append(0.5 if a is None or b is None else a / (a + b))
+    layers: dict[float, list[int]] = {}
+    for v in range(n):
+        layers.setdefault(round(xs[v], 3), []).append(v)
+    pos = [[0.0, 0.0] for _ in range(n)]
+    for x, members in layers.items():
+        for k, v in enumerate(members):
+            pos[v] = [x, (k + 1) / (len(members) + 1)]
+    spring = 1.2 / math.sqrt(n)  # the ideal edge length
+    heat = 0.1  # the longest step a vertex may take this round
+    for _ in range(rounds):
+        pos[start], pos[goal] = [0.0, 0.5], [1.0, 0.5]
+        push = [[0.0, 0.0] for _ in range(n)]
+        for u in range(n):
+            pu, du = pos[u], push[u]
+            for v in range(u + 1, n):
+                dx, dy = pu[0] - pos[v][0], pu[1] - pos[v][1]
+                d2 = dx * dx + dy * dy or 1e-6
+                f = spring * spring / d2
+                du[0] += dx * f
+                du[1] += dy * f
+                push[v][0] -= dx * f
+                push[v][1] -= dy * f
+        for u, v in edges:
+            dx, dy = pos[u][0] - pos[v][0], pos[u][1] - pos[v][1]
+            f = math.sqrt(dx * dx + dy * dy) / spring
+            push[u][0] -= dx * f
+            push[u][1] -= dy * f
+            push[v][0] += dx * f
+            push[v][1] += dy * f
+        for v in range(n):
+            dx, dy = push[v]
+            d = math.sqrt(dx * dx + dy * dy)
+            if d > 0:
+                step = min(d, heat) / d
+                pos[v][0] += dx * step
+                pos[v][1] += dy * step
+        heat *= 0.96
+    pos[start], pos[goal] = [0.0, 0.5], [1.0, 0.5]
+    return list(zip(*(_spread([p[axis] for p in pos]) for axis in (0, 1))))
+
+
+def _spread(values: list[float]) -> list[float]:
+    """Scale ``values`` onto [0, 1] (all 0.5 when they are all equal)."""
+    low, span = min(values), max(values) - min(values)
+    return [0.5 if span < 1e-9 else (v - low) / span for v in values]

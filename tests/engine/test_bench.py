@@ -1,0 +1,44 @@
+"""``python -m engine bench`` runs, and every configuration that finished found the same value
+(no timing assertions: the machine is shared)."""
+
+import json
+
+from engine import bench
+from engine.cli import main
+
+
+def test_bench_nim_json(capsys, monkeypatch):
+    monkeypatch.setattr(bench, "SLOW_BUDGET", 0.3)  # the hopeless runs stop sooner
+    assert main(["bench", "--games", "nim", "--repeat", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [r["game"] for r in data["rows"]] == ["nim", "nim"]
+    for row in data["rows"]:
+        configs = row["configs"]
+        assert set(configs) == {"minimax", "alphabeta", "table", "order"}
+        done = [c for c in configs.values() if c["status"] == "done"]
+        assert len(done) >= 2, row["label"]
+        assert len({c["value"] for c in done}) == 1, row["label"]
+        assert len({c["outcome"] for c in done}) == 1
+        assert all(c["nodes"] > 0 for c in configs.values())
+        for c in configs.values():  # a stopped run reports the nodes it searched, not a value
+            assert (c["value"] is None) == (c["status"] == "stopped")
+        if configs["minimax"]["status"] == "stopped":
+            assert configs["minimax"]["tree_nodes"] > configs["minimax"]["nodes"]
+        if "easyai" in row:  # the peer, when installed, agrees on who wins
+            assert row["easyai"]["agrees"]
+    assert data["targets"] and all(isinstance(t["pass"], bool) for t in data["targets"])
+
+
+def test_bench_rejects_unknown_games(capsys):
+    assert main(["bench", "--games", "chess"]) == 2
+    assert "unknown game" in capsys.readouterr().err
+
+
+def test_minimax_tree_count_matches_the_search():
+    from engine.games import get_game
+    from engine.search import search_root
+
+    nim = get_game("nim").from_options({"piles": "2,3,3"})
+    counted = bench.count_tree(nim, nim.start(), 0)
+    assert counted == search_root(nim, nim.start(), algorithm="minimax").stats.nodes
+    assert bench.knuth_estimate(nim, nim.start(), 0, samples=3000) > counted / 3
