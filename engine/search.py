@@ -389,6 +389,8 @@ def search_root(
                     found = tt_get(after_key)
                     if found is not None:
                         v = table_answer(found, d, alpha, beta, p)
+                        if v is not None and tracing:
+                            trace_probe(after, m, alpha, beta, p, v)
                 if v is None:
                     v = child(after, d, alpha, beta, p, m, after_key)
                 if v > best:
@@ -411,6 +413,8 @@ def search_root(
                     found = tt_get(after_key)
                     if found is not None:
                         v = table_answer(found, d, alpha, beta, p)
+                        if v is not None and tracing:
+                            trace_probe(after, m, alpha, beta, p, v)
                 if v is None:
                     v = child(after, d, alpha, beta, p, m, after_key)
                 if v < best:
@@ -479,21 +483,25 @@ def search_root(
 
     node_search = alphabeta if prune else minimax
     child = node_search  # rebound to the tracer when tracing
-    # Children are looked up in the table by their parent, except when tracing: the traced
-    # tree shows every child, table answers included.
-    probe_children = use_tt and trace_limit is None
+    # Children are looked up in the table by their parent; a traced search records the
+    # children answered so as table hits that were not entered, so it counts what an
+    # untraced search counts.
+    probe_children = use_tt
+    tracing = trace_limit is not None
     unlimited = depth == 0 and time_limit is None  # no heuristic leaf anywhere: all is proved
 
     # ----- tracing: a wrapper around node_search that records the tree -----------------
     trace_root: dict | None = None
     trace_stack: list[dict] = []
     trace_count = 0
+    trace_omitted = 0  # children searched (or answered) but not recorded: the trace is truncated
     trace_states: list = []
 
     def traced(state, depth, alpha, beta, ply, move=None, key=None):
-        nonlocal trace_count
+        nonlocal trace_count, trace_omitted
         parent = trace_stack[-1] if trace_stack else None
         if trace_count >= trace_limit:
+            trace_omitted += 1
             if parent is not None:
                 parent["omitted"] = parent.get("omitted", 0) + 1
             return node_search(state, depth, alpha, beta, ply, move, key)
@@ -536,7 +544,25 @@ def search_root(
                 node["pruned"] = pruned
         return value
 
-    if trace_limit is not None:
+    def trace_probe(state, move, alpha, beta, ply, value):
+        """Record a child its parent answered from the table (not entered, not a node)."""
+        nonlocal trace_count, trace_omitted
+        parent = trace_stack[-1]
+        if trace_count >= trace_limit:
+            parent["omitted"] = parent.get("omitted", 0) + 1
+            trace_omitted += 1
+            return
+        trace_count += 1
+        side = g_side(state)
+        parent["children"].append({
+            "id": trace_count - 1, "move": game.notation(trace_states[-1], move),
+            "alpha": _json_number(alpha), "beta": _json_number(beta),
+            "kind": "chance" if side in averaged else "max" if side == 0 else "min",
+            "depth": ply, "value": _json_number(value), "cutoff": False, "tt_hit": True,
+            "entered": False, "children": [],
+        })
+
+    if tracing:
         child = traced
 
     # ----- the root: every move's score, then the best -------------------------------------
@@ -607,7 +633,7 @@ def search_root(
     try:
         for i, d in enumerate(depths):
             clock_armed = i > 0
-            trace_count = 1  # the root is node 0
+            trace_count, trace_omitted = 1, 0  # the root is node 0; each iteration traces anew
             value, line, exact, root_moves, root_node = search_iteration(d)
             reached = d if d > 0 else len(line)
             best = (value, line, exact, reached, root_moves, root_node)
@@ -651,7 +677,7 @@ def search_root(
     trace = None
     if root_node is not None:
         trace = {"root": root_node, "nodes": nodes, "recorded": trace_count,
-                 "truncated": trace_count >= trace_limit and nodes > trace_count}
+                 "truncated": trace_omitted > 0}
     return SearchResult(
         game=game.name,
         to_move=game.to_move_name(state),

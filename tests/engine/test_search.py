@@ -250,3 +250,24 @@ def test_progress_reports_each_finished_iteration():
     assert [i["depth"] for i in seen] == list(range(1, len(seen) + 1))
     assert seen[-1]["best_move"] == r.best_move and r.outcome == "win"
     assert all(a["nodes"] < b["nodes"] for a, b in zip(seen, seen[1:]))
+
+
+@pytest.mark.parametrize("piles", ["4,5,6,7", "3,2", "2,3,3"])
+def test_a_traced_search_counts_what_an_untraced_one_counts(piles):
+    nim = Nim.from_options({"piles": piles})
+    plain = search_root(nim, nim.start())
+    traced = search_root(nim, nim.start(), trace_limit=100_000)
+    assert (traced.score, traced.stats.nodes, traced.stats.tt_hits) == (plain.score, plain.stats.nodes, plain.stats.tt_hits)
+    assert traced.trace["truncated"] is False
+
+    def walk(node):
+        yield node
+        for c in node["children"]:
+            yield from walk(c)
+
+    drawn = list(walk(traced.trace["root"]))
+    entered = [n for n in drawn if n.get("entered", True)]
+    assert len(entered) == plain.stats.nodes  # every entered node is drawn once
+    assert all(n["tt_hit"] for n in drawn if not n.get("entered", True))
+    small = search_root(nim, nim.start(), trace_limit=5)
+    assert small.trace["truncated"] is True and small.stats.nodes == plain.stats.nodes
