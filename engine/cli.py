@@ -210,6 +210,9 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--no-peers", action="store_true", help="skip easyAI even if installed")
     sp.add_argument("--json", action="store_true")
     sp.set_defaults(func=cmd_bench)
+    from .experiments import add_cli
+
+    add_cli(sub)  # python -m engine experiments: the seeds' experiments, next to their figures
     return p
 
 

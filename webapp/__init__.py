@@ -53,10 +53,11 @@ def create_app(config: dict | None = None) -> Flask:
     atexit.register(arcade.ai.pool.shutdown)
     app.extensions["arcade"] = arcade
 
-    from . import api, pages, sockets
+    from . import api, pages, sockets, teach
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(teach.bp)
     sockets.register(socketio, arcade)
     return app
 

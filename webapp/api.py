@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 from flask import Blueprint, current_app, jsonify, request
 
 from engine.agents import AGENT_HELP, AgentError, parse_agent
@@ -97,10 +99,21 @@ def game_trace(game_id):
             raise ArcadeError("game_over", f"the position after ply {ply} is finished: nothing to search")
         if not agent.searches:
             raise ArcadeError("bad_request", f"agent {agent.spec!r} does not search: pick minimax, alphabeta, ...")
-        result = agent.choose(game, state, trace_limit=max_nodes,
-                              time_cap=current_app.config["AI_TIME_CAP"])
+        # One search, as the `trace` command runs it (a time cap would deepen iteratively and
+        # trace only the last iteration): bounded by a timer that cancels it instead.
+        cap = current_app.config["AI_TIME_CAP"]
+        cancel = threading.Event()
+        timer = threading.Timer(cap, cancel.set)
+        timer.start()
+        try:
+            result = agent.choose(game, state, trace_limit=max_nodes, cancel=cancel)
+        finally:
+            timer.cancel()
     except (AgentError, OptionError, IllegalMove, ValueError) as exc:
         raise ArcadeError("bad_request", str(exc)) from None
+    if result.trace is None:  # cancelled before the search finished
+        raise ArcadeError("too_big", f"the search did not finish within {cap:g} s "
+                                     f"({result.stats.nodes:,} nodes): choose a smaller depth")
     data = dict(result.trace["root"])
     data.update(game=game.name, agent=agent.spec, ply=ply, nodes=result.trace["nodes"],
                 recorded=result.trace["recorded"], truncated=result.trace["truncated"],

@@ -1,0 +1,614 @@
+/* The search-tree page: asks the server for the trace of one search of a real position
+ * (GET /api/games/<id>/trace) and plays it back in expansion order: each node appears when the
+ * search enters it (with its window), gets its value when the search leaves it, cut-offs and
+ * pruned siblings show as they happen, and the principal variation lights up at the end.
+ *
+ * Hooks: the tree is [data-testid=search-tree]; every drawn node carries data-node (its id in
+ * the trace), a pruned stub also data-pruned (how many siblings were never searched). */
+"use strict";
+(function () {
+  const T = window.Teach;
+  const { el, svg } = T;
+  const data = JSON.parse(document.getElementById("teach-data").textContent);
+  const root = document.querySelector(".tree-root");
+  const gameId = root.dataset.gameId;
+  const gameName = root.dataset.game;
+  const sides = data.game.sides;
+  const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
+  const params = new URLSearchParams(location.search);
+  const form = $("tree-controls");
+  const treeBox = $("search-tree");
+
+  // Node geometry (SVG units) and the two layouts.
+  const W = 116, H = 62, PAD = 30;
+  const GEOM = {
+    down: { gx: 20, gy: 70 },
+    side: { gx: 96, gy: 16 },
+  };
+
+  let trace = null;      // the JSON the server sent (the root node plus totals)
+  let traceText = "";    // ... as text, for the download
+  let byId = [];         // recorded nodes by id
+  let events = [];       // [{type: "enter" | "exit", node}] in the search's order
+  let step = 0;          // events applied so far
+  let timer = null;
+  let pv = new Set();    // ids on the principal variation
+  let geo = null;        // layout: {mode, pos: Map(key -> {x, y}), width, height}
+  let parts = new Map(); // key -> {node: <g>, edge: <g>}
+  let layers = null;     // {edges, nodes}
+  let current = null;
+
+  // ----- controls ------------------------------------------------------------------------
+  const controls = {
+    ply: form.elements.ply, algo: form.elements.algo, depth: form.elements.depth,
+    eval: form.elements.eval, nodes: form.elements.nodes, theory: form.elements.theory,
+  };
+  if (params.has("algo")) controls.algo.value = params.get("algo");
+  if (params.has("depth")) controls.depth.value = params.get("depth");
+  if (params.has("eval")) controls.eval.value = params.get("eval");
+  if (params.has("nodes")) ensureOption(controls.nodes, params.get("nodes"));
+  controls.theory.checked = params.get("theory") === "1";
+
+  function ensureOption(select, value) {
+    if (![...select.options].some((o) => o.value === value)) select.append(el("option", { value, text: `${value} nodes` }));
+    select.value = value;
+  }
+
+  function specFor(algoKey, depth, evalName) {
+    const algo = data.teach.algorithms.find((a) => a.key === algoKey) || data.teach.algorithms[0];
+    const [name, rest] = algo.spec.split(":");
+    const settings = [rest, `depth=${depth}`, evalName ? `eval=${evalName}` : null].filter(Boolean);
+    return `${name}:${settings.join(",")}`;
+  }
+
+  async function loadPositions() {
+    const s = await T.getJSON(`/api/games/${gameId}`);
+    const opts = [el("option", { value: "0", text: "Start position" })];
+    s.history.forEach((h, i) => {
+      const now = i + 1 === s.history.length ? " (now)" : "";
+      opts.push(el("option", { value: String(i + 1), text: `After ply ${i + 1}: ${T.cap(sides[h.seat])} ${h.move}${now}` }));
+    });
+    controls.ply.replaceChildren(...opts);
+    const wanted = params.get("ply");
+    // a finished game's last position has nothing to search: default to the one before it
+    const last = s.status === "over" ? Math.max(0, s.history.length - 1) : s.history.length;
+    controls.ply.value = wanted != null && Number(wanted) <= s.history.length ? wanted : String(last);
+  }
+
+  form.addEventListener("submit", (e) => { e.preventDefault(); search(); });
+  // a new position, algorithm, depth or size searches at once
+  for (const name of ["ply", "algo", "depth", "eval", "nodes"]) controls[name].addEventListener("change", () => search());
+  controls.theory.addEventListener("change", () => { syncUrl(); showTheory(); });
+
+  function syncUrl() {
+    const q = new URLSearchParams({ ply: controls.ply.value, algo: controls.algo.value, depth: controls.depth.value,
+      nodes: controls.nodes.value });
+    if (controls.eval.value) q.set("eval", controls.eval.value);
+    if (controls.theory.checked) q.set("theory", "1");
+    history.replaceState(null, "", `?${q}`);
+  }
+
+  // ----- searching ---------------------------------------------------------------------------
+  let searchRun = 0;
+  async function search() {
+    const run = ++searchRun; // only the newest search's answer is drawn
+    pause();
+    const depth = Math.max(0, Math.min(data.teach.max_depth, parseInt(controls.depth.value || "0", 10) || 0));
+    controls.depth.value = String(depth);
+    const spec = specFor(controls.algo.value, depth, controls.eval.value);
+    const ply = controls.ply.value;
+    const url = `/api/games/${gameId}/trace?agent=${encodeURIComponent(spec)}&ply=${ply}&max_nodes=${controls.nodes.value}`;
+    syncUrl();
+    $("tree-error").hidden = true;
+    $("tree-summary").textContent = `Searching with ${spec}…`;
+    $("tree-search").disabled = true;
+    showBoard(ply, null);
+    showTheory();
+    try {
+      const res = await fetch(url);
+      const text = await res.text();
+      let body = null;
+      try { body = JSON.parse(text); } catch (e) { body = null; }
+      if (run !== searchRun) return;
+      if (!res.ok) throw new Error((body && body.error) || `${res.status} ${res.statusText}`);
+      build(body, text, url);
+      showBoard(ply, body.result && body.result.best_move);
+    } catch (err) {
+      if (run !== searchRun) return;
+      clearTree();
+      $("tree-summary").textContent = "No tree.";
+      const box = $("tree-error");
+      box.textContent = `The search failed: ${err.message}`;
+      box.hidden = false;
+    } finally {
+      if (run === searchRun) $("tree-search").disabled = false;
+    }
+  }
+
+  function clearTree() {
+    pause();
+    trace = null; byId = []; events = []; step = 0; parts = new Map(); pv = new Set(); current = null;
+    treeBox.replaceChildren();
+    $("tree-step-count").textContent = "–";
+    $("tree-download").hidden = true;
+    $("tree-json-url").hidden = true;
+    $("tree-narration").textContent = "–";
+  }
+
+  function build(json, text, url) {
+    clearTree();
+    trace = json;
+    traceText = text;
+    const walk = (n, parent, depth) => {
+      n._parent = parent;
+      n._depth = depth;
+      byId[n.id] = n;
+      events.push({ type: "enter", node: n });
+      n.children.forEach((c) => walk(c, n, depth + 1));
+      events.push({ type: "exit", node: n });
+    };
+    walk(json, null, 0);
+    // the principal variation: the result's line, followed through the drawn tree
+    let n = json;
+    pv.add(n.id);
+    for (const move of (json.result && json.result.pv) || []) {
+      const c = n.children.find((k) => k.move === move);
+      if (!c) break;
+      pv.add(c.id);
+      n = c;
+    }
+    draw();
+    summary();
+    const name = `trace-${json.game}-${gameId}-ply${json.ply}-${json.agent.replace(/[^\w=.-]+/g, "_")}.json`;
+    const dl = $("tree-download");
+    if (dl.href && dl.href.startsWith("blob:")) URL.revokeObjectURL(dl.href);
+    dl.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+    dl.download = name;
+    dl.hidden = false;
+    const api = $("tree-json-url");
+    api.href = url;
+    api.hidden = false;
+    goTo(1);
+  }
+
+  function summary() {
+    const t = trace, r = t.result || {}, s = r.stats || {};
+    const drawn = t.recorded, total = t.nodes;
+    const rest = total - drawn;
+    const bits = [
+      `Drew ${T.fmt(drawn)} of ${T.fmt(total)} nodes`,
+      `value ${T.value(t.value)}${r.score_text ? "" : ""}`,
+      `best move ${r.best_move ?? "–"}`,
+      `${T.fmt(s.cutoffs)} cut-offs`,
+      `${T.fmt(s.tt_hits)} table hits`,
+      `${T.ms(r.elapsed_ms)} ms`,
+    ];
+    const box = $("tree-summary");
+    box.replaceChildren(el("strong", { text: bits[0] }), ` · ${bits.slice(1).join(" · ")} · `, el("code", { text: t.agent }));
+    if (rest > 0) {
+      box.append(el("span", { class: "truncated", text:
+        ` — the first ${T.fmt(drawn)} in expansion order are drawn; ${T.fmt(rest)} more were searched and counted.` }));
+    }
+  }
+
+  // ----- layout and drawing ------------------------------------------------------------------
+  function layoutMode(slots) {
+    const chosen = $("tree-layout").value;
+    if (chosen !== "auto") return chosen;
+    return slots <= 14 ? "down" : "side";
+  }
+
+  function computeLayout() {
+    let slot = 0;
+    const raw = new Map(); // key -> {s, d}
+    const stubs = [];
+    const place = (n, d) => {
+      const hasStubs = n.pruned || n.omitted;
+      if (!n.children.length && !hasStubs) { raw.set(String(n.id), { s: slot++, d }); return; }
+      const first = slot;
+      n.children.forEach((c) => place(c, d + 1));
+      if (n.omitted) { const key = `${n.id}o`; stubs.push({ key, parent: n, kind: "omitted", count: n.omitted }); raw.set(key, { s: slot++, d: d + 1 }); }
+      if (n.pruned) { const key = `${n.id}p`; stubs.push({ key, parent: n, kind: "pruned", count: n.pruned }); raw.set(key, { s: slot++, d: d + 1 }); }
+      raw.set(String(n.id), { s: (first + slot - 1) / 2, first, d });
+    };
+    place(trace, 0);
+    const mode = layoutMode(slot);
+    // room for the longest move label (15px monospace: about 9.2px a character)
+    const longest = Math.max(0, ...byId.filter(Boolean).map((n) => (n.move || "").length));
+    const label = longest * 9.2 + 24;
+    const g = mode === "side" ? { ...GEOM.side, gx: Math.max(GEOM.side.gx, label) }
+      : { ...GEOM.down, gx: Math.max(GEOM.down.gx, label - W) };
+    const pos = new Map();
+    let maxD = 0;
+    for (const [key, r] of raw) {
+      // top-down: a parent centred over its children; sideways: an outline, the parent on
+      // its first child's row, so the root stays at the top left however big the tree
+      const s = mode === "side" && r.first != null ? r.first : r.s;
+      const d = r.d;
+      maxD = Math.max(maxD, d);
+      pos.set(key, mode === "down"
+        ? { x: PAD + s * (W + g.gx), y: PAD + 16 + d * (H + g.gy) }
+        : { x: PAD + d * (W + g.gx), y: PAD + s * (H + g.gy) });
+    }
+    const width = mode === "down" ? PAD * 2 + slot * (W + g.gx) : PAD * 2 + (maxD + 1) * (W + g.gx);
+    const height = mode === "down" ? PAD * 2 + 16 + (maxD + 1) * (H + g.gy) : PAD * 2 + slot * (H + g.gy);
+    return { mode, pos, stubs, width, height };
+  }
+
+  function draw() {
+    geo = computeLayout();
+    layers = { edges: svg("g", { class: "edges" }), nodes: svg("g", { class: "nodes" }) };
+    const canvas = svg("svg", { class: `tree-svg mode-${geo.mode}`, viewBox: `0 0 ${geo.width} ${geo.height}`,
+      role: "img", "aria-label": "search tree" }, layers.edges, layers.nodes);
+    treeBox.replaceChildren(canvas);
+    zoom();
+    parts = new Map();
+    for (const n of byId) if (n) parts.set(String(n.id), { node: makeNode(n), edge: n._parent ? makeEdge(n._parent, n.id, n) : null });
+    for (const stub of geo.stubs) parts.set(stub.key, { node: makeStub(stub), edge: makeEdge(stub.parent, stub.key, null, stub.kind) });
+  }
+
+  function zoom() {
+    const canvas = treeBox.querySelector("svg");
+    if (!canvas || !geo) return;
+    const z = Number($("tree-zoom").value) / 100;
+    canvas.setAttribute("width", Math.round(geo.width * z));
+    canvas.setAttribute("height", Math.round(geo.height * z));
+  }
+
+  function anchor(key, end) {
+    const p = geo.pos.get(String(key));
+    if (geo.mode === "down") return end === "out" ? [p.x + W / 2, p.y + H] : [p.x + W / 2, p.y];
+    return end === "out" ? [p.x + W, p.y + H / 2] : [p.x, p.y + H / 2];
+  }
+
+  function makeEdge(parent, key, child, stubKind) {
+    const [x1, y1] = anchor(parent.id, "out");
+    const [x2, y2] = anchor(key, "in");
+    const d = geo.mode === "down"
+      ? `M${x1},${y1} C${x1},${(y1 + y2) / 2} ${x2},${(y1 + y2) / 2} ${x2},${y2}`
+      : `M${x1},${y1} C${(x1 + x2) / 2},${y1} ${(x1 + x2) / 2},${y2} ${x2},${y2}`;
+    const cls = ["edge", stubKind ? `edge-${stubKind}` : "", child && child.cutoff ? "edge-cut" : ""].join(" ");
+    const g = svg("g", { class: cls, dataset: { edge: String(key) } }, svg("path", { d }));
+    if (child && child.move != null) {
+      const [lx, ly, anchorText] = geo.mode === "down" ? [x2, y2 - 10, "middle"] : [x2 - 10, y2 - 8, "end"];
+      g.append(svg("text", { x: lx, y: ly, class: "edge-move", "text-anchor": anchorText, text: child.move }));
+    }
+    return g;
+  }
+
+  function kindGlyph(kind) {
+    return { max: "▲", min: "▼", chance: "◆" }[kind] ?? "";
+  }
+
+  function makeNode(n) {
+    const p = geo.pos.get(String(n.id));
+    const kinds = ["tn", `k-${n.kind}`];
+    if (n.tt_hit) kinds.push("tt");
+    if (n.cutoff) kinds.push("cut");
+    if (n.id === 0) kinds.push("root");
+    const g = svg("g", { class: kinds.join(" "), transform: `translate(${p.x},${p.y})`,
+      dataset: { node: String(n.id), kind: n.kind } });
+    g.append(svg("rect", { class: "tn-box", width: W, height: H, rx: n.kind === "leaf" || n.kind === "terminal" ? 4 : 12 }));
+    const glyph = kindGlyph(n.kind);
+    if (glyph) g.append(svg("text", { class: "tn-glyph", x: 9, y: 19, text: glyph }));
+    g.append(svg("text", { class: "tn-value", x: W / 2, y: 31, "text-anchor": "middle", text: "?" }));
+    g.append(svg("text", { class: "tn-window", x: W / 2, y: 52, "text-anchor": "middle", text: T.windowText(n.alpha, n.beta) }));
+    if (n.tt_hit) {
+      g.append(svg("circle", { class: "tn-tt", cx: W - 4, cy: 4, r: 12 }),
+        svg("text", { class: "tn-tt-text", x: W - 4, y: 9, "text-anchor": "middle", text: "T" }));
+    }
+    if (n.cutoff) g.append(svg("text", { class: "tn-cut", x: W + 4, y: H + 4, text: "✂" }));
+    g.append(svg("title", { text: tooltip(n) }));
+    if (n.tt_hit) g.dataset.ttHit = "";
+    if (n.cutoff) g.dataset.cutoff = "";
+    return g;
+  }
+
+  function makeStub(stub) {
+    const p = geo.pos.get(stub.key);
+    const pruned = stub.kind === "pruned";
+    const attrs = pruned ? { node: stub.key, pruned: String(stub.count) } : { stub: "omitted", omitted: String(stub.count) };
+    const g = svg("g", { class: `tn stub stub-${stub.kind}`, transform: `translate(${p.x},${p.y})`, dataset: attrs });
+    g.append(svg("rect", { class: "tn-box", width: W, height: H, rx: 12 }));
+    g.append(svg("text", { class: "stub-text", x: W / 2, y: 28, "text-anchor": "middle",
+      text: pruned ? `✂ ${stub.count} pruned` : `… ${stub.count} more` }));
+    g.append(svg("text", { class: "stub-sub", x: W / 2, y: 48, "text-anchor": "middle",
+      text: pruned ? "never searched" : "searched, not drawn" }));
+    g.append(svg("title", { text: pruned
+      ? `${stub.count} move(s) of this node were pruned: the cut-off made them irrelevant, so the search never looked at them.`
+      : `${stub.count} child node(s) were searched and counted but not drawn (the drawing stops at ${trace.recorded} nodes).` }));
+    return g;
+  }
+
+  function tooltip(n) {
+    const lines = [`node ${n.id}${n.move ? ` after ${pathOf(n).join(" ")}` : " (root)"}`,
+      `${kindName(n)}`, `window on entry ${T.windowText(n.alpha, n.beta)}`, `value ${T.value(n.value)} (${n.value})`];
+    if (n.tt_hit) lines.push("answered by the transposition table");
+    if (n.cutoff) lines.push(`cut-off: ${n._parent.pruned} sibling(s) pruned`);
+    if (n.omitted) lines.push(`${n.omitted} child node(s) searched but not drawn`);
+    return lines.join("\n");
+  }
+
+  function kindName(n) {
+    return {
+      max: `MAX node (${T.cap(sides[0])} to move)`, min: `MIN node (${T.cap(sides[1])} to move)`,
+      chance: "chance node (average of its children)", leaf: "leaf (depth limit: evaluation)", terminal: "game over",
+    }[n.kind] || n.kind;
+  }
+
+  function pathOf(n) {
+    const out = [];
+    for (let k = n; k && k.move != null; k = k._parent) out.unshift(k.move);
+    return out;
+  }
+
+  // ----- playback ---------------------------------------------------------------------------
+  function attach(key) {
+    const p = parts.get(String(key));
+    if (!p) return;
+    if (p.edge && !p.edge.isConnected) layers.edges.append(p.edge);
+    if (!p.node.isConnected) layers.nodes.append(p.node);
+  }
+
+  function apply(ev) {
+    const n = ev.node;
+    if (ev.type === "enter") {
+      attach(n.id);
+      return;
+    }
+    const g = parts.get(String(n.id)).node;
+    g.querySelector(".tn-value").textContent = T.value(n.value);
+    g.classList.add("done");
+    const parent = n._parent;
+    if (parent && parent.children[parent.children.length - 1] === n) {
+      if (parent.omitted) attach(`${parent.id}o`);
+      if (parent.pruned) attach(`${parent.id}p`);
+    }
+    if (!n.children.length) {
+      if (n.omitted) attach(`${n.id}o`);
+      if (n.pruned) attach(`${n.id}p`);
+    }
+    if (n.id === 0) showPV(true);
+  }
+
+  function showPV(on) {
+    for (const id of pv) {
+      const p = parts.get(String(id));
+      if (!p) continue;
+      p.node.classList.toggle("pv", on);
+      if (p.edge) p.edge.classList.toggle("pv", on);
+    }
+  }
+
+  /** Undo one event (stepping back): the exact reverse of apply(). */
+  function unapply(ev) {
+    const n = ev.node;
+    const p = parts.get(String(n.id));
+    if (ev.type === "enter") {
+      p.node.remove();
+      if (p.edge) p.edge.remove();
+      return;
+    }
+    p.node.querySelector(".tn-value").textContent = "?";
+    p.node.classList.remove("done");
+    const detach = (key) => { const s = parts.get(key); if (s) { s.node.remove(); if (s.edge) s.edge.remove(); } };
+    const parent = n._parent;
+    if (parent && parent.children[parent.children.length - 1] === n) { detach(`${parent.id}o`); detach(`${parent.id}p`); }
+    if (!n.children.length) { detach(`${n.id}o`); detach(`${n.id}p`); }
+    if (n.id === 0) showPV(false);
+  }
+
+  function goTo(k, { scroll = true } = {}) {
+    k = Math.max(0, Math.min(events.length, k));
+    if (k < step && step - k <= 200) {
+      while (step > k) unapply(events[--step]);
+    } else if (k < step) {
+      // rebuild from nothing: cheap enough (a few thousand DOM operations at most)
+      layers.edges.replaceChildren();
+      layers.nodes.replaceChildren();
+      for (const p of parts.values()) {
+        p.node.classList.remove("done", "pv", "current", "entering", "leaving");
+        const v = p.node.querySelector(".tn-value");
+        if (v) v.textContent = "?";
+        if (p.edge) p.edge.classList.remove("pv");
+      }
+      step = 0;
+    }
+    while (step < k) apply(events[step++]);
+    highlight(scroll);
+  }
+
+  function highlight(scroll) {
+    if (current) current.classList.remove("current", "entering", "leaving");
+    current = null;
+    $("tree-step-count").textContent = `step ${step} / ${events.length}`;
+    if (!step) { $("tree-narration").textContent = "Press Step (→) or Play (space)."; return; }
+    const ev = events[step - 1];
+    const p = parts.get(String(ev.node.id));
+    current = p.node;
+    current.classList.add("current", ev.type === "enter" ? "entering" : "leaving");
+    narrate(ev);
+    if (scroll && current.isConnected) keepInView(current);
+  }
+
+  /** Scroll the tree's box (never the page) so that `node` is in view. */
+  function keepInView(node) {
+    const r = node.getBoundingClientRect(), c = treeBox.getBoundingClientRect(), m = 40;
+    if (r.left < c.left + m) treeBox.scrollLeft += r.left - c.left - m;
+    else if (r.right > c.right - m) treeBox.scrollLeft += r.right - c.right + m;
+    if (r.top < c.top + m) treeBox.scrollTop += r.top - c.top - m;
+    else if (r.bottom > c.bottom - m) treeBox.scrollTop += r.bottom - c.bottom + m;
+  }
+
+  function who(n) {
+    const where = n.move == null ? "the root" : `after ${pathOf(n).join(" ")}`;
+    return { where, kind: n.kind === "max" ? "MAX" : n.kind === "min" ? "MIN" : n.kind };
+  }
+
+  function narrate(ev) {
+    const n = ev.node;
+    const { where } = who(n); // "the root" or "after 1:2 2:1"
+    const box = $("tree-narration");
+    const b = (t) => el("b", { text: t });
+    const val = () => b(T.value(n.value)); // a new element each time: a DOM node lives in one place
+    const lines = [];
+    if (ev.type === "enter") {
+      if (n.id === 0) {
+        lines.push(["The search starts at ", b("the root"), `: ${kindName(n)}, window `, b(T.windowText(n.alpha, n.beta)), "."]);
+      } else if (n.kind === "leaf") {
+        lines.push(["Leaf ", b(where), ": the depth limit is reached, so the position is evaluated. Window ",
+          b(T.windowText(n.alpha, n.beta)), "."]);
+      } else if (n.kind === "terminal") {
+        lines.push(["The game is over ", b(where), ". Window ", b(T.windowText(n.alpha, n.beta)), "."]);
+      } else {
+        lines.push(["Enter the position ", b(where), `: ${kindName(n)}, window `, b(T.windowText(n.alpha, n.beta)), "."]);
+        if (n.tt_hit) lines.push(["The transposition table already knows this position."]);
+        else if (T.num(n.alpha) > -Infinity || T.num(n.beta) < Infinity) {
+          lines.push([el("span", { class: "muted", text: "Only values inside the window can change a decision above." })]);
+        }
+      }
+    } else {
+      if (n.tt_hit) lines.push(["Table hit ", b(where), ": value ", val(), " read from the table — nothing below is searched."]);
+      else if (n.kind === "leaf") lines.push(["Evaluation ", b(where), ": ", val(), "."]);
+      else if (n.kind === "terminal") lines.push(["Game over ", b(where), ": value ", val(), proved(n.value), "."]);
+      else if (n.id === 0) {
+        const r = trace.result || {};
+        lines.push(["Done: the root's value is ", val(), proved(n.value), ". Best move ", b(r.best_move ?? "–"),
+          "; principal variation ", b((r.pv || []).join(" ") || "–"), " (highlighted)."]);
+      } else {
+        lines.push([`The ${who(n).kind} node `, b(where), " returns ", val(),
+          n.kind === "max" ? ": the largest value of its children." : n.kind === "min" ? ": the smallest value of its children." : "."]);
+      }
+      if (n.cutoff && n._parent) {
+        const parent = n._parent;
+        const k = parent.pruned || 0;
+        if (parent.kind === "max") {
+          lines.push([el("span", { class: "cut-note", text: "✂ Cut-off: " }), val(), " ≥ β = ", b(T.value(n.beta)),
+            `. MIN, higher up, already has a move that holds MAX to β or less, so it will never let play reach here: the other ${k} move(s) of this MAX node are pruned.`]);
+        } else {
+          lines.push([el("span", { class: "cut-note", text: "✂ Cut-off: " }), val(), " ≤ α = ", b(T.value(n.alpha)),
+            `. MAX, higher up, already has a move worth α or more, so it will never let play reach here: the other ${k} move(s) of this MIN node are pruned.`]);
+        }
+      }
+    }
+    box.replaceChildren(el("div", { class: "step-no", text: `Step ${step} of ${events.length}` }),
+      ...lines.map((l) => el("p", {}, ...l)));
+  }
+
+  function proved(v) {
+    if (!T.isMate(v)) return "";
+    const x = T.num(v);
+    const plies = Math.round(T.WIN - Math.abs(x));
+    return ` (${T.cap(sides[x > 0 ? 0 : 1])} wins, ${plies} ${plies === 1 ? "ply" : "plies"} from the root)`;
+  }
+
+  function speed() { return Number($("tree-speed").value); }
+
+  function play() {
+    if (!events.length) return;
+    if (step >= events.length) goTo(0);
+    pause();
+    const perSecond = speed();
+    const interval = Math.max(16, 1000 / perSecond);
+    const perTick = Math.max(1, Math.round(perSecond * interval / 1000));
+    timer = setInterval(() => {
+      if (step >= events.length) { pause(); return; }
+      goTo(step + perTick, { scroll: true });
+    }, interval);
+    $("tree-play").hidden = true;
+    $("tree-pause").hidden = false;
+  }
+
+  function pause() {
+    if (timer) clearInterval(timer);
+    timer = null;
+    $("tree-play").hidden = false;
+    $("tree-pause").hidden = true;
+  }
+
+  function toggle() { if (timer) pause(); else play(); }
+
+  function changeSpeed(delta) {
+    const sel = $("tree-speed");
+    sel.selectedIndex = Math.max(0, Math.min(sel.options.length - 1, sel.selectedIndex + delta));
+    if (timer) play();
+  }
+
+  $("tree-play").addEventListener("click", play);
+  $("tree-pause").addEventListener("click", pause);
+  $("tree-step").addEventListener("click", () => { pause(); goTo(step + 1); });
+  $("tree-back").addEventListener("click", () => { pause(); goTo(step - 1); });
+  $("tree-reset").addEventListener("click", () => { pause(); goTo(1); });
+  $("tree-all").addEventListener("click", () => { pause(); goTo(events.length); });
+  $("tree-speed").addEventListener("change", () => { if (timer) play(); });
+  $("tree-zoom").addEventListener("input", zoom);
+  $("tree-layout").addEventListener("change", () => {
+    if (!trace) return;
+    const k = step;
+    draw();
+    step = 0;
+    goTo(k, { scroll: false });
+  });
+
+  document.addEventListener("keydown", (e) => {
+    const tag = (e.target && e.target.tagName) || "";
+    if (["INPUT", "SELECT", "TEXTAREA"].includes(tag) && e.target.type !== "range") return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    switch (e.key) {
+      case " ": e.preventDefault(); toggle(); break;
+      case "ArrowRight": e.preventDefault(); pause(); goTo(step + 1); break;
+      case "ArrowLeft": e.preventDefault(); pause(); goTo(step - 1); break;
+      case "+": case "=": changeSpeed(1); break;
+      case "-": case "_": changeSpeed(-1); break;
+      case "Home": e.preventDefault(); pause(); goTo(1); break;
+      case "End": e.preventDefault(); pause(); goTo(events.length); break;
+      default:
+    }
+  });
+
+  // ----- the position, and the theory next to the search -------------------------------------
+  let boardState = null;
+  async function showBoard(ply, best) {
+    const box = document.getElementById("tree-board");
+    try {
+      boardState = await T.getJSON(`/api/games/${gameId}/position?ply=${ply}`);
+    } catch (err) {
+      box.textContent = `No position: ${err.message}`;
+      return;
+    }
+    const view = ArcadeViews.get(gameName);
+    const who = boardState.status === "over" ? "Game over." : `${T.cap(boardState.to_move_name)} to move` +
+      ` (${boardState.to_move === 0 ? "MAX ▲" : "MIN ▼"}).`;
+    const caption = el("p", { class: "board-caption", text: `${who}${best ? ` Best move found: ${best}.` : ""}` });
+    const holder = el("div", { class: "board-holder" });
+    box.replaceChildren(caption, holder);
+    if (!view) { holder.append(el("pre", { class: "raw-board", text: JSON.stringify(boardState.board, null, 1) })); return; }
+    try {
+      view.render(holder, boardState, { seat: null, canMove: false, play() {}, hint: best || null, previous: null, speed: 0 });
+    } catch (err) {
+      holder.replaceChildren(el("pre", { class: "raw-board", text: JSON.stringify(boardState.board, null, 1) }));
+    }
+  }
+
+  async function showTheory() {
+    const box = $("tree-theory");
+    if (!controls.theory.checked) { box.hidden = true; return; }
+    box.hidden = false;
+    box.replaceChildren(el("h3", { text: "Theory" }), el("p", { class: "muted", text: "Checking the theory against a search…" }));
+    try {
+      const [th, pos] = await Promise.all([
+        T.getJSON(`/api/games/${gameId}/theory?ply=${controls.ply.value}`),
+        T.getJSON(`/api/games/${gameId}/position?ply=${controls.ply.value}`),
+      ]);
+      T.renderTheory(box, th, pos.board);
+    } catch (err) {
+      box.replaceChildren(el("h3", { text: "Theory" }), el("p", { class: "bad", text: err.message }));
+    }
+  }
+
+  loadPositions().then(search).catch((err) => {
+    const box = $("tree-error");
+    box.textContent = `Could not load the game: ${err.message}`;
+    box.hidden = false;
+  });
+})();

@@ -1,0 +1,250 @@
+"""The search trace against trees worked by hand: windows on entry, values, cut-offs, pruned
+counts, table hits; and traces of the seed's Nim positions (seed 003: [4,1] and [3,2]).
+
+The trace is the oracle a course grades against, so these tests pin it exactly."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.game import Game
+from engine.games.nim import Nim
+from engine.search import WIN, search_root
+
+INF = float("inf")
+
+
+class FixedTree(Game):
+    """A hand-made game tree: nested lists, leaves are numbers (seat 0's heuristic values).
+
+    A state is the path of child indices from the root; seat 0 (MAX) moves at even depths.
+    The tree is searched to exactly its height, so every leaf is a depth-limited leaf and its
+    number is :meth:`evaluate`'s. A move's notation is the child's label ("B", "B1", ...).
+    ``same`` maps a path to another whose subtree is identical: they share a table key."""
+
+    name = "fixed"
+    sides = ("MAX", "MIN")
+
+    def __init__(self, tree, labels, same=None):
+        super().__init__({})
+        self.tree = tree
+        self.labels = labels  # path -> label
+        self.same = same or {}
+
+    def node(self, state):
+        n = self.tree
+        for i in state:
+            n = n[i]
+        return n
+
+    def start(self):
+        return ()
+
+    def to_move(self, state):
+        return len(state) % 2
+
+    def status(self, state):
+        return None
+
+    def moves(self, state):
+        n = self.node(state)
+        return list(range(len(n))) if isinstance(n, list) else []
+
+    def play(self, state, move):
+        return state + (move,)
+
+    def evaluate(self, state):
+        n = self.node(state)
+        assert not isinstance(n, list), f"evaluated an inner node {state}"
+        return n
+
+    def key(self, state):
+        for path, twin in self.same.items():
+            if state[:len(path)] == path:
+                return twin + state[len(path):]
+        return state
+
+    def notation(self, state, move):
+        return self.labels[state + (move,)]
+
+    def board(self, state, seat=None):
+        return {"path": list(state)}
+
+
+def labelled(tree, names):
+    """Labels: the root's children by ``names``, their children by name + index (B1, B2...)."""
+    labels = {}
+    for i, sub in enumerate(tree):
+        labels[(i,)] = names[i]
+        if isinstance(sub, list):
+            for j, subsub in enumerate(sub):
+                labels[(i, j)] = f"{names[i]}{j + 1}"
+                if isinstance(subsub, list):
+                    for k in range(len(subsub)):
+                        labels[(i, j, k)] = f"{names[i]}{j + 1}{'abc'[k]}"
+    return labels
+
+
+# AIMA's figure: MAX to move, three MIN nodes, nine leaves.
+AIMA = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+# Depth 3, binary: a cut-off at a MAX node (beta) and one at a MIN node two plies below the
+# root whose alpha came from the root.
+DEEP = [[[5, 6], [7, 4]], [[3, 4], [9, 1]]]
+
+
+def trace_of(game, algorithm, depth, **kw):
+    kw.setdefault("tt", False)
+    kw.setdefault("order", False)
+    r = search_root(game, game.start(), algorithm=algorithm, depth=depth, trace_limit=1000, **kw)
+    return r, r.trace["root"]
+
+
+def flat(root):
+    """Every node in expansion order (preorder, as the ids number them)."""
+    out = [root]
+    for c in root["children"]:
+        out.extend(flat(c))
+    return out
+
+
+def summary(root):
+    """(id, move, alpha, beta, value, cutoff, pruned) of every node, as the teacher writes it."""
+    return [(n["id"], n["move"], n["alpha"], n["beta"], n["value"], n["cutoff"], n.get("pruned", 0))
+            for n in flat(root)]
+
+
+def test_alphabeta_on_the_textbook_tree():
+    game = FixedTree(AIMA, labelled(AIMA, "BCD"))
+    r, root = trace_of(game, "alphabeta", 2)
+    assert summary(root) == [
+        (0, None, "-inf", "inf", 3, False, 0),
+        (1, "B", "-inf", "inf", 3, False, 0),
+        (2, "B1", "-inf", "inf", 3, False, 0),
+        (3, "B2", "-inf", 3, 12, False, 0),
+        (4, "B3", "-inf", 3, 8, False, 0),
+        (5, "C", 3, "inf", 2, False, 2),  # C1 = 2 <= alpha = 3: C2 and C3 are pruned
+        (6, "C1", 3, "inf", 2, True, 0),
+        (7, "D", 3, "inf", 2, False, 0),  # D3 = 2 also falls below alpha, but it is the last child
+        (8, "D1", 3, "inf", 14, False, 0),
+        (9, "D2", 3, 14, 5, False, 0),
+        (10, "D3", 3, 5, 2, False, 0),
+    ]
+    assert [n["kind"] for n in flat(root)[:3]] == ["max", "min", "leaf"]
+    assert r.best_move == "B" and r.score == 3
+    assert r.stats.nodes == r.trace["nodes"] == r.trace["recorded"] == 11
+    assert r.stats.cutoffs == 2  # C and D (D's cut-off prunes nothing)
+    assert r.trace["truncated"] is False
+    assert not any(n["tt_hit"] for n in flat(root))
+
+
+def test_minimax_on_the_textbook_tree_searches_everything_with_open_windows():
+    game = FixedTree(AIMA, labelled(AIMA, "BCD"))
+    r, root = trace_of(game, "minimax", 2)
+    nodes = flat(root)
+    assert len(nodes) == r.stats.nodes == 13
+    assert all((n["alpha"], n["beta"]) == ("-inf", "inf") for n in nodes)
+    assert not any(n["cutoff"] or n.get("pruned") for n in nodes)
+    assert [c["value"] for c in root["children"]] == [3, 2, 2]
+    assert root["value"] == 3 and r.best_move == "B"
+    assert [n["id"] for n in nodes] == list(range(13))
+
+
+def test_alphabeta_depth_three_cuts_at_max_and_at_min_nodes():
+    game = FixedTree(DEEP, labelled(DEEP, "BC"))
+    r, root = trace_of(game, "alphabeta", 3)
+    assert summary(root) == [
+        (0, None, "-inf", "inf", 6, False, 0),
+        (1, "B", "-inf", "inf", 6, False, 0),
+        (2, "B1", "-inf", "inf", 6, False, 0),
+        (3, "B1a", "-inf", "inf", 5, False, 0),
+        (4, "B1b", 5, "inf", 6, False, 0),
+        (5, "B2", "-inf", 6, 7, False, 1),  # MAX node: 7 >= beta = 6, B2b pruned
+        (6, "B2a", "-inf", 6, 7, True, 0),
+        (7, "C", 6, "inf", 4, False, 1),  # MIN node: C1 = 4 <= alpha = 6 (from the root), C2 pruned
+        (8, "C1", 6, "inf", 4, True, 0),  # fails low: its value is an upper bound (fail-soft)
+        (9, "C1a", 6, "inf", 3, False, 0),
+        (10, "C1b", 6, "inf", 4, False, 0),
+    ]
+    assert [n["kind"] for n in flat(root)[:4]] == ["max", "min", "max", "leaf"]
+    assert r.best_move == "B" and r.score == 6
+    assert r.stats.cutoffs == 2
+    minimax, _ = trace_of(game, "minimax", 3)
+    assert minimax.score == r.score and minimax.stats.nodes == 15
+
+
+def test_a_table_hit_answers_a_transposed_node_without_searching_it():
+    tree = [[3, 12, 8], [3, 12, 8], [14, 5, 2]]  # C is B again: the same key
+    game = FixedTree(tree, labelled(tree, "BCD"), same={(1,): (0,)})
+    r, root = trace_of(game, "alphabeta", 2, tt=True)
+    b, c, d = root["children"]
+    assert (b["tt_hit"], c["tt_hit"], d["tt_hit"]) == (False, True, False)
+    assert c["children"] == [] and c["value"] == 3 and (c["alpha"], c["beta"]) == (3, "inf")
+    assert r.stats.tt_hits == 1
+    assert r.score == 3
+
+
+def test_trace_is_deterministic_and_json():
+    nim = Nim.from_options({"piles": "3,4,5"})
+    runs = [search_root(nim, nim.start(), depth=4, trace_limit=400).trace for _ in range(2)]
+    assert json.dumps(runs[0], sort_keys=True) == json.dumps(runs[1], sort_keys=True)
+
+
+def test_trace_limit_counts_what_it_does_not_draw():
+    nim = Nim.from_options({"piles": "3,4,5"})
+    r = search_root(nim, nim.start(), algorithm="minimax", depth=3, trace_limit=25)
+    nodes = flat(r.trace["root"])
+    assert len(nodes) == r.trace["recorded"] == 25
+    assert r.trace["truncated"] is True and r.trace["nodes"] == r.stats.nodes > 25
+    omitted = sum(n.get("omitted", 0) for n in nodes)
+    assert omitted > 0
+
+
+def value(v):
+    return float(v)  # numbers, and "inf" / "-inf"
+
+
+def check_consistent(root, prune):
+    """Every node: the value is the max / min of its children's (minimax), windows narrow
+    downwards, and a cut-off child's value lies outside its parent's window."""
+    for node in flat(root):
+        kids = node["children"]
+        if not kids or node["tt_hit"] or node.get("omitted"):
+            continue
+        vals = [value(c["value"]) for c in kids]
+        best = max(vals) if node["kind"] == "max" else min(vals)
+        assert value(node["value"]) == best, node["id"]
+        for c in kids:
+            if prune:
+                assert value(c["alpha"]) >= value(node["alpha"]) and value(c["beta"]) <= value(node["beta"])
+            else:
+                assert (c["alpha"], c["beta"]) == ("-inf", "inf")
+        cut = [c for c in kids if c["cutoff"]]
+        if cut:
+            assert prune and cut == [kids[-1]] and node["pruned"] > 0
+            c = cut[0]
+            if node["kind"] == "max":
+                assert value(c["value"]) >= value(c["beta"])
+            else:
+                assert value(c["value"]) <= value(c["alpha"])
+
+
+@pytest.mark.parametrize("piles, best", [("4,1", "1:4"), ("3,2", "1:1")])
+def test_seed_003_positions(piles, best):
+    nim = Nim.from_options({"piles": piles})
+    mm = search_root(nim, nim.start(), algorithm="minimax", trace_limit=5000)
+    ab = search_root(nim, nim.start(), tt=False, order=False, trace_limit=5000)
+    for r, prune in ((mm, False), (ab, True)):
+        assert r.best_move == best and r.outcome == "win"
+        assert r.trace["truncated"] is False
+        assert r.trace["recorded"] == r.stats.nodes == len(flat(r.trace["root"]))
+        check_consistent(r.trace["root"], prune)
+        assert value(r.trace["root"]["value"]) == r.score  # seat 0 moves: its view is the mover's
+    assert ab.stats.nodes < mm.stats.nodes
+    if piles == "4,1":
+        # taking all four sticks leaves the last one to the opponent: a win in 1, found first,
+        # after which nothing can do better (the mate-distance bound saves the rest: no cut-offs)
+        assert mm.score == WIN - 1 and mm.stats.nodes == 40
+    else:
+        assert sum(n.get("pruned", 0) for n in flat(ab.trace["root"])) > 0

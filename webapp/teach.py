@@ -1,0 +1,421 @@
+"""The teaching tools: the search-tree page, Compare, theory checked by search, the arena page
+with the seeds' presets, and the lessons page (every seed's experiment one click away).
+
+Pages: ``/play/<id>/tree``, ``/arena``, ``/lessons`` (``POST /lessons/<example>`` opens one).
+JSON: ``/api/games/<id>/compare``, ``/api/games/<id>/theory``, ``/api/games/<id>/position``,
+``/api/arena/presets`` (``POST /api/arena/presets/<name>`` runs one), ``/api/arena/<id>.csv``,
+``/api/arena.csv``. The trees themselves come from ``GET /api/games/<id>/trace`` (api.py).
+
+Every search here is bounded: a depth limit and a wall-clock budget (a timer sets the search's
+cancel flag), so no request hangs however big the position.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import threading
+import time
+
+from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request
+
+from engine import experiments
+from engine.agents import AGENT_HELP
+from engine.game import CHANCE, IllegalMove
+from engine.games import catalog
+from engine.options import OptionError
+from engine.search import TranspositionTable, describe_score, search_root
+
+from .api import _int_arg, _job, arcade, json_body, refused
+from .arena_jobs import ArenaJob
+from .sessions import ArcadeError
+
+bp = Blueprint("teach", __name__)
+bp.register_error_handler(ArcadeError, refused)
+
+MAX_DEPTH = 30  # deepest fixed depth Compare accepts (0 = to the end)
+DEFAULT_BUDGET = 5.0  # seconds each bounded search may take (config COMPARE_TIME_CAP)
+
+#: The four searches the tree page and Compare offer: key, label, search_root arguments, and
+#: the agent spec that runs the same search (for the trace endpoint and the CLI).
+ALGORITHMS = (
+    {"key": "minimax", "label": "Minimax", "short": "minimax",
+     "search": {"algorithm": "minimax"}, "spec": "minimax"},
+    {"key": "alphabeta", "label": "Alpha-beta", "short": "α-β",
+     "search": {"algorithm": "alphabeta", "tt": False, "order": False}, "spec": "alphabeta:tt=off,order=off"},
+    {"key": "ordering", "label": "Alpha-beta + ordering", "short": "α-β + order",
+     "search": {"algorithm": "alphabeta", "tt": False, "order": True}, "spec": "alphabeta:tt=off,order=on"},
+    {"key": "table", "label": "Alpha-beta + ordering + table", "short": "α-β + order + table",
+     "search": {"algorithm": "alphabeta", "tt": True, "order": True}, "spec": "alphabeta:tt=on,order=on"},
+)
+
+
+def agent_spec(key: str, depth: int, eval_name: str | None = None) -> str:
+    """The agent spec of one of :data:`ALGORITHMS` at ``depth``: ``alphabeta:tt=off,order=off,depth=3``."""
+    algo = next(a for a in ALGORITHMS if a["key"] == key)
+    parts = [algo["spec"], f"depth={depth}"]
+    if eval_name:
+        parts.append(f"eval={eval_name}")
+    name, _, rest = parts[0].partition(":")
+    settings = [s for s in [rest, *parts[1:]] if s]
+    return f"{name}:{','.join(settings)}"
+
+
+def budget() -> float:
+    return float(current_app.config.get("COMPARE_TIME_CAP", min(DEFAULT_BUDGET, current_app.config["AI_TIME_CAP"])))
+
+
+class Deadline:
+    """A cancel flag that a timer sets after ``seconds``: hand ``event`` to search_root."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.event = threading.Event()
+        self.timer = threading.Timer(seconds, self.event.set)
+        self.timer.daemon = True
+
+    def __enter__(self):
+        self.timer.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.timer.cancel()
+
+    @property
+    def expired(self) -> bool:
+        return self.event.is_set()
+
+
+# ----- positions ------------------------------------------------------------------------------
+def position(game_id: str, *, playable: bool = True):
+    """The session, game, ply and state named by ``game_id`` and ``?ply=`` (default: now)."""
+    session = arcade().store.get(game_id)
+    with session.lock:
+        game, states = session.game, list(session.states)
+    ply = _int_arg(request.args, "ply", len(states) - 1, 0, len(states) - 1)
+    state = states[ply]
+    if playable:
+        if game.status(state) is not None:
+            raise ArcadeError("game_over", f"the position after ply {ply} is finished: nothing to search")
+        if game.to_move(state) == CHANCE:
+            raise ArcadeError("bad_request", f"after ply {ply} chance is to move: there is no player's move to search")
+    return session, game, ply, state
+
+
+def searcher_view(game, state):
+    """What the side to move may see (a hidden deck becomes chance): the game and state to search."""
+    return game.perspective(state, game.to_move(state))
+
+
+def _eval_arg(game) -> str | None:
+    name = request.args.get("eval") or None
+    if name is not None and name not in type(game).evaluators:
+        known = ", ".join(sorted(type(game).evaluators)) or "none"
+        raise ArcadeError("bad_request", f"{game.name} has no evaluation {name!r} (evaluations: {known})")
+    return name
+
+
+@bp.get("/api/games/<game_id>/position")
+def position_json(game_id):
+    """The game state (as ``GET /api/games/<id>``) of the position after ``ply`` plies."""
+    session = arcade().store.get(game_id)
+    with session.lock:
+        data = session.to_json()
+        game, states = session.game, list(session.states)
+    ply = _int_arg(request.args, "ply", len(states) - 1, 0, len(states) - 1)
+    state = states[ply]
+    over = game.status(state) is not None
+    to_move = None if over else game.to_move(state)
+    data.update(
+        board=game.board(state, None), legal_moves=[] if over else game.legal_moves(state),
+        to_move=to_move, to_move_name=None if over else game.to_move_name(state),
+        status="over" if over else "playing", result=game.result(state),
+        history=data["history"][:ply], ply=ply, current_ply=len(states) - 1,
+    )
+    return jsonify(data)
+
+
+# ----- Compare --------------------------------------------------------------------------------
+@bp.get("/api/games/<game_id>/compare")
+def compare(game_id):
+    """The same position searched by the four algorithms: nodes, time, value, best move, and
+    whether the values agree (they must: pruning and the table change the cost, not the value)."""
+    _, game, ply, state = position(game_id)
+    depth = _int_arg(request.args, "depth", type(game).default_depth, 0, MAX_DEPTH)
+    eval_name = _eval_arg(game)
+    view_game, view_state = searcher_view(game, state)
+    try:
+        evaluate = view_game.evaluator(eval_name)
+    except OptionError as exc:
+        raise ArcadeError("bad_request", str(exc)) from None
+    seconds = budget()
+    rows = []
+    for algo in ALGORITHMS:
+        with Deadline(seconds) as deadline:
+            try:
+                r = search_root(view_game, view_state, depth=depth, cancel=deadline.event, evaluate=evaluate,
+                                **algo["search"])
+            except ValueError as exc:
+                raise ArcadeError("bad_request", str(exc)) from None
+        finished = r.completed and not deadline.expired
+        rows.append({
+            "key": algo["key"], "label": algo["label"], "short": algo["short"],
+            "agent": agent_spec(algo["key"], depth, eval_name),
+            "completed": finished,
+            "value": _num(r.score) if finished else None,
+            "value_text": describe_score(r.score) if finished else None,
+            "outcome": r.outcome if finished else None,
+            "best_move": r.best_move if finished else None,
+            "pv": r.pv if finished else [],
+            "nodes": r.stats.nodes, "elapsed_ms": round(r.stats.elapsed_ms, 3),
+            "cutoffs": r.stats.cutoffs, "tt_hits": r.stats.tt_hits, "exact": r.exact,
+        })
+    done = [row for row in rows if row["completed"]]
+    values = {row["value"] for row in done}
+    if len(done) < len(rows):
+        agree = None
+        late = ", ".join(row["label"] for row in rows if not row["completed"])
+        verdict = (f"Not comparable: {late} did not finish within {seconds:g} s. "
+                   f"Choose a smaller depth (depth 0 searches to the end).")
+        if len(done) > 1 and len(values) == 1:
+            verdict += f" The {len(done)} that finished agree: {done[0]['value_text']}."
+    elif len(values) == 1:
+        agree = True
+        verdict = (f"All four values are equal: {done[0]['value_text']} for {game.to_move_name(state)}. "
+                   "Pruning and the table change the cost of the search, never its value.")
+    else:
+        agree = False
+        verdict = ("The values differ: " + ", ".join(f"{row['label']} {row['value_text']}" for row in done)
+                   + ". A table entry searched deeper than asked can answer a node with a better-"
+                     "informed value; minimax is the reference.")
+    return jsonify({
+        "game": game.name, "ply": ply, "depth": depth, "eval": eval_name,
+        "to_move": game.to_move_name(state), "budget_seconds": seconds,
+        "algorithms": rows, "agree": agree, "verdict": verdict,
+    })
+
+
+def _num(v):
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    return round(v, 6) if isinstance(v, float) else v
+
+
+# ----- theory ---------------------------------------------------------------------------------
+@bp.get("/api/games/<game_id>/theory")
+def theory(game_id):
+    """The game's theory for the position (``Game.theory``), checked by a search to the end."""
+    _, game, ply, state = position(game_id, playable=False)
+    hook = getattr(game, "theory", None)
+    try:
+        claim = hook(state) if callable(hook) else None
+    except Exception as exc:  # a theory that fails must not take the page down
+        current_app.logger.exception("theory of %s failed", game.name)
+        raise ArcadeError("theory_failed", f"the {game.name} theory failed: {exc}", 500) from None
+    out = {"game": game.name, "ply": ply, "theory": claim, "check": None,
+           "to_move": None if game.status(state) is not None else game.to_move_name(state)}
+    if claim is not None and game.status(state) is None and game.to_move(state) != CHANCE:
+        out["check"] = check_theory(game, state, claim, budget())
+    return jsonify(out)
+
+
+def check_theory(game, state, claim: dict, seconds: float) -> dict:
+    """Search ``state`` to the end (alpha-beta, table) and compare with ``claim``'s value and,
+    when it lists them, its winning moves (each legal move's child searched to the end)."""
+    started = time.perf_counter()
+    table = TranspositionTable()
+    view_game, view_state = searcher_view(game, state)
+    with Deadline(seconds) as deadline:
+        root = search_root(view_game, view_state, depth=0, cancel=deadline.event, table=table)
+        nodes = root.stats.nodes
+        search = {"outcome": root.outcome, "best_move": root.best_move, "score_text": describe_score(root.score),
+                  "pv": root.pv, "winning_moves": None}
+        finished = root.completed and not deadline.expired
+        if finished and "winning_moves" in claim and root.outcome in ("win", "loss", "draw"):
+            side = game.to_move(state)
+            winning = []
+            for move in game.moves(state):
+                child = game.play(state, move)
+                status = game.status(child)
+                if status is not None:
+                    if status == side:
+                        winning.append(game.notation(state, move))
+                    continue
+                if game.to_move(child) == CHANCE:
+                    winning = None
+                    break
+                cg, cs = game.perspective(child, game.to_move(child))
+                r = search_root(cg, cs, depth=0, cancel=deadline.event, table=table)
+                nodes += r.stats.nodes
+                if not r.completed or deadline.expired:
+                    finished = False
+                    break
+                mover_again = game.to_move(child) == side  # Cantris: two removals a turn
+                if r.outcome == ("win" if mover_again else "loss"):
+                    winning.append(game.notation(state, move))
+            search["winning_moves"] = winning if finished else None
+    search["nodes"] = nodes
+    search["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 3)
+    if not finished:
+        return {"agree": None, "search": search,
+                "text": f"The search could not finish within {seconds:g} s: no verdict."}
+    value_ok = search["outcome"] == claim.get("value")
+    moves_ok = None
+    if search["winning_moves"] is not None:
+        moves_ok = sorted(search["winning_moves"]) == sorted(claim.get("winning_moves") or [])
+    agree = value_ok and moves_ok is not False
+    who = game.to_move_name(state)
+    if agree:
+        text = f"The search agrees: {claim.get('value')} for {who}"
+        if moves_ok and search["winning_moves"]:
+            text += f", and the winning moves are the same ({', '.join(search['winning_moves'])})"
+        elif moves_ok:
+            text += ": no move wins, as the theory says"
+        text += f" — proved in {nodes:,} nodes."
+    else:
+        text = f"The search disagrees: it finds {search['outcome'] or 'no proof'} for {who}"
+        if moves_ok is False:
+            text += f" and winning moves {', '.join(search['winning_moves']) or 'none'}"
+        text += f"; the theory says {claim.get('value')}"
+        if moves_ok is False:
+            text += f" and {', '.join(claim.get('winning_moves') or []) or 'none'}"
+        text += "."
+    return {"agree": agree, "value_agrees": value_ok, "moves_agree": moves_ok, "search": search, "text": text}
+
+
+# ----- arena presets and exports --------------------------------------------------------------
+@bp.get("/api/arena/presets")
+def presets():
+    data = experiments.catalog()
+    data["max_games"] = current_app.config["MAX_ARENA_GAMES"]
+    return jsonify(data)
+
+
+@bp.post("/api/arena/presets/<name>")
+def run_preset(name):
+    """Start a preset's run (``{"games", "seed"}`` may override its count and seed): 202 ``{"id"}``."""
+    body = request.get_json(silent=True) if request.data else {}
+    if body is None:
+        body = json_body()
+    if not isinstance(body, dict):
+        raise ArcadeError("bad_request", "the body must be a JSON object")
+    unknown = set(body) - {"games", "seed"}
+    if unknown:
+        raise ArcadeError("bad_request", f"unknown field(s): {', '.join(sorted(unknown))}")
+    try:
+        preset = experiments.get_preset(name)
+    except OptionError as exc:
+        raise ArcadeError("unknown_preset", str(exc), 404) from None
+    args = preset.arena_args()
+    games = body.get("games", args["games"])
+    limit = current_app.config["MAX_ARENA_GAMES"]
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= limit:
+        raise ArcadeError("bad_request", f"games must be an integer from 1 to {limit}")
+    seed = body.get("seed", args["seed"])
+    try:
+        job = ArenaJob.start(args["game"], args["options"], args["agents"], games, seed)
+    except (OptionError, IllegalMove) as exc:
+        raise ArcadeError("bad_request", str(exc)) from None
+    job.request["preset"] = preset.name
+    arcade().arenas[job.id] = job
+    return jsonify({"id": job.id, "url": f"/api/arena/{job.id}", "preset": preset.name}), 202
+
+
+CSV_FIELDS = ("id", "preset", "status", "game", "options", "agent_a", "agent_b", "seed", "requested", "games",
+              "wins", "draws", "losses", "win_rate", "seconds", "seconds_per_game", "nodes",
+              "a_moves", "a_seconds_per_move", "a_nodes_per_move", "b_moves", "b_seconds_per_move",
+              "b_nodes_per_move", "published_source", "published_games", "published_wins", "published_draws",
+              "published_losses", "published_win_rate", "published_seconds", "published_seconds_label")
+
+
+def csv_row(job: ArenaJob) -> dict:
+    req, res = job.request, job.results or {}
+    per = res.get("per_agent") or [{}, {}]
+    row = {
+        "id": job.id, "preset": req.get("preset", ""), "status": job.status, "game": req["game"],
+        "options": ";".join(f"{k}={v}" for k, v in (req.get("options") or {}).items()),
+        "agent_a": req["agents"][0] if len(req["agents"]) > 0 else "",
+        "agent_b": req["agents"][1] if len(req["agents"]) > 1 else "",
+        "seed": req.get("seed"), "requested": req.get("games"),
+    }
+    for key in ("games", "wins", "draws", "losses", "win_rate", "seconds", "seconds_per_game", "nodes"):
+        row[key] = res.get(key, "")
+    for prefix, p in zip("ab", per):
+        for key in ("moves", "seconds_per_move", "nodes_per_move"):
+            row[f"{prefix}_{key}"] = p.get(key, "")
+    preset = None
+    if req.get("preset"):
+        try:
+            preset = experiments.get_preset(req["preset"])
+        except OptionError:
+            preset = None
+    if preset is not None and preset.published is not None:
+        pub = preset.published.to_json()
+        row["published_source"] = preset.source
+        for key in ("games", "wins", "draws", "losses", "win_rate", "seconds", "seconds_label"):
+            row[f"published_{key}"] = pub[key]
+    return row
+
+
+def csv_response(jobs: list[ArenaJob], filename: str) -> Response:
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=CSV_FIELDS, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    for job in jobs:
+        writer.writerow({k: ("" if v is None else v) for k, v in csv_row(job).items()})
+    return Response(buf.getvalue(), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@bp.get("/api/arena/<job_id>.csv")
+def arena_csv(job_id):
+    return csv_response([_job(job_id)], f"arena-{job_id}.csv")
+
+
+@bp.get("/api/arena.csv")
+def arenas_csv():
+    return csv_response(list(arcade().arenas.values()), "arena-runs.csv")
+
+
+# ----- pages ----------------------------------------------------------------------------------
+def _page_data() -> dict:
+    return {"algorithms": [{k: a[k] for k in ("key", "label", "short", "spec")} for a in ALGORITHMS],
+            "trace_max_nodes": current_app.config["TRACE_MAX_NODES"], "max_depth": MAX_DEPTH}
+
+
+@bp.get("/play/<game_id>/tree")
+def tree_page(game_id):
+    try:
+        session = arcade().store.get(game_id)
+    except ArcadeError:
+        abort(404, description=f"no game with id {game_id!r}")
+    info = type(session.game).describe()
+    return render_template("tree.html", game=session.game, game_id=game_id, game_info=info,
+                           teach=_page_data())
+
+
+@bp.get("/arena")
+def arena_page():
+    data = experiments.catalog()
+    data["max_games"] = current_app.config["MAX_ARENA_GAMES"]
+    return render_template("arena.html", presets=data, catalog=catalog(), agents=AGENT_HELP)
+
+
+@bp.get("/lessons")
+def lessons_page():
+    return render_template("lessons.html", data=experiments.catalog(), teach=_page_data())
+
+
+@bp.post("/lessons/<name>")
+def open_example(name):
+    """Create the example's game (two human seats: nobody is forced to move) and open its tree."""
+    try:
+        example = experiments.get_example(name)
+    except OptionError as exc:
+        raise ArcadeError("unknown_example", str(exc), 404) from None
+    session, _ = arcade().store.create({"game": example.game, "options": dict(example.options),
+                                        "players": ["human", "human"]})
+    query = f"algo={example.algorithm}&depth={example.depth}&nodes={example.max_nodes}"
+    if example.theory:
+        query += "&theory=1"
+    return redirect(f"/play/{session.id}/tree?{query}", code=303)
