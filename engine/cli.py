@@ -24,9 +24,33 @@ def _position(args):
     """The game and the position reached by --set options and --moves."""
     game_cls = get_game(args.game)
     game = game_cls.from_options(parse_assignments(args.set))
-    moves = [m.strip() for m in args.moves.split(",") if m.strip()] if args.moves else []
-    state = game.replay(moves)
-    return game_cls, game, state
+    return game_cls, game, replay_moves(game, args.moves or "")
+
+
+def replay_moves(game, text: str):
+    """The position after ``text``: moves separated by commas (CONTRACT.md), or by ``;`` or
+    spaces. A game whose notation holds a comma itself (Cantris's ``r,c``) still reads
+    ``3,2,4,1`` as ``3,2`` then ``4,1``: a piece that is not a legal move alone is joined to
+    the next."""
+    state = game.start()
+    if any(sep in text for sep in "; "):
+        pieces = [p for p in text.replace(";", " ").split() if p]
+        return game.replay(pieces, state)
+    pieces = [p.strip() for p in text.split(",") if p.strip()]
+    ply, i = 0, 0
+    while i < len(pieces):
+        ply += 1
+        legal = set(game.legal_moves(state))
+        move = pieces[i]
+        if move not in legal and i + 1 < len(pieces) and f"{move},{pieces[i + 1]}" in legal:
+            move = f"{move},{pieces[i + 1]}"
+            i += 1
+        try:
+            state = game.push_notation(state, move)
+        except IllegalMove as exc:
+            raise IllegalMove(f"ply {ply}: {exc}") from None
+        i += 1
+    return state
 
 
 def _dump(obj) -> str:

@@ -99,3 +99,16 @@ def test_module_entry_point():
     done = subprocess.run([sys.executable, "-m", "engine", "solve", "nim", "--set", "piles=1,3"],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "best move: 2:3" in done.stdout and "win in 1" in done.stdout
+
+
+def test_moves_whose_notation_holds_a_comma(capsys):
+    """Cantris moves are `r,c`: `--moves 3,2,4,1` is two moves; `;` or spaces also separate."""
+    base = ("show", "cantris", "--set", "board=6x3", "--set", "seed=1", "--json")
+    outs = []
+    for moves in ("3,2,4,1", "3,2;4,1", "3,2 4,1"):
+        code, out, err = run(capsys, *base, "--moves", moves)
+        assert code == 0, err
+        outs.append(json.loads(out)["board"]["cells"])
+    assert outs[0] == outs[1] == outs[2]
+    code, _, err = run(capsys, *base, "--moves", "3,2,9")
+    assert code == 2 and "ply 2" in err
