@@ -66,9 +66,21 @@ window.ArcadeViews = (function () {
 
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+  /** The view of a game that has none yet: its board as data, its moves as buttons. */
+  const fallback = {
+    render(root, state, ctx) {
+      const legal = new Set(state.legal_moves);
+      const buttons = state.legal_moves.map((m) =>
+        moveTarget(el("button", { type: "button", class: "fallback-move", text: m }), m, ctx, legal.has(m)));
+      root.replaceChildren(
+        el("pre", { class: "fallback-board", text: JSON.stringify(state.board, null, 1) }),
+        el("div", { class: "fallback-moves" }, ...buttons));
+    },
+  };
+
   return {
     register(name, view) { views[name] = view; },
-    get(name) { return views[name]; },
+    get(name) { return views[name] || fallback; },
     el, svg, moveTarget, sleep,
   };
 })();
