@@ -21,8 +21,8 @@ A run that would take too long is stopped after a budget of CPU time and reporte
 "stopped" with the nodes it had searched (a lower bound, and a lower bound on the speed-up
 of the next column). For plain minimax the whole tree is then sized: counted exactly for
 Nim and Sim (their positions with equal keys have equally large trees, so a count memoised
-on the key is exact), estimated elsewhere by Knuth's random-descent estimator; the ratio
-against minimax uses that size at minimax's measured nodes per second (marked ``~``).
+on the key is exact; other games are not sized: no estimates); the ratio against minimax
+then uses that counted size at minimax's measured nodes per second (marked ``~``).
 
 On the misère Nim rows, easyAI's ``Negamax`` with its ``TranspositionTable`` (the best pure
 Python peer we measured) solves the same position with the same timer, using easyAI's own
@@ -67,21 +67,20 @@ class Row:
     options: dict
     moves: list = field(default_factory=list)
     depth: int = 0  # 0: to the end of the game
-    count: str = "exact"  # how to size the minimax tree when minimax is stopped: "exact"/"knuth"
+    count: bool = False  # when minimax is stopped, count its whole tree (memoised on the key)
     peer_piles: tuple | None = None  # misère Nim piles for easyAI
 
 
 ROWS = (
-    Row("nim", "misère 1,3,5,7", {"piles": "1,3,5,7"}, peer_piles=(1, 3, 5, 7)),
-    Row("nim", "misère 4,5,6,7", {"piles": "4,5,6,7"}, peer_piles=(4, 5, 6, 7)),
-    Row("sim", "empty board", {}),
-    Row("sim", "after 1-2 3-4 1-3 5-6", {}, ["1-2", "3-4", "1-3", "5-6"]),
-    Row("shannon", "seed board", {}, count="knuth"),
-    Row("shannon", "random board, seed 226 (9 vertices, 16 edges)", {"board": "random", "seed": 226},
-        count="knuth"),
-    Row("shannon", "bridgit-3", {"board": "bridgit-3"}, count="knuth"),
-    Row("blacksin", "21 cards, seed 1", {"deck_count": 21, "seed": 1}, count="knuth"),
-    Row("cantris", "6x3, seed 1", {"board": "6x3", "seed": 1}, depth=6, count="knuth"),
+    Row("nim", "misère 1,3,5,7", {"piles": "1,3,5,7"}, count=True, peer_piles=(1, 3, 5, 7)),
+    Row("nim", "misère 4,5,6,7", {"piles": "4,5,6,7"}, count=True, peer_piles=(4, 5, 6, 7)),
+    Row("sim", "empty board", {}, count=True),
+    Row("sim", "after 1-2 3-4 1-3 5-6", {}, ["1-2", "3-4", "1-3", "5-6"], count=True),
+    Row("shannon", "seed board", {}),
+    Row("shannon", "random board, seed 226 (9 vertices, 16 edges)", {"board": "random", "seed": 226}),
+    Row("shannon", "bridgit-3", {"board": "bridgit-3"}),
+    Row("blacksin", "21 cards, seed 1", {"deck_count": 21, "seed": 1}),
+    Row("cantris", "6x3, seed 1", {"board": "6x3", "seed": 1}, depth=6),
 )
 
 
@@ -168,24 +167,6 @@ def count_tree(game, state, depth: int) -> int:
     return size(state, depth if depth > 0 else -1)
 
 
-def knuth_estimate(game, state, depth: int, samples: int = 2000, seed: int = 1) -> int:
-    """Knuth's estimate of the minimax tree's size: the mean, over random descents, of
-    1 + b1 + b1*b2 + ... (b_i the branching met on the way). Unbiased, but noisy on
-    lopsided trees: read it as an order of magnitude."""
-    rng = random.Random(seed)
-    total = 0
-    for _ in range(samples):
-        s, d, weight, size = state, depth if depth > 0 else -1, 1, 1
-        while d != 0 and game.status(s) is None:
-            moves = _children(game, s)
-            weight *= len(moves)
-            size += weight
-            s = game.play(s, rng.choice(moves))
-            d -= 1
-        total += size
-    return round(total / samples)
-
-
 def run_easyai(piles: tuple, repeat: int) -> dict | None:
     """easyAI's Negamax with its transposition table on misère Nim ``piles``, or None when
     easyAI is not installed."""
@@ -226,11 +207,8 @@ def bench_row(row: Row, repeat: int, peers: bool, log=None) -> dict:
         budget = SLOW_BUDGET if name in ("minimax", "alphabeta") else BUDGET
         out["configs"][name] = run_search(make, dict(kwargs, depth=row.depth), budget, repeat)
     mm = out["configs"]["minimax"]
-    if mm["status"] == "stopped":
-        if row.count == "exact":
-            mm["tree_nodes"], mm["tree_count"] = count_tree(game, state, row.depth), "counted"
-        else:
-            mm["tree_nodes"], mm["tree_count"] = knuth_estimate(game, state, row.depth), "knuth estimate"
+    if mm["status"] == "stopped" and row.count:
+        mm["tree_nodes"], mm["tree_count"] = count_tree(game, state, row.depth), "counted"
     _ratios(out["configs"])
     if peers and row.peer_piles is not None and row.game == "nim":
         if log:

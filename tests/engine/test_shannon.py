@@ -337,6 +337,28 @@ def test_layout_places_every_vertex_apart_in_the_unit_square(options):
     assert Shannon.from_options(options).layout() == game.layout()  # deterministic
 
 
+@pytest.mark.parametrize("options", [{"board": "random", "seed": seed} for seed in range(0, 40, 3)] + [
+    {"edges": "Alpha-Bravo,Bravo-Charlie,Alpha-Delta,Delta-Charlie,Bravo-Delta,Charlie-Echo,Delta-Echo"},
+    {"edges": "S-a,a-b,b-T,S-b"}, thirty_edges(seed=3, n=10)])
+def test_layout_keeps_vertices_off_the_edges_they_are_not_on(options):
+    # drawn 1.8 times as wide as high, as the view does: a vertex on an edge would be misread
+    game = Shannon.from_options(options)
+    layout = game.layout()
+    point = {v: complex(1.8 * x, y) for v, (x, y) in layout.items()}
+
+    def gap(p, a, b):
+        t = max(0.0, min(1.0, ((p - a) * (b - a).conjugate()).real / abs(b - a) ** 2))
+        return abs(p - (a + t * (b - a)))
+
+    for edge in game.edge_names:
+        u, v = edge.split("-")
+        for w in game.vertices:
+            if w not in (u, v):
+                assert gap(point[w], point[u], point[v]) > 0.025, (edge, w)
+    start, goal = layout[game.vertices[game.s]], layout[game.vertices[game.t]]
+    assert start[1] == goal[1] == 0.5 and start[0] < 0.15 and goal[0] > 0.85
+
+
 def test_fixed_layouts():
     game = Shannon.from_options({"board": "bridgit-3"})
     layout = game.layout()
@@ -347,7 +369,10 @@ def test_fixed_layouts():
 
 
 def test_drawing_style_names_bridgit_sides_only_when_they_are_the_terminals():
-    style = lambda **options: Shannon.from_options(options).board(Shannon.from_options(options).start())["style"]  # noqa: E731
+    def style(**options):
+        game = Shannon.from_options(options)
+        return game.board(game.start())["style"]
+
     assert style(board="bridgit-2") == style(board="bridgit-3", start="T", goal="S") == "bridgit"
     assert style(board="bridgit-2", goal="r2c2") == style() == style(edges="S-a,a-T") == "graph"
 

@@ -1,0 +1,153 @@
+"""Shannon switching game end to end in Chromium: the seed board as Short against the perfect
+AI (a Cut win: the cut set is drawn), Bridg-It against the AI, a custom graph typed in the
+lobby (a bad one refused in the form, then a good one played by two humans in two pages),
+and the hint drawn on its edge. Moves are played by clicking the edges."""
+
+import re
+
+from playwright.sync_api import Page, expect
+
+# A point on edge `move` where a click really lands on that edge's own hit band: other edges
+# may cross it, so walk along the drawn line until the element there belongs to the edge.
+FIND_CLICK_POINT = """(move) => {
+  const g = document.querySelector(`.shn-edge[data-move="${move}"]`);
+  const line = g.querySelector(".shn-line");
+  const ctm = line.getScreenCTM();
+  const [x1, y1, x2, y2] = ["x1", "y1", "x2", "y2"].map((k) => line[k].baseVal.value);
+  for (const t of [0.5, 0.4, 0.6, 0.3, 0.7, 0.25, 0.75]) {
+    const p = new DOMPoint(x1 + t * (x2 - x1), y1 + t * (y2 - y1)).matrixTransform(ctm);
+    const hit = document.elementFromPoint(p.x, p.y);
+    if (hit && g.contains(hit)) return [p.x, p.y];
+  }
+  return null;
+}"""
+
+
+def click_edge(page: Page, move: str) -> None:
+    edge = page.locator(f'.shn-edge.move-target[data-move="{move}"]')
+    expect(edge).to_have_count(1)
+    edge.scroll_into_view_if_needed()
+    point = page.evaluate(FIND_CLICK_POINT, move)
+    assert point, f"no clickable point on edge {move}"
+    page.mouse.click(*point)
+
+
+def edge(page: Page, name: str):
+    return page.locator(f'.shn-edge[data-edge="{name}"]')
+
+
+def create_from_lobby(page: Page, options: dict, opponent: str | None) -> None:
+    """Fill the lobby form for Shannon (text options typed, choices selected) and start."""
+    page.goto("/?game=shannon")
+    for name, value in options.items():
+        field = page.locator(f"#opt-{name}")
+        if field.evaluate("e => e.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+    if opponent is None:
+        page.get_by_test_id("seat-1-kind").select_option("human")
+    else:
+        expect(page.get_by_test_id("seat-1-kind")).to_have_value("ai")
+        page.get_by_test_id("seat-1-spec").fill(opponent)
+    page.get_by_test_id("create").click()
+
+
+def play_short_to_the_end(page: Page, choose=lambda targets: targets[0]) -> None:
+    status = page.get_by_test_id("status")
+    for _ in range(30):
+        expect(status).to_contain_text(re.compile("Your move|Game over"))
+        if "Game over" in status.inner_text():
+            return
+        targets = page.locator(".shn-edge.move-target").evaluate_all("els => els.map(e => e.dataset.move)")
+        move = choose(targets)
+        click_edge(page, move)
+        # our move is drawn coloured, then the AI answers or the game is over
+        expect(edge(page, move)).to_have_attribute("data-state", "coloured")
+    raise AssertionError("the game did not end")
+
+
+def test_seed_board_against_the_perfect_ai_ends_with_the_cut_set_drawn(page: Page):
+    create_from_lobby(page, {}, "alphabeta")  # no depth: searches to the end
+    expect(page).to_have_url(re.compile(r"/play/[\w-]+\?token="))
+    status = page.get_by_test_id("status")
+    expect(status).to_contain_text("Your move (Short)")
+    expect(page.locator(".shn-edge")).to_have_count(7)
+    expect(page.locator(".shn-vertex")).to_have_count(6)
+    expect(page.locator(".shn-vertex.terminal")).to_have_count(2)
+    expect(page.get_by_test_id("shannon-legend")).to_contain_text("Short = seat 0")
+    play_short_to_the_end(page)
+    # Lehman: the seed board is Cut's, whoever moves first
+    expect(status).to_contain_text("Game over")
+    expect(status).to_contain_text("Cut separated A from E")
+    expect(status).to_contain_text("You lose")
+    cut_set = page.locator(".shn-edge.win-cut")
+    reason = status.inner_text()
+    listed = re.findall(r"[A-F]-[A-F]", reason.split("cutting", 1)[1])
+    expect(cut_set).to_have_count(len(listed))
+    assert sorted(cut_set.evaluate_all("els => els.map(e => e.dataset.edge)")) == sorted(listed)
+    expect(page.locator(".shn-cross.big")).to_have_count(len(listed))
+    expect(page.get_by_test_id("shannon-caption")).to_contain_text("Cut won")
+    assert page.locator(".move-target").count() == 0  # nothing left to click
+
+
+def test_bridgit_against_the_ai_ends(page: Page):
+    create_from_lobby(page, {"board": "bridgit-2"}, "alphabeta:depth=2")
+    expect(page.locator(".shn-edge")).to_have_count(5)
+    expect(page.locator(".shn-bar")).to_have_count(2)  # S and T are the grid's sides
+    play_short_to_the_end(page, choose=lambda targets: targets[-1])
+    status = page.get_by_test_id("status")
+    expect(status).to_contain_text("Game over")
+    over = page.locator(".shn-svg")
+    won = "Short" in page.get_by_test_id("shannon-caption").inner_text().split("won")[0]
+    if won:
+        expect(over).to_have_class(re.compile("over-path"))
+        expect(page.locator(".shn-edge.win-path").first).to_be_visible()
+    else:
+        expect(over).to_have_class(re.compile("over-cut"))
+        expect(page.locator(".shn-edge.win-cut").first).to_be_visible()
+
+
+def test_custom_graph_from_the_lobby_two_humans_and_the_hint(page: Page, context):
+    # a bad graph: the form says what is wrong and no game starts
+    create_from_lobby(page, {"edges": "S-a,a-a,a-T"}, None)
+    error = page.get_by_test_id("form-error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("edge 'a-a' joins a to itself")
+    assert "/play/" not in page.url
+    # a good one: K4 minus an edge, terminals named
+    page.locator("#opt-edges").fill("S-a,S-b,a-b,a-T,b-T")
+    page.locator("#opt-start").fill("S")
+    page.locator("#opt-goal").fill("T")
+    page.get_by_test_id("create").click()
+    expect(page).to_have_url(re.compile(r"/play/[\w-]+\?token="))
+    invite = page.get_by_test_id("invites").locator("a").first
+    expect(invite).to_be_visible()
+    cut_page = context.new_page()
+    cut_page.goto(invite.get_attribute("href"))
+    expect(cut_page.get_by_test_id("seats")).to_contain_text("Cut (you)")
+    expect(page.locator(".shn-edge")).to_have_count(5)
+    expect(page.locator('.shn-vertex.terminal.start[data-vertex="S"]')).to_have_count(1)
+    expect(page.locator('.shn-vertex.terminal.goal[data-vertex="T"]')).to_have_count(1)
+
+    # the hint: one edge glows with a tag, the one the hint box names
+    page.get_by_test_id("hint").click()
+    hinted = page.locator(".shn-edge.hinted")
+    expect(hinted).to_have_count(1)
+    expect(page.get_by_test_id("hint-tag")).to_be_visible()
+    hint_move = page.get_by_test_id("hint-box").locator("code").inner_text()
+    expect(hinted).to_have_attribute("data-move", hint_move)
+
+    # Short colours the hinted edge in one page; the other page sees it, and Cut deletes one
+    click_edge(page, hint_move)
+    expect(edge(cut_page, hint_move)).to_have_attribute("data-state", "coloured")
+    expect(cut_page.get_by_test_id("status")).to_contain_text("Your move (Cut)")
+    expect(page.locator(".shn-edge.hinted")).to_have_count(0)  # a hint lasts one move
+    answer = cut_page.locator(".shn-edge.move-target").first.get_attribute("data-move")
+    click_edge(cut_page, answer)
+    expect(edge(page, answer)).to_have_attribute("data-state", "cut")
+    expect(page.locator(".shn-svg .shn-cross")).to_have_count(1)
+    expect(page.get_by_test_id("status")).to_contain_text("Your move (Short)")
+    # each page offers moves only to the side to move
+    assert cut_page.locator(".move-target").count() == 0
+    assert page.locator(".move-target").count() == 3
