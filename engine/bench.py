@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import json
 import platform
-import random
 import sys
 import threading
 import time
