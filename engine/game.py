@@ -229,6 +229,11 @@ class Game:
         Must not reveal what that viewer may not see."""
         raise NotImplementedError
 
+    def public_settings(self) -> dict:
+        """The options anyone watching may see. A game with hidden information leaves out
+        what would reveal it (Blacksin's hidden deck: its order and the seed that drew it)."""
+        return self.settings
+
     def move_details(self, state, move) -> dict | None:
         """What a view needs to animate ``move`` (internal form) played from ``state``: e.g.
         Cantris's removal and each chain step with its points. Default: nothing."""

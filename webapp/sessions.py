@@ -97,7 +97,7 @@ class GameSession:
             "id": self.id,
             "game": game.name,
             "title": game.title,
-            "options": game.settings,
+            "options": game.public_settings(),
             "version": self.version,
             "status": "over" if result else "playing",
             "to_move": to_move,

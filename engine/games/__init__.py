@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from ..game import Game
 from ..options import OptionError
+from .blacksin import Blacksin
 from .cantris import Cantris
 from .nim import Nim
 from .shannon import Shannon
 from .sim import Sim
 
-GAMES: dict[str, type[Game]] = {cls.name: cls for cls in (Nim, Cantris, Sim, Shannon)}
+GAMES: dict[str, type[Game]] = {cls.name: cls for cls in (Nim, Sim, Shannon, Blacksin, Cantris)}
 
 
 def get_game(name: str) -> type[Game]:

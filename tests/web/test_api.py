@@ -118,3 +118,22 @@ def test_abandon_needs_a_seat_token_and_ends_the_game(client):
     assert r.status_code == 200
     state = client.get(url).get_json()
     assert state["status"] == "over" and state["result"]["reason"] == "the game was abandoned"
+
+
+def test_a_hidden_deck_is_in_no_state_anyone_receives(client):
+    deck = [14, 3, 9, 1, 12, 7, 5, 11, 2, 13, 6, 10, 4, 8, 15]
+    data = create(client, game="blacksin", options={"deck": ",".join(map(str, deck)), "hidden": True},
+                  players=["human", "human"]).get_json()
+    state = client.get(f"/api/games/{data['id']}").get_json()
+    rest = deck[4:]  # dealt: 14 and 9 to the player, 3 and 1 to the opponent
+    assert state["board"]["hands"] == [[14, 9], [3, 1]]
+    assert "deck" not in state["board"] and "deck" not in state["options"] and "seed" not in state["options"]
+    assert state["board"]["unseen"] == sorted(rest)
+    text = str(state)
+    assert str(rest[:3])[1:-1] not in text  # the order of the rest appears nowhere
+    page = client.get(data["url"]).get_data(as_text=True)
+    assert str(rest[:3])[1:-1] not in page
+    # an open deck is shown, top card first
+    open_game = create(client, game="blacksin", options={"deck": ",".join(map(str, deck))},
+                       players=["human", "human"]).get_json()
+    assert client.get(f"/api/games/{open_game['id']}").get_json()["board"]["deck"] == rest
