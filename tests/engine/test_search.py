@@ -271,3 +271,20 @@ def test_a_traced_search_counts_what_an_untraced_one_counts(piles):
     assert all(n["tt_hit"] for n in drawn if not n.get("entered", True))
     small = search_root(nim, nim.start(), trace_limit=5)
     assert small.trace["truncated"] is True and small.stats.nodes == plain.stats.nodes
+
+
+def test_an_agent_keeps_its_table_between_moves_without_changing_any_value():
+    game = get_game("blacksin").from_options({"deck_count": 13, "seed": 4})
+    kept = parse_agent("alphabeta")
+    state = game.start()
+    saved = 0
+    while game.status(state) is None:
+        fresh = parse_agent("alphabeta").choose(game, state)
+        again = kept.choose(game, state)
+        assert (again.score, again.outcome) == (fresh.score, fresh.outcome)
+        saved += fresh.stats.nodes - again.stats.nodes
+        state = game.push_notation(state, fresh.best_move)
+    assert saved > 0
+    other = get_game("blacksin").from_options({"deck_count": 13, "seed": 5})
+    kept.choose(other, other.start())
+    assert kept._table_owner[0] == id(other)  # another game: a table of its own
