@@ -280,9 +280,10 @@ def test_an_agent_keeps_its_table_between_moves_without_changing_any_value():
     saved = 0
     while game.status(state) is None:
         fresh = parse_agent("alphabeta").choose(game, state)
-        again = kept.choose(game, state)
-        assert (again.score, again.outcome) == (fresh.score, fresh.outcome)
-        saved += fresh.stats.nodes - again.stats.nodes
+        if game.to_move(state) == 0:  # the kept table belongs to one seat
+            again = kept.choose(game, state)
+            assert (again.score, again.outcome) == (fresh.score, fresh.outcome)
+            saved += fresh.stats.nodes - again.stats.nodes
         state = game.push_notation(state, fresh.best_move)
     assert saved > 0
     other = get_game("blacksin").from_options({"deck_count": 13, "seed": 5})
