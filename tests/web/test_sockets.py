@@ -149,3 +149,18 @@ def test_restart_cancels_and_resets(client, socket_client, inbox):
     socket_client.emit("restart", {"game_id": gid, "token": t1})
     fresh = inbox.wait("state", lambda s: len(s["history"]) == 0 and s["version"] > moved["version"])
     assert fresh["board"]["piles"] == [3, 4, 5]
+
+
+@pytest.mark.parametrize("game", sorted(__import__("engine.games", fromlist=["GAMES"]).GAMES))
+def test_every_game_plays_against_the_ai_over_the_socket(client, socket_client, inbox, game):
+    data = client.post("/api/games", json={"game": game, "players": ["human", "alphabeta:time=0.5"]}).get_json()
+    gid, token = data["id"], data["seats"][0]["token"]
+    socket_client.emit("join", {"game_id": gid, "token": token})
+    state = inbox.wait("state")
+    assert state["status"] == "playing" and state["legal_moves"]
+    socket_client.emit("move", {"game_id": gid, "token": token, "move": state["legal_moves"][0]})
+    inbox.wait("state", lambda s: len(s["history"]) >= 1)
+    after = inbox.wait("state", lambda s: s["status"] == "over" or any(h["seat"] == 1 for h in s["history"]),
+                       timeout=20)
+    ai_moves = [h for h in after["history"] if h["seat"] == 1]
+    assert after["status"] == "over" or (ai_moves and ai_moves[0]["nodes"] > 0)
