@@ -292,6 +292,24 @@ class Blacksin(Game):
         owner = side if move == ERASE_SELF else 1 - side
         return f"{self.sides[owner]} has no card to erase"
 
+    def move_details(self, state, move):
+        """What the page animates: the card a draw brings (``to`` the drawing seat) or an
+        erase removes (``from`` the seat whose hand loses it); None for a stop. A drawn card
+        is in a hand, face up, right after the move, so even the hidden variant gives away
+        nothing here; nothing about the rest of the deck is ever included.
+
+        >>> game = Blacksin.from_options({"deck": "3,7,1,9,2,8,10,4,6,5", "hidden": True})
+        >>> game.move_details(game.start(), "draw"), game.move_details(game.start(), "erase_opponent")
+        ({'card': 2, 'to': 0}, {'card': 9, 'from': 1})
+        """
+        side = state[SIDE]
+        if move == TAKE:
+            return {"card": self.deck[state[DECK]], "to": side}
+        if move == STOP:
+            return None
+        owner = side if move == ERASE_SELF else 1 - side
+        return {"card": (state[HAND1] if owner else state[HAND0])[-1], "from": owner}
+
     def explain(self, state):
         sum0, sum1 = sum(state[HAND0]), sum(state[HAND1])
         return describe_result(self.target, sum0, sum1, self.sides)
@@ -397,6 +415,11 @@ class HiddenDeckModel(Blacksin):
             return (mask & ~(1 << move), hand0, hand1, erases0, erases1, stopped0, stopped1,
                     next_side(drawer, stopped0, stopped1))
         return Blacksin.play(self, state, move)
+
+    def move_details(self, state, move):
+        if state[SIDE] > 1:  # chance deals card ``move``
+            return {"card": move, "to": state[SIDE] - 2}
+        return None if move == TAKE else Blacksin.move_details(self, state, move)
 
     # key: Blacksin.key applies unchanged (the mask takes the deck position's place, and
     # side 2/3 marks a chance state), and so does the evaluation.

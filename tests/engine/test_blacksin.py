@@ -563,6 +563,26 @@ def test_hidden_board_never_shows_the_remaining_order():
     assert board["unseen"] == [4, 5, 6, 8, 10] and board["hands"] == [[3, 1, 2], [7, 9]]
 
 
+def test_move_details_name_the_card_drawn_or_erased_and_nothing_else():
+    for hidden in (False, True):
+        g = game(hidden=hidden)  # SEED_GAME_1: 18,5,9,2 dealt, then 19, 11, 13, ...
+        s = g.start()
+        assert g.move_details(s, "draw") == {"card": 19, "to": 0}
+        assert g.move_details(s, "erase_self") == {"card": 9, "from": 0}
+        assert g.move_details(s, "erase_opponent") == {"card": 2, "from": 1}
+        assert g.move_details(s, "stop") is None
+        s = g.replay(["draw"])  # the opponent to move
+        assert g.move_details(s, "draw") == {"card": 11, "to": 1}
+        assert g.move_details(s, "erase_opponent") == {"card": 19, "from": 0}
+        assert g.move_details(s, "erase_self") == {"card": 2, "from": 1}
+    # the searcher's model does not know the card a draw brings: chance names it
+    real = game(hidden=True)
+    model, ms = real.perspective(real.start(), 0)
+    assert model.move_details(ms, "draw") is None
+    assert model.move_details(model.play(ms, "draw"), 7) == {"card": 7, "to": 0}
+    assert model.move_details(ms, "erase_opponent") == {"card": 2, "from": 1}
+
+
 def test_perspective_of_the_open_game_is_the_game():
     g = game()
     assert g.perspective(g.start(), 0) == (g, g.start())
