@@ -125,11 +125,16 @@ class Blacksin(Game):
         return None
 
     def moves(self, state):
-        pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side = state
+        return self._player_moves(state, state[DECK] < self.deck_count)
+
+    @staticmethod
+    def _player_moves(state, can_draw):
+        """A side's moves, in the order alpha-beta should try them (see order()); the open
+        game and the hidden model differ only in how they know the deck is not empty."""
+        _, hand0, hand1, erases0, erases1, stopped0, stopped1, side = state
         if stopped0 and stopped1:
             return []
-        # Generated in the order alpha-beta should try them (see order()).
-        out = [TAKE] if pos < self.deck_count else []
+        out = [TAKE] if can_draw else []
         if (erases1 if side else erases0):
             if hand1 if side else hand0:
                 out.append(ERASE_SELF)
@@ -378,19 +383,10 @@ class HiddenDeckModel(Blacksin):
         return CHANCE if side > 1 else side
 
     def moves(self, state):
-        mask, hand0, hand1, erases0, erases1, stopped0, stopped1, side = state
+        mask, side = state[DECK], state[-1]
         if side > 1:
             return [card for card in range(1, self.deck_count + 1) if mask >> card & 1]
-        if stopped0 and stopped1:
-            return []
-        out = [TAKE] if mask else []
-        if (erases1 if side else erases0):
-            if hand1 if side else hand0:
-                out.append(ERASE_SELF)
-            if hand0 if side else hand1:
-                out.append(ERASE_OPPONENT)
-        out.append(STOP)
-        return out
+        return self._player_moves(state, mask != 0)
 
     search_moves = moves
 
