@@ -4,6 +4,8 @@ from flask import Blueprint, abort, current_app, render_template
 
 from engine.games import catalog
 
+from .sessions import ArcadeError
+
 bp = Blueprint("pages", __name__)
 
 
@@ -17,6 +19,6 @@ def play(game_id):
     store = current_app.extensions["arcade"].store
     try:
         session = store.get(game_id)
-    except Exception:
-        abort(404, description=f"no game with id {game_id!r}")
+    except ArcadeError as exc:
+        abort(404, description=exc.message)
     return render_template("play.html", game=session.game, game_id=game_id)
