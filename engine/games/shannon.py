@@ -38,9 +38,10 @@ So every position is a fresh switching game on its *contracted* board (see
   Cut must delete it) or an edge on every path (Cut deletes it and wins, Short must colour
   it); anything else is no better, even counting plies (:meth:`Contracted.forced`).
 * *The table key is the contracted board up to renaming its vertices* (and swapping the
-  terminals), plus the side to move: colour refinement and individualisation give a
-  canonical code (:meth:`Contracted.canonical`). The rest of the game depends on nothing
-  else, so equal keys have equal values, mate distances included. (A best move the table
+  terminals), plus the side to move: colour refinement and individualisation number the
+  components, and the code lists the edges by those numbers (:meth:`Contracted.canonical`).
+  A code *is* the board renamed, and the rest of the game depends on nothing else, so
+  equal keys have equal values, mate distances included. (A best move the table
   remembers may then come from a renamed board: it orders moves, it never decides values.)
 
 **Theory.** Lehman (1964): Short, moving second, wins iff some subgraph containing both
@@ -305,54 +306,61 @@ class Shannon(Game):
 
     def _relevant(self, label, free: int) -> int:
         """The free edges lying on a simple path between the terminals' components: those in
-        the same block (biconnected component) as a virtual start-goal edge (Tarjan)."""
+        the same block (biconnected component) as a virtual start-goal edge. Tarjan's
+        depth-first search, written with an explicit stack (recursion costs twice as much,
+        and this runs for every position the search meets)."""
         edges = self.edges
         source, sink = label[self.s], label[self.t]
-        adjacent: list[list[tuple[int, int]]] = [[] for _ in label]  # component -> (other, edge)
+        n = len(label)
+        adjacent: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # component -> (other, edge)
         adjacent[source].append((sink, -1))
         adjacent[sink].append((source, -1))
         for e in _bits(free):
-            a, b = label[edges[e][0]], label[edges[e][1]]
+            u, v = edges[e]
+            a, b = label[u], label[v]
             adjacent[a].append((b, e))
             adjacent[b].append((a, e))
-        found = 0
-        order = [0] * len(label)  # discovery time, from 1; 0: not reached yet
-        low = [0] * len(label)
-        stack: list[int] = []
-        clock = [0]
-
-        def visit(x, via):
-            nonlocal found
-            clock[0] += 1
-            order[x] = low[x] = clock[0]
-            for y, e in adjacent[x]:
+        order = [0] * n  # discovery time, from 1; 0: not reached yet
+        low = [0] * n
+        order[source] = low[source] = clock = 1
+        stack: list[int] = []  # edges of the blocks being explored
+        path = [(source, None, iter(adjacent[source]))]  # (component, edge in, edges left)
+        while path:
+            x, via, todo = path[-1]
+            for y, e in todo:
                 if e == via:
                     continue
-                if not order[y]:
+                if not order[y]:  # a tree edge: go down (x's edges left resume later)
                     stack.append(e)
-                    visit(y, e)
-                    if low[y] < low[x]:
-                        low[x] = low[y]
-                    if low[y] >= order[x]:  # the edges above e on the stack form a block
-                        block = 0
-                        virtual = False
-                        while True:
-                            f = stack.pop()
-                            if f == -1:
-                                virtual = True
-                            else:
-                                block |= 1 << f
-                            if f == e:
-                                break
-                        if virtual:
-                            found = block
-                elif order[y] < order[x]:
+                    clock += 1
+                    order[y] = low[y] = clock
+                    path.append((y, e, iter(adjacent[y])))
+                    break
+                if order[y] < order[x]:  # a back edge
                     stack.append(e)
                     if order[y] < low[x]:
                         low[x] = order[y]
-
-        visit(source, None)
-        return found
+            else:  # x is done: back up to its parent w
+                path.pop()
+                if not path:
+                    break
+                w = path[-1][0]
+                if low[x] < low[w]:
+                    low[w] = low[x]
+                if low[x] >= order[w]:  # the edges above `via` on the stack form a block
+                    block = 0
+                    virtual = False
+                    while True:
+                        f = stack.pop()
+                        if f == -1:
+                            virtual = True
+                        else:
+                            block |= 1 << f
+                        if f == via:
+                            break
+                    if virtual:  # the one block that matters
+                        return block
+        return 0
 
     def contracted(self, state) -> "Contracted":
         """The contracted board of a live position (see :class:`Contracted`)."""
@@ -423,14 +431,12 @@ class Shannon(Game):
 
     def _naming(self, state) -> tuple:
         """``(code, naming)`` of a live position: its contracted board's code up to renaming
-        and the components in that code's order (see :meth:`Contracted.canonical`). When
-        the board is too symmetric to name quickly (rare), the masks themselves serve as the
-        code and the labels as the naming."""
+        and the components in that code's order (see :meth:`Contracted.canonical`)."""
         _, closure, relevant, _ = self._facts(state[0], state[1])
         found = self._naming_memo.get((closure, relevant))
         if found is None:
             graph = self.contracted(state)
-            found = graph.canonical() or ((closure, relevant), sorted(graph.adjacent))
+            found = graph.canonical()
             if len(self._naming_memo) >= MEMO_LIMIT:
                 self._naming_memo.clear()
             self._naming_memo[closure, relevant] = found
@@ -697,13 +703,21 @@ class Contracted:
         self._flow = None
 
     @property
-    def adjacent(self) -> dict[int, list[tuple[int, int]]]:
-        """Component -> ``[(other end, position in edges), ...]`` (built on first use)."""
+    def adjacent(self) -> dict[int, list[tuple[int, int, int]]]:
+        """Component -> ``[(other end, position in edges, +1 or -1), ...]`` (built on first
+        use); the sign says which way along the edge that is (+1: from its ``a`` to its
+        ``b``), which the flow needs."""
         if self._adjacent is None:
-            adjacent: dict[int, list[tuple[int, int]]] = {self.source: [], self.sink: []}
+            adjacent: dict[int, list[tuple[int, int, int]]] = {self.source: [], self.sink: []}
             for i, (_, a, b) in enumerate(self.edges):
-                adjacent.setdefault(a, []).append((b, i))
-                adjacent.setdefault(b, []).append((a, i))
+                around = adjacent.get(a)
+                if around is None:
+                    around = adjacent[a] = []
+                around.append((b, i, 1))
+                around = adjacent.get(b)
+                if around is None:
+                    around = adjacent[b] = []
+                around.append((a, i, -1))
             self._adjacent = adjacent
         return self._adjacent
 
@@ -714,7 +728,7 @@ class Contracted:
         queue = [origin]
         for x in queue:
             step = distance[x] + 1
-            for y, _ in adjacent[x]:
+            for y, _, _ in adjacent[x]:
                 if y not in distance:
                     distance[y] = step
                     queue.append(y)
@@ -730,65 +744,65 @@ class Contracted:
         return self._flow
 
     def _max_flow(self):
-        adjacent, sink = self.adjacent, self.sink
+        adjacent, source, sink = self.adjacent, self.source, self.sink
         flow = [0] * len(self.edges)  # +1: one unit from the edge's a to its b
-
-        def reach(origin, sign):
-            """Components reachable from ``origin`` where flow still fits (sign 1), or that
-            can still send flow to ``origin`` (sign -1)."""
-            parent = {origin: None}
-            queue = [origin]
-            for x in queue:
-                for y, i in adjacent[x]:
-                    if y not in parent:
-                        forward = 1 if self.edges[i][1] == x else -1  # a -> b adds +1
-                        if forward * flow[i] * sign < 1:
-                            parent[y] = (x, i, forward)
-                            queue.append(y)
-                            if y == sink and sign == 1:
-                                return parent
-            return parent
-
         paths = distance = 0
         while True:
-            parent = reach(self.source, 1)
+            # breadth first from the source along edges where flow still fits
+            parent = {source: None}
+            queue = [source]
+            for x in queue:
+                for y, i, forward in adjacent[x]:
+                    if y not in parent and forward * flow[i] < 1:
+                        parent[y] = (x, i, forward)
+                        if y == sink:
+                            break
+                        queue.append(y)
+                else:
+                    continue
+                break
             if sink not in parent:
-                return paths, distance, set(parent), set(reach(sink, -1))
+                break
             y, length = sink, 0
-            while parent[y] is not None:
-                x, i, direction = parent[y]
-                flow[i] += direction
+            while y != source:
+                x, i, forward = parent[y]
+                flow[i] += forward
                 y, length = x, length + 1
             if not paths:
                 distance = length  # the first search runs on the empty flow: a shortest path
             paths += 1
+        # the components that can still send flow to the sink
+        near_sink = {sink}
+        queue = [sink]
+        for x in queue:
+            for y, i, forward in adjacent[x]:
+                if y not in near_sink and forward * flow[i] > -1:
+                    near_sink.add(y)
+                    queue.append(y)
+        return paths, distance, set(parent), near_sink
 
     def choices(self) -> tuple[int, ...]:
         """The lowest edge of each class of interchangeable edges: parallel edges (joining
         the same two components) and edges in series (through a component that is not a
         terminal and has no other edge). Colouring or cutting any edge of a class gives the
         same position up to renaming its vertices, so one of them is enough to search."""
-        terminals = (self.source, self.sink)
-        adjacent = self.adjacent
-        root = list(range(len(self.edges)))
-
-        def find(i):
-            while root[i] != i:
-                i = root[i]
-            return i
-
-        def join(i, j):
-            i, j = find(i), find(j)
-            if i != j:
-                root[max(i, j)] = min(i, j)
-
+        edges = self.edges
+        root = list(range(len(edges)))  # union-find over positions in edges
         first_between: dict[tuple[int, int], int] = {}
-        for i, (_, a, b) in enumerate(self.edges):
-            join(i, first_between.setdefault((a, b) if a < b else (b, a), i))
-        for x, around in adjacent.items():
-            if len(around) == 2 and x not in terminals:
-                join(around[0][1], around[1][1])
-        return tuple(sorted(self.edges[i][0] for i in range(len(self.edges)) if find(i) == i))
+        for i, (_, a, b) in enumerate(edges):
+            first = first_between.setdefault((a, b) if a < b else (b, a), i)
+            if first != i:
+                root[i] = first  # (first is still a root here: series joins come after)
+        for x, around in self.adjacent.items():
+            if len(around) == 2 and x != self.source and x != self.sink:
+                i, j = around[0][1], around[1][1]
+                while root[i] != i:
+                    i = root[i]
+                while root[j] != j:
+                    j = root[j]
+                if i != j:
+                    root[max(i, j)] = min(i, j)
+        return tuple(sorted(edges[i][0] for i in range(len(edges)) if root[i] == i))
 
     def ranked(self, choices) -> tuple[int, ...]:
         """``choices`` best first: edges of the smallest cuts next to the terminals (where Cut
@@ -796,12 +810,14 @@ class Contracted:
         _, _, near_source, near_sink = self.flow()
         from_source, from_sink = self.distances(self.source), self.distances(self.sink)
         far = len(self.adjacent)
+        wanted = set(choices)
         score = {}
         for e, a, b in self.edges:
-            critical = ((a in near_source) != (b in near_source)) + ((a in near_sink) != (b in near_sink))
-            through = min(from_source.get(a, far) + from_sink.get(b, far),
-                          from_source.get(b, far) + from_sink.get(a, far))
-            score[e] = (-critical, through)
+            if e in wanted:
+                critical = ((a in near_source) != (b in near_source)) + ((a in near_sink) != (b in near_sink))
+                through = min(from_source.get(a, far) + from_sink.get(b, far),
+                              from_source.get(b, far) + from_sink.get(a, far))
+                score[e] = (-critical, through)
         return tuple(sorted(choices, key=score.__getitem__))
 
     def forced(self) -> tuple[int | None, int | None]:
@@ -826,28 +842,53 @@ class Contracted:
         bridge = next(e for e, a, b in self.edges if (a in near_source) != (b in near_source))
         return bridge, bridge
 
-    def canonical(self, leaves: int = 64) -> tuple[tuple, list[int]] | None:
-        """``(code, naming)``: a code equal for two contracted boards exactly when one is the
-        other with its components renamed (and maybe the terminals swapped), and the
-        components in the order that code names them. Colour refinement, then
-        individualising a vertex of the first ambiguous class, keeping the least code over
-        all such choices. None when that takes more than ``leaves`` tries."""
+    def canonical(self) -> tuple[tuple, list[int]]:
+        """``(code, naming)``: a code that lists every edge by the numbers of its two ends, in
+        a numbering of the components that does not depend on their names (terminals
+        first, either way round), and the components in that numbering's order.
+
+        Equal codes always mean equal boards up to renaming: the code *is* the board,
+        renamed. The numbering comes from colour refinement and, while a class of
+        components stays unsplit, individualising its first member. That member is
+        arbitrary, so a board could in principle get two codes (a transposition missed,
+        never a wrong value); on the boards searched here unsplit classes are symmetric in
+        practice, and the individualised member does not matter (see the tests).
+
+        >>> one = Contracted(0, 3, [(0, 0, 1), (1, 1, 3), (2, 0, 3)])
+        >>> two = Contracted(5, 2, [(7, 2, 4), (8, 4, 5), (9, 5, 2)])   # renamed, ends swapped
+        >>> one.canonical()[0] == two.canonical()[0], one.canonical()[1], two.canonical()[1]
+        (True, [0, 3, 1], [5, 2, 4])
+        """
         index = {self.source: 0, self.sink: 1}  # component -> vertex number, terminals first
-        count: dict[tuple[int, int], int] = {}  # vertex pair -> edges between
+        pairs = []  # one (i, j) per edge: parallel edges repeat
         for _, a, b in self.edges:
-            i, j = index.setdefault(a, len(index)), index.setdefault(b, len(index))
-            pair = (i, j) if i < j else (j, i)
-            count[pair] = count.get(pair, 0) + 1
-        neighbours: list[list[tuple[int, int]]] = [[] for _ in index]
-        for (i, j), m in count.items():
-            neighbours[i].append((j, m))
-            neighbours[j].append((i, m))
-        colour = [0, 0] + [1] * (len(index) - 2)
-        found = _least_code(neighbours, list(count.items()), colour, [leaves])
-        if found is None:
-            return None
-        code, colour = found
-        return code, [x for _, x in sorted(zip(colour, index))]
+            i = index.get(a)
+            if i is None:
+                i = index[a] = len(index)
+            j = index.get(b)
+            if j is None:
+                j = index[b] = len(index)
+            pairs.append((i, j))
+        n = len(index)
+        colour, classes = [0, 0] + [1] * (n - 2), min(n, 2)
+        while True:
+            colour, classes = _refine(pairs, colour, classes)
+            if classes == n:
+                break
+            # individualise: the first member of the least unsplit class keeps its colour,
+            # the rest of the class (and every later class) move up by one
+            seen: set[int] = set()
+            ambiguous = min(c for c in colour if c in seen or seen.add(c))
+            k = colour.index(ambiguous)
+            colour = [c + (c > ambiguous or (c == ambiguous and j != k)) for j, c in enumerate(colour)]
+            classes += 1
+        code = [colour[i] << 6 | colour[j] if colour[i] < colour[j] else colour[j] << 6 | colour[i]
+                for i, j in pairs]  # colours < 32: a board has at most 31 vertices
+        code.sort()
+        naming = [None] * n
+        for x, i in index.items():
+            naming[colour[i]] = x
+        return tuple(code), naming
 
     def conductance(self, naming: list[int]) -> float:
         """The conductance between the terminals when every edge is a 1-ohm resistor, as in
@@ -876,54 +917,31 @@ class Contracted:
         return weights[self.source].get(self.sink, 0.0)
 
 
-def _refine(neighbours, colour) -> list[int]:
-    """Colour refinement: split colour classes by the colours (with multiplicity) around
-    each vertex until nothing splits. New colours are ranks of sorted signatures, so they
-    never depend on how the vertices are numbered, and they keep the old classes' order."""
-    classes = len(set(colour))
+COUNT_BITS = 6  # bits for how many neighbours of one colour a vertex has (<= MAX_EDGES < 64)
+
+
+def _refine(pairs, colour, classes) -> tuple[list[int], int]:
+    """Colour refinement of the multigraph with edges ``pairs``: split colour classes by the
+    colours (with multiplicity) around each vertex until nothing splits; returns the
+    colouring and its number of classes. A vertex's signature is one integer: its colour
+    above a field per colour counting its neighbours of that colour (exact, no hashing).
+    New colours are ranks of signatures, so they never depend on how the vertices are
+    numbered, and they keep the old classes' order (terminals stay first)."""
+    n = len(colour)
+    shift = COUNT_BITS * n
     while True:
-        signatures = [(colour[k], tuple(sorted([colour[j] << 6 | m for j, m in around])))
-                      for k, around in enumerate(neighbours)]  # m <= 30 edges fits 6 bits
-        rank = {sig: r for r, sig in enumerate(sorted(set(signatures)))}
-        colour = [rank[sig] for sig in signatures]
-        if len(rank) == classes or len(rank) == len(colour):
-            return colour
-        classes = len(rank)
-
-
-def _least_code(neighbours, pairs, colour, leaves) -> tuple[tuple, list[int]] | None:
-    """The least code (the ``pairs`` ``((i, j), edges)`` listed by colours) over the discrete
-    colourings reached by refining and individualising, with that colouring; None past the
-    ``leaves`` budget."""
-    colour = _refine(neighbours, colour)
-    ambiguous = None
-    seen: set[int] = set()
-    for c in sorted(colour):
-        if c in seen:
-            ambiguous = c
-            break
-        seen.add(c)
-    if ambiguous is None:  # every vertex named by its colour: list the edges by colours
-        leaves[0] -= 1
-        code = []
-        for (i, j), m in pairs:
-            ci, cj = colour[i], colour[j]
-            code.append((ci, cj, m) if ci < cj else (cj, ci, m))
-        code.sort()
-        return tuple(code), colour
-    best = None
-    for k in range(len(colour)):
-        if colour[k] != ambiguous:
-            continue
-        if leaves[0] <= 0:
-            return None
-        split = [2 * c + (c == ambiguous and j != k) for j, c in enumerate(colour)]
-        found = _least_code(neighbours, pairs, split, leaves)
-        if found is None:
-            return None
-        if best is None or found[0] < best[0]:
-            best = found
-    return best
+        signature = [c << shift for c in colour]
+        for i, j in pairs:
+            signature[i] += 1 << COUNT_BITS * colour[j]
+            signature[j] += 1 << COUNT_BITS * colour[i]
+        ranks = sorted(set(signature))
+        if len(ranks) == classes:
+            return colour, classes
+        rank = {sig: r for r, sig in enumerate(ranks)}
+        colour = [rank[sig] for sig in signature]
+        classes = len(ranks)
+        if classes == n:
+            return colour, classes
 
 
 def spans_twice(pairs, a, b) -> bool:

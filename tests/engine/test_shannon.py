@@ -437,6 +437,81 @@ def test_search_keeps_the_winner_of_the_full_game():
             assert short_wins_by_search(game, state) == (winner == SHORT), (edges, s, t, first)
 
 
+
+WIN = 1_000_000  # engine.search's value of a win at ply 0
+
+
+def full_game_value(game, state, memo):
+    """Plain minimax over every legal move, no reductions and no keys (memoised on the raw
+    state, which is exact): Short's view, a win in p plies worth WIN - p."""
+    status = game.status(state)
+    if status is not None:
+        return WIN if status == SHORT else -WIN
+    if state not in memo:
+        values = [full_game_value(game, game.play(state, m), memo) for m in game.moves(state)]
+        best = max(values) if game.to_move(state) == SHORT else min(values)
+        memo[state] = best - 1 if best > 0 else best + 1  # one ply further from the end
+    return memo[state]
+
+
+def test_search_keeps_the_exact_value_of_the_full_game():
+    """Every reduction (dead edges left out, interchangeable edges tried once, forced moves
+    alone, table keys up to renaming) keeps the exact value, mate distance included: the
+    default search and the reference minimax (both over search_moves) against plain
+    minimax over every legal move, in mid-game positions too."""
+    rng = random.Random(5)
+    for _ in range(30):
+        edges, s, t = random_graph(rng, max_vertices=7, max_edges=10)
+        for first in ("short", "cut"):
+            game = Shannon.from_options({"edges": edges, "start": s, "goal": t, "first": first})
+            memo = {}
+            state = game.start()
+            while game.status(state) is None:
+                expected = full_game_value(game, state, memo)
+                if game.to_move(state) == CUT:
+                    expected = -expected
+                for algorithm in ("alphabeta", "minimax"):
+                    found = search_root(game, state, algorithm=algorithm).score
+                    assert found == expected, (edges, s, t, first, state, algorithm)
+                state = game.play(state, rng.choice(game.moves(state)))
+
+
+def relabelled(graph, rng):
+    """``graph`` with its components renamed at random, its edges shuffled and maybe its
+    terminals swapped."""
+    names = list({x for _, a, b in graph.edges for x in (a, b)} | {graph.source, graph.sink})
+    rename = dict(zip(names, rng.sample(range(100, 200), len(names))))
+    edges = [(e, rename[b], rename[a]) if rng.random() < 0.5 else (e, rename[a], rename[b])
+             for e, a, b in graph.edges]
+    rng.shuffle(edges)
+    ends = [rename[graph.source], rename[graph.sink]]
+    rng.shuffle(ends)
+    return Contracted(ends[0], ends[1], edges)
+
+
+def test_canonical_code_is_the_board_renamed_and_ignores_names():
+    """The code lists the board itself under the naming it returns (so equal codes mean the
+    same board up to renaming, whatever happens), and renaming a board leaves it alone
+    (so transpositions are found), on the contracted boards of random positions."""
+    rng = random.Random(3)
+    codes = set()
+    for seed in range(12):
+        game = Shannon.from_options({"board": "random", "seed": seed})
+        state = game.start()
+        while game.status(state) is None:
+            graph = game.contracted(state)
+            code, naming = graph.canonical()
+            number = {x: k for k, x in enumerate(naming)}
+            assert {number[graph.source], number[graph.sink]} == {0, 1}  # terminals first
+            listed = sorted((min(number[a], number[b]), max(number[a], number[b]))
+                            for _, a, b in graph.edges)
+            assert [(c >> 6, c & 63) for c in code] == listed
+            for _ in range(3):
+                assert relabelled(graph, rng).canonical()[0] == code
+            codes.add(code)
+            state = game.play(state, rng.choice(game.moves(state)))
+    assert len(codes) > 50
+
 # ----- theory ------------------------------------------------------------------------------------
 def test_brute_force_lehman_on_known_boards():
     assert positive([("s", "t"), ("s", "t")], "s", "t")  # a double edge: two trees
