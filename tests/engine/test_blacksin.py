@@ -424,9 +424,22 @@ def test_order_tries_a_draw_that_busts_last():
     g = game()  # next card 19
     fits = state(4, (10, 9), (5, 2))  # 19 + 19 <= 41
     assert g.order(fits, g.moves(fits)) == ["draw", "erase_self", "erase_opponent", "stop"]
-    over = state(4, (18, 9, 5), (5, 2))  # 32 + 19 > 41
+    busts = state(4, (18, 9, 5), (5, 2))  # 32 + 19 > 41: stop first, the draw last
+    assert g.order(busts, g.moves(busts)) == ["stop", "erase_self", "erase_opponent", "draw"]
+    over = state(4, (18, 9, 5, 11), (5, 2))  # 43 > 41 already: its own erase first
     assert g.order(over, g.moves(over)) == ["erase_self", "erase_opponent", "stop", "draw"]
-    assert sorted(g.order(over, g.moves(over))) == sorted(g.moves(over))
+    for s in (fits, busts, over):
+        assert sorted(g.order(s, g.moves(s))) == sorted(g.moves(s))
+
+
+def test_order_once_the_other_side_has_stopped():
+    g = game()  # the opponent has stopped; a stop by the player ends the game
+    wins = state(4, (18, 9), (5, 2), stopped1=True)  # 27 vs 7: stopping wins now
+    assert g.order(wins, g.moves(wins)) == ["stop", "draw", "erase_self", "erase_opponent"]
+    over = state(5, (18, 9, 19), (5, 2), stopped1=True)  # 46: its own erase first
+    assert g.order(over, g.moves(over)) == ["erase_self", "draw", "erase_opponent", "stop"]
+    behind = state(4, (5, 2), (18, 9), stopped1=True)  # 7 vs 27: erase the other's card
+    assert g.order(behind, g.moves(behind)) == ["erase_opponent", "draw", "erase_self", "stop"]
 
 
 def test_evaluate_is_bounded_and_from_seat_0s_view():
