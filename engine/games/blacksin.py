@@ -346,8 +346,11 @@ class Blacksin(Game):
         return describe_result(self.target, sum0, sum1, self.sides)
 
     def board(self, state, seat=None):
+        # (The hidden-deck model shares this: its first field is a card mask, not a
+        # position, but `unseen` reads either, and a hidden game shows no deck.)
         pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side = state
         sums = [sum(hand0), sum(hand1)]
+        unseen = self.unseen(state)
         out = {
             "hands": [list(hand0), list(hand1)],
             "erases": [erases0, erases1],
@@ -356,8 +359,8 @@ class Blacksin(Game):
             "sums": sums,
             "margins": [self.target - s for s in sums],
             "deck_count": self.deck_count,
-            "deck_size": self.deck_count - pos,
-            "unseen": self.unseen(state),
+            "deck_size": len(unseen),
+            "unseen": unseen,
             "hidden": self.hidden,
         }
         if not self.hidden:
@@ -466,23 +469,6 @@ class HiddenDeckModel(Blacksin):
         if state[SIDE] > 1:
             return Game.parse_move(self, state, text)
         return Blacksin.parse_move(self, state, text)
-
-    def board(self, state, seat=None):
-        mask, hand0, hand1, erases0, erases1, stopped0, stopped1, side = state
-        sums = [sum(hand0), sum(hand1)]
-        unseen = self.unseen(state)
-        return {
-            "hands": [list(hand0), list(hand1)],
-            "erases": [erases0, erases1],
-            "stopped": [stopped0, stopped1],
-            "target": self.target,
-            "sums": sums,
-            "margins": [self.target - s for s in sums],
-            "deck_count": self.deck_count,
-            "deck_size": len(unseen),
-            "unseen": unseen,
-            "hidden": True,
-        }
 
 
 # ----- helpers shared by the real game and the model ----------------------------------------
