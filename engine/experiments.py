@@ -262,19 +262,20 @@ def available_examples() -> list[Example]:
 
 def get_preset(name: str) -> Preset:
     """The available preset called ``name``, or OptionError listing them."""
-    for p in available_presets():
-        if p.name == name:
-            return p
-    known = ", ".join(p.name for p in available_presets())
-    raise OptionError(f"unknown preset {name!r} (presets: {known})")
+    return _named(available_presets(), name, "preset")
 
 
 def get_example(name: str) -> Example:
-    for e in available_examples():
-        if e.name == name:
-            return e
-    known = ", ".join(e.name for e in available_examples())
-    raise OptionError(f"unknown example {name!r} (examples: {known})")
+    """The available tree example called ``name``, or OptionError listing them."""
+    return _named(available_examples(), name, "example")
+
+
+def _named(items: list, name: str, kind: str):
+    for item in items:
+        if item.name == name:
+            return item
+    known = ", ".join(item.name for item in items)
+    raise OptionError(f"unknown {kind} {name!r} ({kind}s: {known})")
 
 
 def catalog() -> dict:

@@ -165,18 +165,6 @@ class TranspositionTable:
     def clear(self):
         self.entries.clear()
 
-    @staticmethod
-    def to_stored(value, ply):
-        return _to_stored(value, ply)
-
-    @staticmethod
-    def from_stored(value, ply):
-        if value >= MATE_BOUND:
-            return value - ply
-        if value <= -MATE_BOUND:
-            return value + ply
-        return value
-
 
 def _to_stored(value, ply):
     """A value found at ``ply`` as the table keeps it: proved results counted from the node."""
@@ -491,7 +479,6 @@ def search_root(
     unlimited = depth == 0 and time_limit is None  # no heuristic leaf anywhere: all is proved
 
     # ----- tracing: a wrapper around node_search that records the tree -----------------
-    trace_root: dict | None = None
     trace_stack: list[dict] = []
     trace_count = 0
     trace_omitted = 0  # children searched (or answered) but not recorded: the trace is truncated

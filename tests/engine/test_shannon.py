@@ -549,19 +549,8 @@ def test_theoretical_winner_agrees_with_lehman_in_mid_game():
         if game.status(state) is not None:
             continue
         # the position as a board of its own: coloured edges contracted, cut edges gone
-        board = game.board(state)
-        name = {v: v for v in board["vertices"]}
-
-        def find(v):
-            while name[v] != v:
-                v = name[v]
-            return v
-
-        for edge in board["coloured"]:
-            a, b = edge.split("-")
-            name[find(a)] = find(b)
-        free = [tuple(find(v) for v in e.split("-")) for e in board["edges"]
-                if e not in board["coloured"] and e not in board["cut"]]
+        find, live, board = contracted_board(game, state)
+        free = [tuple(find(v) for v in e.split("-")) for e in board["edges"] if e in live]
         free = [(a, b) for a, b in free if a != b]
         expected = lehman_short_wins(free, find(s), find(t), game.to_move(state) == SHORT)
         assert (game.theoretical_winner(state) == SHORT) == expected, (edges, board)
