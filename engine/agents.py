@@ -61,7 +61,7 @@ def _seed(v):
     return int(v)
 
 
-_SEARCH_KEYS = {"depth": _depth, "time": _seconds, "eval": str}
+_SEARCH_KEYS: dict[str, Callable] = {"depth": _depth, "time": _seconds, "eval": str}
 _KEYS: dict[str, dict[str, Callable]] = {
     "human": {},
     "random": {"seed": _seed},
@@ -175,6 +175,7 @@ class Agent:
         model = None
         if self.name == "model":
             opponent = self.opponent
+            assert opponent is not None  # parse_agent requires it
             model = {1 - seat: lambda s: opponent.distribution(view_game, s)}
         result = search_root(
             view_game, view_state,

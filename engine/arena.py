@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 import threading
 import time
-from typing import Callable
+from typing import Any, Callable
 
 from .agents import parse_agent
 from .game import CHANCE
@@ -69,7 +69,7 @@ def run_arena(
     rng = random.Random(seed)
     cancel = cancel or threading.Event()
 
-    totals = {
+    totals: dict[str, Any] = {
         "game": game_name, "options": options, "agents": list(agents), "seed": seed,
         "games": 0, "wins": 0, "draws": 0, "losses": 0, "seconds": 0.0, "nodes": 0,
         "per_agent": [{"agent": a, "moves": 0, "seconds": 0.0, "nodes": 0} for a in agents],
@@ -77,7 +77,7 @@ def run_arena(
     }
     started = time.perf_counter()
     try:
-        for index in range(games):
+        for _ in range(games):
             game_seed = rng.randrange(2**31)
             opts = dict(options, seed=game_seed) if draws_seed else options
             game = game_cls.from_options(opts)

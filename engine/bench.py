@@ -40,6 +40,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from .game import CHANCE
 from .games import GAMES
@@ -92,7 +93,7 @@ def run_search(make, kwargs: dict, budget: float, repeat: int) -> dict:
     object keeps (Shannon memoises its position keys) do not carry over from one run to
     the next: every run solves the position from scratch. (What a game precomputes once
     per process, as Sim's tables, is built before the first run.)"""
-    best = None
+    best: dict[str, Any] | None = None
     spent = 0.0
     for _ in range(max(1, repeat)):
         game, state = make()
@@ -122,6 +123,7 @@ def run_search(make, kwargs: dict, budget: float, repeat: int) -> dict:
         spent += seconds
         if stopped or spent > REPEAT_UNDER:
             break
+    assert best is not None  # repeat >= 1
     best["ms"] = round(best["seconds"] * 1000, 3)
     best["nps"] = int(best["nodes"] / best["seconds"]) if best["seconds"] > 0 else None
     return best
@@ -175,7 +177,7 @@ def run_easyai(piles: tuple, repeat: int) -> dict | None:
         from easyAI.games import Nim as EasyNim
     except ImportError:
         return None
-    best = None
+    best: dict[str, Any] | None = None
     for _ in range(max(1, repeat)):
         game = EasyNim(piles=piles)
         ai = Negamax(sum(piles) + 1, tt=TranspositionTable())
@@ -188,6 +190,7 @@ def run_easyai(piles: tuple, repeat: int) -> dict | None:
                     "outcome": "win" if ai.alpha > 0 else "loss"}
         if seconds > REPEAT_UNDER:
             break
+    assert best is not None  # repeat >= 1
     best["ms"] = round(best["seconds"] * 1000, 3)
     return best
 
@@ -343,6 +346,11 @@ def print_table(rows: list[dict], targets: list[dict], out=sys.stdout) -> None:
         w(f"  {'PASS' if t['pass'] else 'MISS'}  {t['target']}: {t['figure']}\n")
 
 
+def _progress(text: str) -> None:
+    sys.stderr.write(f"\r\033[K  running {text} ...")
+    sys.stderr.flush()
+
+
 def main(args) -> None:
     names = list(args.games) if args.games else [g for g in dict.fromkeys(r.game for r in ROWS) if g in GAMES]
     unknown = [g for g in names if g not in GAMES]
@@ -350,11 +358,7 @@ def main(args) -> None:
         raise ValueError(f"unknown game(s) {', '.join(unknown)}: known are {', '.join(GAMES)}")
     repeat = max(1, int(getattr(args, "repeat", 3) or 1))
     peers = not getattr(args, "no_peers", False)
-    log = None
-    if not args.json and sys.stderr.isatty():
-        def log(text):
-            sys.stderr.write(f"\r\033[K  running {text} ...")
-            sys.stderr.flush()
+    log = _progress if not args.json and sys.stderr.isatty() else None
     rows, failed = [], []
     for row in ROWS:
         if row.game in names:

@@ -67,13 +67,13 @@ class Game:
     sides: ClassVar[tuple[str, str]] = ("first", "second")
     options: ClassVar[tuple[Option, ...]] = ()
     variants: ClassVar[tuple[str, ...]] = ()
-    has_chance: ClassVar[bool] = False
+    has_chance: bool = False  # a class default; a variant may set it per instance (Blacksin)
     policies: ClassVar[dict[str, str]] = {}
     #: Named heuristics a depth-limited search may use instead of :meth:`evaluate`:
     #: name -> method name (``{"safe": "eval_safe_moves"}``). Agents pick one with ``eval=NAME``.
     evaluators: ClassVar[dict[str, str]] = {}
     #: Depth a default AI uses when it must stop before the end (the lobby's suggestion).
-    default_depth: ClassVar[int] = 0
+    default_depth: int = 0
     #: Whether move ordering tries each ply's *killer moves* (moves that caused a cut-off at
     #: the same ply elsewhere in the tree) ahead of :meth:`order`'s choice. A game whose
     #: order hook knows the best moves (Nim, from its theory) turns this off: there the
@@ -210,7 +210,7 @@ class Game:
     def explain(self, state) -> str:
         """Why the game ended, in a sentence (only called on finished games)."""
         status = self.status(state)
-        if status == DRAW:
+        if status is None or status == DRAW:
             return "draw"
         return f"{self.sides[status]} wins"
 

@@ -248,7 +248,7 @@ def search_root(
     use_killers = use_order and game.killer_moves
     table = table if table is not None else TranspositionTable()
     tt_dict = table.entries if use_tt else None
-    tt_get = tt_dict.get if use_tt else None
+    tt_get = tt_dict.get if tt_dict is not None else None
     # Move ordering: two killer moves per ply (moves that caused a cut-off there, newest
     # first) and a history count per move (cut-offs it caused anywhere).
     killer1: list = [None] * (MAX_PLY + 1) if use_killers else []
@@ -562,7 +562,7 @@ def search_root(
         if use_order and len(moves) > 1:
             entry = tt_dict.get(g_key(state)) if tt_dict is not None else None
             moves = order_moves(state, moves, 0, entry[3] if entry else None)
-        root_node = None
+        root_node: dict[str, Any] | None = None
         if trace_limit is not None:
             root_node = {"id": 0, "move": None, "alpha": "-inf", "beta": "inf",
                          "kind": "max" if root_side == 0 else "min", "depth": 0, "value": None,
@@ -570,7 +570,8 @@ def search_root(
             trace_stack.append(root_node)
             trace_states.append(state)
         alpha, beta = -INF, INF
-        best_v, best_m, line, scores = None, None, [], []
+        best_v: Any = None
+        best_m, line, scores = None, [], []
         try:
             for m in moves:
                 v = child(g_play(state, m), root_depth - 1, alpha, beta, 1, m)
@@ -614,7 +615,7 @@ def search_root(
     if time_limit is not None:
         deadline = started + time_limit
         max_depth = depth if depth > 0 else MAX_PLY
-        depths = range(1, max_depth + 1)
+        depths: Any = range(1, max_depth + 1)
     else:
         depths = [depth]
     try:

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Set up (if needed) and run every test: engine, server, and Chromium end to end.
-# Extra arguments go to pytest (e.g. -k nim, -m "not e2e").
+# Set up (if needed) and run every check: ruff (lint), mypy (types), then every test: engine,
+# server, and Chromium end to end. Extra arguments go to pytest (e.g. -k nim, -m "not e2e").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --test
+.venv/bin/ruff check --quiet .
+.venv/bin/mypy --no-error-summary
 exec .venv/bin/python -m pytest "$@"

@@ -104,7 +104,7 @@ class AIRunner:
         if stale:
             self.kick(session)
             return
-        self.socketio.emit("ai_stats", dict(session.last_stats, game_id=room), to=room)
+        self.socketio.emit("ai_stats", dict(session.last_stats or {}, game_id=room), to=room)
         self.push_state(session)
         self.kick(session)
 

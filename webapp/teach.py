@@ -16,6 +16,7 @@ import csv
 import io
 import threading
 import time
+from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request
 
@@ -38,7 +39,7 @@ DEFAULT_BUDGET = 5.0  # seconds each bounded search may take (config COMPARE_TIM
 
 #: The four searches the tree page and Compare offer: key, label, search_root arguments, and
 #: the agent spec that runs the same search (for the trace endpoint and the CLI).
-ALGORITHMS = (
+ALGORITHMS: tuple[dict[str, Any], ...] = (
     {"key": "minimax", "label": "Minimax", "short": "minimax",
      "search": {"algorithm": "minimax"}, "spec": "minimax"},
     {"key": "alphabeta", "label": "Alpha-beta", "short": "α-β",
@@ -228,12 +229,13 @@ def check_theory(game, state, claim: dict, seconds: float) -> dict:
     with Deadline(seconds) as deadline:
         root = search_root(view_game, view_state, depth=0, cancel=deadline.event, table=table)
         nodes = root.stats.nodes
-        search = {"outcome": root.outcome, "best_move": root.best_move, "score_text": describe_score(root.score),
-                  "pv": root.pv, "winning_moves": None}
+        search: dict[str, Any] = {"outcome": root.outcome, "best_move": root.best_move,
+                                  "score_text": describe_score(root.score), "pv": root.pv, "winning_moves": None}
         finished = root.completed and not deadline.expired
         if finished and "winning_moves" in claim and root.outcome in ("win", "loss", "draw"):
             side = game.to_move(state)
-            winning = []
+            winning: list[str] = []
+            chance_child = False  # a move that deals a card: its value is no plain win or loss
             for move in game.moves(state):
                 child = game.play(state, move)
                 status = game.status(child)
@@ -242,7 +244,7 @@ def check_theory(game, state, claim: dict, seconds: float) -> dict:
                         winning.append(game.notation(state, move))
                     continue
                 if game.to_move(child) == CHANCE:
-                    winning = None
+                    chance_child = True
                     break
                 cg, cs = game.perspective(child, game.to_move(child))
                 r = search_root(cg, cs, depth=0, cancel=deadline.event, table=table)
@@ -253,7 +255,7 @@ def check_theory(game, state, claim: dict, seconds: float) -> dict:
                 mover_again = game.to_move(child) == side  # Cantris: two removals a turn
                 if r.outcome == ("win" if mover_again else "loss"):
                     winning.append(game.notation(state, move))
-            search["winning_moves"] = winning if finished else None
+            search["winning_moves"] = winning if finished and not chance_child else None
     search["nodes"] = nodes
     search["elapsed_ms"] = round((time.perf_counter() - started) * 1000, 3)
     if not finished:

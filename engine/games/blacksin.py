@@ -112,7 +112,7 @@ class Blacksin(Game):
         # chance nodes are not (expecti:depth=6 takes ~0.05 s a move and wins ~90% against
         # the rules agent), so its pages suggest a depth.
         self.default_depth = 6 if self.hidden else 0
-        self._model = None
+        self._model: Game | None = None
         # What the first state field holds once the deck is empty: the deck position N here,
         # the bitmask 0 in the hidden model (which shares moves()).
         self.empty_deck = n

@@ -153,9 +153,9 @@ class Cantris(Game):
             for _ in range(self.cols):
                 rng.shuffle(values)
                 board.extend(values)
-            board = bytes(board)
-            if not any(self._runs_in_row.get(board[h::self.rows]) for h in range(self.rows)):
-                return board
+            cells = bytes(board)
+            if not any(self._runs_in_row.get(cells[h::self.rows]) for h in range(self.rows)):
+                return cells
 
     def _parse_cells(self, text: str) -> bytes:
         rows, cols = self.rows, self.cols

@@ -59,6 +59,7 @@ import math
 import random
 import re
 from collections import deque
+from typing import Any
 
 from ..game import Game, IllegalMove, Option, OptionError
 
@@ -108,7 +109,7 @@ class Board:
                 if name not in index:
                     index[name] = len(vertices)
                     vertices.append(name)
-            pair = tuple(sorted((index[u], index[v])))
+            pair = (min(index[u], index[v]), max(index[u], index[v]))
             if pair in seen:
                 raise OptionError(f"option 'edges': edge {text!r} appears twice "
                                   f"(as {seen[pair]!r} before)")
@@ -241,7 +242,7 @@ class Shannon(Game):
         for e, (u, v) in enumerate(self.edges):
             self.edge_of[self.vertices[u], self.vertices[v]] = e
             self.edge_of[self.vertices[v], self.vertices[u]] = e
-        self._neighbours = [[] for _ in self.vertices]  # vertex -> [(edge, other end)]
+        self._neighbours: list[list[tuple[int, int]]] = [[] for _ in self.vertices]  # vertex -> [(edge, other end)]
         for e, (u, v) in enumerate(self.edges):
             self._neighbours[u].append((e, v))
             self._neighbours[v].append((e, u))
@@ -251,7 +252,7 @@ class Shannon(Game):
         self.style = ("bridgit" if options["edges"] is None and options["board"].startswith("bridgit")
                       and {self.vertices[self.s], self.vertices[self.t]} == {"S", "T"} else "graph")
         self._fixed_layout = board.layout
-        self._layout = None
+        self._layout: dict[str, list[float]] | None = None
         self._colour_memo: dict[int, tuple] = {}
         self._facts_memo: dict[tuple[int, int], tuple] = {}
         self._naming_memo: dict[tuple[int, int], tuple] = {}
@@ -551,7 +552,7 @@ class Shannon(Game):
         else:
             rule = (f"Short moves second, so Short wins exactly when {board} has a subgraph "
                     f"holding {s} and {t} that is spanned by two edge-disjoint trees.")
-        out = {"name": name, "value": "win" if winner == mover else "loss", "winning_moves": winning}
+        out: dict[str, Any] = {"name": name, "value": "win" if winner == mover else "loss", "winning_moves": winning}
         if trees is None:
             out["explanation"] = (f"{rule} There is none: Cut can always break whatever Short "
                                   "builds, so Cut wins with perfect play.")
@@ -621,7 +622,7 @@ class Shannon(Game):
     def _reach(self, mask) -> dict[int, int | None]:
         """Vertices joined to the start through the edges of ``mask``, each with its parent
         on a shortest path (breadth first)."""
-        parent = {self.s: None}
+        parent: dict[int, int | None] = {self.s: None}
         queue = deque([self.s])
         while queue:
             u = queue.popleft()
@@ -699,8 +700,8 @@ class Contracted:
 
     def __init__(self, source: int, sink: int, edges: list[tuple[int, int, int]]):
         self.source, self.sink, self.edges = source, sink, edges
-        self._adjacent = None
-        self._flow = None
+        self._adjacent: dict[int, list[tuple[int, int, int]]] | None = None
+        self._flow: tuple[int, int, set, set] | None = None
 
     @property
     def adjacent(self) -> dict[int, list[tuple[int, int, int]]]:
@@ -878,14 +879,14 @@ class Contracted:
             # individualise: the first member of the least unsplit class keeps its colour,
             # the rest of the class (and every later class) move up by one
             seen: set[int] = set()
-            ambiguous = min(c for c in colour if c in seen or seen.add(c))
+            ambiguous = min(c for c in colour if c in seen or seen.add(c))  # type: ignore[func-returns-value]
             k = colour.index(ambiguous)
             colour = [c + (c > ambiguous or (c == ambiguous and j != k)) for j, c in enumerate(colour)]
             classes += 1
         code = [colour[i] << 6 | colour[j] if colour[i] < colour[j] else colour[j] << 6 | colour[i]
                 for i, j in pairs]  # colours < 32: a board has at most 31 vertices
         code.sort()
-        naming = [None] * n
+        naming: list = [None] * n
         for x, i in index.items():
             naming[colour[i]] = x
         return tuple(code), naming
@@ -976,10 +977,10 @@ def two_trees(pairs, a, b) -> tuple[list[int], list[int]] | None:
     where, labelled = _partition(pairs, a, b)
     if labelled is None:
         return None
-    forests = ([], [])
+    forests: tuple[list[int], list[int]] = ([], [])
     for e in labelled:
         if e < len(pairs):  # the extra a-b edge is in neither forest
-            forests[where[e]].append(e)
+            forests[where[e]].append(e)  # type: ignore[index]  # a labelled edge is in a forest
     inside = {a}  # the vertices joined to a by forest 0's labelled edges
     grown = True
     while grown:
@@ -989,7 +990,8 @@ def two_trees(pairs, a, b) -> tuple[list[int], list[int]] | None:
             if (u in inside) != (v in inside):
                 inside.update((u, v))
                 grown = True
-    return tuple(sorted(e for e in forest if pairs[e][0] in inside) for forest in forests)
+    first, second = (sorted(e for e in forest if pairs[e][0] in inside) for forest in forests)
+    return first, second
 
 
 def _partition(pairs, a, b) -> tuple[list[int | None], set[int] | None]:
@@ -1033,8 +1035,8 @@ def _partition(pairs, a, b) -> tuple[list[int | None], set[int] | None]:
         """None when x joined a forest, else the labels of the failed search."""
         if ends[x][0] == ends[x][1]:
             return {x: None}  # a loop is in no forest
-        label = {x: None}  # edge -> (edge that takes its place, forest)
-        queue = deque([x])
+        label: dict[int, Any] = {x: None}  # edge -> (edge that takes its place, forest)
+        queue: deque[Any] = deque([x])
         while queue:
             y = queue.popleft()
             for i in (0, 1):
@@ -1042,9 +1044,10 @@ def _partition(pairs, a, b) -> tuple[list[int | None], set[int] | None]:
                     continue
                 cycle = tree_path(forests[i], *ends[y])
                 if cycle is None:  # y fits into forest i: shift the chain of swaps
-                    while y is not None:
-                        move(y, i)
-                        y, i = label[y] if label[y] is not None else (None, None)
+                    swap: tuple[int, int] | None = (y, i)
+                    while swap is not None:
+                        move(*swap)
+                        swap = label[swap[0]]
                     return None
                 for w in cycle:
                     if w not in label:
@@ -1082,7 +1085,7 @@ def spring_layout(n, edges, start, goal, rounds=100, tries=6) -> list[tuple[floa
     for v in range(n):
         a, b = from_start[v], from_goal[v]
         xs.append(0.5 if a is None or b is None else a / (a + b))
-    best = None
+    best: tuple | None = None
     for attempt in range(tries):
         points = _relax(n, edges, start, goal, xs, rounds, random.Random(attempt))
         score = _clearance(points, edges)
@@ -1090,6 +1093,7 @@ def spring_layout(n, edges, start, goal, rounds=100, tries=6) -> list[tuple[floa
             best = (score, points)
         if score[:2] == (CLEAR_ENOUGH, 0):  # clear of every edge and no crossing: done
             break
+    assert best is not None  # tries >= 1
     return best[1]
 
 

@@ -7,7 +7,8 @@ import time
 from functools import lru_cache
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.agents import parse_agent
 from engine.game import CHANCE, Game
