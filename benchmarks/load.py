@@ -1,0 +1,276 @@
+"""Load test: many players moving at once against the AI, on a real server.
+
+    .venv/bin/python benchmarks/load.py --players 20 --seconds 30
+    .venv/bin/python benchmarks/load.py --players 50 --url http://127.0.0.1:5000   # a running server
+    .venv/bin/python benchmarks/load.py --root /tmp/before        # serve another checkout (before/after)
+
+Starts ``python -m webapp`` on a free loopback port (its own process group, stopped at the
+end), creates one game per player from the mix (Nim, Sim, Cantris 6x3, Bridg-It 3; human
+against ``alphabeta``), and connects a real Socket.IO client per player. Each player plays a
+random legal move as soon as it is its turn, restarting a finished game, for ``--seconds``.
+It reports the AI moves a second the server made and the reply latency (the time from sending
+a move to the state that holds the AI's answer): median, 90th percentile and max.
+
+Bounded: at most ``MAX_PLAYERS`` players and ``MAX_SECONDS`` seconds, loopback only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+import requests
+import socketio
+
+ROOT = Path(__file__).resolve().parent.parent
+MAX_PLAYERS = 200
+MAX_SECONDS = 600
+MIX = (
+    ("nim", {}),
+    ("sim", {}),
+    ("cantris", {"board": "6x3"}),
+    ("shannon", {"board": "bridgit-3"}),
+)
+
+
+class Player(threading.Thread):
+    """One person at one game: moves at random on its turn, times the AI's replies."""
+
+    def __init__(self, url: str, game: str, options: dict, agent: str, rng: random.Random, ready: threading.Barrier):
+        super().__init__(daemon=True)
+        self.url, self.game, self.options, self.agent = url, game, options, agent
+        self.rng = rng
+        self.ready = ready
+        self.events: queue.Queue = queue.Queue()
+        self.replies: list[tuple[float, float]] = []  # (when the reply arrived, latency in s)
+        self.errors: list[str] = []
+        self.stop = threading.Event()
+
+    def run(self):
+        sio = None
+        try:
+            r = requests.post(f"{self.url}/api/games", timeout=30, json={
+                "game": self.game, "options": self.options, "players": ["human", self.agent]})
+            r.raise_for_status()
+            data = r.json()
+            gid, token = data["id"], data["seats"][0]["token"]
+            sio = socketio.Client(reconnection=False)
+            sio.on("state", lambda d: self.events.put(("state", d, time.perf_counter())))
+            sio.on("error", lambda d: self.events.put(("error", d, time.perf_counter())))
+            sio.connect(self.url, transports=["websocket"], wait_timeout=30)
+            sio.emit("join", {"game_id": gid, "token": token})
+            state = self._wait_turn(0, 60)
+        except Exception as exc:  # a player that cannot start is counted, not fatal
+            self.errors.append(f"start: {type(exc).__name__}: {exc}")
+            self._abandon_barrier()
+            return self._close(sio)
+        try:
+            self.ready.wait(120)
+        except threading.BrokenBarrierError:
+            return self._close(sio)
+        try:
+            while not self.stop.is_set():
+                if state["status"] == "over":
+                    sio.emit("restart", {"game_id": gid, "token": token})
+                    state = self._wait_turn(0, 60, restarted=True)
+                    continue
+                plies = len(state["history"])
+                move = self.rng.choice(state["legal_moves"])
+                sent = time.perf_counter()
+                sio.emit("move", {"game_id": gid, "token": token, "move": move})
+                state, arrived = self._wait_turn(plies + 1, 120, with_time=True)
+                if len(state["history"]) >= plies + 2:  # the AI answered
+                    self.replies.append((arrived, arrived - sent))
+        except Exception as exc:
+            if not self.stop.is_set():
+                self.errors.append(f"play: {type(exc).__name__}: {exc}")
+        self._close(sio)
+
+    def _wait_turn(self, min_plies: int, timeout: float, *, restarted=False, with_time=False):
+        """The first state with at least ``min_plies`` plies where the human is to move or
+        the game is over (after a restart: the fresh start position)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no reply within {timeout:g} s")
+            try:
+                name, data, at = self.events.get(timeout=min(left, 0.5))
+            except queue.Empty:
+                if self.stop.is_set():
+                    raise TimeoutError("stopped") from None
+                continue
+            if name == "error":
+                self.errors.append(f"error event: {data.get('code')}: {data.get('message')}")
+                continue
+            if restarted and data["history"]:
+                continue
+            if len(data["history"]) >= min_plies and (data["status"] == "over" or data["to_move"] == 0):
+                return (data, at) if with_time else data
+
+    def _abandon_barrier(self):
+        try:
+            self.ready.abort()
+        except Exception:
+            pass
+
+    @staticmethod
+    def _close(sio):
+        if sio is not None:
+            threading.Thread(target=sio.disconnect, daemon=True).start()
+
+
+# ----- the server under test ----------------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(root: Path, extra_args: list[str]) -> tuple[subprocess.Popen, str]:
+    """``python -m webapp`` of the checkout at ``root`` on a free loopback port, in its own
+    process group."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "webapp", "--host", "127.0.0.1", "--port", str(port), *extra_args],
+                            cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the server exited with code {proc.returncode}")
+        try:
+            if requests.get(f"{url}/api/catalog", timeout=2).ok:
+                return proc, url
+        except requests.RequestException:
+            time.sleep(0.2)
+    stop_server(proc)
+    raise SystemExit("the server did not answer within 60 s")
+
+
+def process_tree_rss_mb(pgid: int) -> float:
+    """Resident memory of every process in the server's process group (Linux /proc)."""
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            if int(fields[2]) != pgid:  # field 5 of stat: the process group
+                continue
+            for line in (entry / "status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+    return total / 1024
+
+
+def stop_server(proc: subprocess.Popen) -> None:
+    """SIGTERM the server's process group, then SIGKILL whatever is left after 10 s."""
+    for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            proc.poll()
+            try:
+                os.killpg(proc.pid, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.1)
+
+
+# ----- the run --------------------------------------------------------------------------------
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+
+def run(url: str, players: int, seconds: float, agent: str, seed: int) -> dict:
+    rng = random.Random(seed)
+    ready = threading.Barrier(players + 1)
+    team = [Player(url, *MIX[i % len(MIX)], agent, random.Random(rng.random()), ready) for i in range(players)]
+    for p in team:
+        p.start()
+        time.sleep(0.02)  # don't open 50 connections in the same millisecond
+    ready.wait(180)
+    started = time.perf_counter()
+    time.sleep(seconds)
+    ended = time.perf_counter()
+    for p in team:
+        p.stop.set()
+    for p in team:
+        p.join(10)
+    latencies = [lat for p in team for at, lat in p.replies if started <= at <= ended]
+    errors = [e for p in team for e in p.errors]
+    return {
+        "players": players, "seconds": round(ended - started, 2), "agent": agent,
+        "ai_moves": len(latencies),
+        "ai_moves_per_s": round(len(latencies) / (ended - started), 1),
+        "latency_ms": {
+            "median": round(1000 * statistics.median(latencies), 1) if latencies else None,
+            "p90": round(1000 * percentile(latencies, 90), 1) if latencies else None,
+            "max": round(1000 * max(latencies), 1) if latencies else None,
+        },
+        "errors": len(errors), "error_samples": errors[:5],
+    }
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=20, help=f"players moving at once (1..{MAX_PLAYERS})")
+    parser.add_argument("--seconds", type=float, default=20, help=f"how long to measure (1..{MAX_SECONDS})")
+    parser.add_argument("--agent", default="alphabeta", help="the AI's agent spec")
+    parser.add_argument("--seed", type=int, default=1, help="seeds the players' random moves")
+    parser.add_argument("--url", help="a running server on loopback (default: start one)")
+    parser.add_argument("--root", type=Path, default=ROOT,
+                        help="serve the checkout in this folder (e.g. a worktree of an older commit: before/after)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("server_args", nargs="*", help="extra arguments for python -m webapp (after --)")
+    args = parser.parse_args(argv)
+    if not 1 <= args.players <= MAX_PLAYERS:
+        parser.error(f"--players must be 1..{MAX_PLAYERS}")
+    if not 1 <= args.seconds <= MAX_SECONDS:
+        parser.error(f"--seconds must be 1..{MAX_SECONDS}")
+    proc = None
+    if args.url:
+        if urlparse(args.url).hostname not in ("127.0.0.1", "localhost", "::1"):
+            parser.error("--url must be a loopback address")
+        url = args.url.rstrip("/")
+    else:
+        proc, url = start_server(args.root, args.server_args)
+    try:
+        report = run(url, args.players, args.seconds, args.agent, args.seed)
+        if proc is not None:
+            report["server_rss_mb"] = round(process_tree_rss_mb(proc.pid), 1)
+    finally:
+        if proc is not None:
+            stop_server(proc)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        lat = report["latency_ms"]
+        print(f"{report['players']} players, {report['seconds']} s, AI {report['agent']}: "
+              f"{report['ai_moves']} AI moves, {report['ai_moves_per_s']} per second; reply latency "
+              f"median {lat['median']} ms, p90 {lat['p90']} ms, max {lat['max']} ms; "
+              f"errors {report['errors']}" + (f"; server RSS {report['server_rss_mb']} MB" if proc else ""))
+        for e in report["error_samples"]:
+            print("  error:", e)
+
+
+if __name__ == "__main__":
+    main()
