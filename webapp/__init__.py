@@ -29,6 +29,8 @@ DEFAULTS = {
     "MAX_GAMES": 1000,  # live games kept; the oldest finished ones go first
     "MAX_ARENA_GAMES": 10_000,
     "TRACE_MAX_NODES": 5000,
+    # redis://HOST:PORT/DB shared by several server processes (else ARCADE_MESSAGE_QUEUE, else none)
+    "MESSAGE_QUEUE": None,
 }
 
 
@@ -47,7 +49,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.update(DEFAULTS)
     app.config.update(config or {})
     # Threading mode, pinned: eventlet/gevent would freeze every game during a CPU-bound search.
-    socketio = SocketIO(app, async_mode="threading")
+    socketio = SocketIO(app, async_mode="threading", **_message_queue(app))
     store = SessionStore(app.config["MAX_GAMES"])
     arcade = Arcade(socketio, store, AIRunner(socketio, app.config), {})
     atexit.register(arcade.ai.pool.shutdown)
@@ -60,6 +62,17 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(teach.bp)
     sockets.register(socketio, arcade)
     return app
+
+
+def _message_queue(app: Flask) -> dict:
+    """SocketIO's ``client_manager`` when processes share a message queue (``{}`` otherwise)."""
+    url = app.config["MESSAGE_QUEUE"] or os.environ.get("ARCADE_MESSAGE_QUEUE")
+    if not url:
+        return {}
+    from .cluster import message_queue
+
+    app.config["MESSAGE_QUEUE"] = url
+    return {"client_manager": message_queue(url)}
 
 
 def get_socketio(app: Flask) -> SocketIO:

@@ -1,9 +1,11 @@
-"""``python -m webapp [--host H] [--port P]``: serve the arcade and print the lobby's URL."""
+"""``python -m webapp [--host H] [--port P] [--message-queue URL]``: serve the arcade and print the lobby's URL."""
 
 import argparse
 import logging
+import os
 
 from . import create_app, get_socketio
+from .cluster import RedisUnavailable
 
 
 def main(argv=None):
@@ -11,11 +13,17 @@ def main(argv=None):
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=5000)
     parser.add_argument("--debug", action="store_true")
+    parser.add_argument("--message-queue", metavar="URL", default=os.environ.get("ARCADE_MESSAGE_QUEUE"),
+                        help="redis://HOST:PORT/DB shared by several server processes, so that any of "
+                             "them can push to any game's players (default: $ARCADE_MESSAGE_QUEUE, or none)")
     args = parser.parse_args(argv)
     if not 0 < args.port < 65536:
         parser.error(f"--port must be 1..65535, got {args.port}")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    app = create_app()
+    try:
+        app = create_app({"MESSAGE_QUEUE": args.message_queue})
+    except RedisUnavailable as exc:
+        parser.error(str(exc))
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
     print(f"Alpha-Beta Arcade: lobby at http://{shown}:{args.port}/", flush=True)
     get_socketio(app).run(app, host=args.host, port=args.port, debug=args.debug,

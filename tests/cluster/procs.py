@@ -1,0 +1,101 @@
+"""Real processes for the multi-process tests: ``redis-server`` and ``python -m webapp``.
+
+Each runs in its own process group, so stopping it also stops its children (search workers):
+nothing outlives a test, even a failing one.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import redis
+import requests
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def stop_group(proc: subprocess.Popen, sig=signal.SIGTERM, grace: float = 10.0) -> None:
+    """Send ``sig`` to ``proc``'s whole process group; SIGKILL what is left after ``grace``."""
+    for s in (sig, signal.SIGKILL):
+        try:
+            os.killpg(proc.pid, s)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(grace)
+            # the leader is gone: its workers may linger a moment, then get SIGKILL
+            time.sleep(0.2)
+        except subprocess.TimeoutExpired:
+            pass
+
+
+class RedisServer:
+    """``redis-server`` on a free loopback port, in memory only."""
+
+    def __init__(self, workdir: Path):
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.log = workdir / f"redis-{self.port}.log"
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", str(workdir), "--logfile", str(self.log)],
+            start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        self.client = redis.Redis.from_url(self.url, socket_connect_timeout=1)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                self.client.ping()
+                return
+            except redis.ConnectionError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError(f"redis-server did not start on port {self.port}: "
+                                       f"{self.log.read_text() if self.log.exists() else ''}")
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.client.close()
+        stop_group(self.proc)
+
+
+class ServerProcess:
+    """``python -m webapp ARGS`` on a free port, ready to answer when constructed."""
+
+    def __init__(self, args: list[str], workdir: Path, env: dict | None = None):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = workdir / f"webapp-{self.port}.log"
+        with open(self.log, "wb") as out:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "webapp", "--port", str(self.port), *args],
+                cwd=ROOT, env={**os.environ, **(env or {})}, start_new_session=True,
+                stdout=out, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if requests.get(f"{self.url}/api/catalog", timeout=2).status_code == 200:
+                    return
+            except requests.RequestException:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"python -m webapp {' '.join(args)} did not start:\n{self.output()}")
+            time.sleep(0.1)
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def stop(self, sig=signal.SIGTERM) -> None:
+        stop_group(self.proc, sig)

@@ -1,0 +1,61 @@
+"""``--message-queue redis://...``: Socket.IO emits travel through Redis; bad URLs are refused."""
+
+import json
+
+import pytest
+import requests
+
+from webapp.__main__ import main
+from webapp.cluster import CHANNEL
+
+from tests.cluster.procs import free_port
+
+
+def test_a_game_is_played_through_the_message_queue(redis_server, redis_url, servers, players):
+    """With a message queue even a process's own clients get their events through Redis:
+    the game is played and every ``state`` it pushes is published on the arcade's channel."""
+    (server,) = servers(1, "--message-queue", redis_url)
+    pubsub = redis_server.client.pubsub(ignore_subscribe_messages=True)
+    pubsub.subscribe(CHANNEL)
+    try:
+        r = requests.post(f"{server.url}/api/games", timeout=5,
+                          json={"game": "nim", "options": {"piles": "3,4,5"}, "players": ["human", "alphabeta"]})
+        assert r.status_code == 201, r.text
+        gid, token = r.json()["id"], r.json()["seats"][0]["token"]
+        p = players(server.url)
+        p.sio.emit("join", {"game_id": gid, "token": token})
+        p.wait("state")
+        p.sio.emit("move", {"game_id": gid, "token": token, "move": "2:2"})
+        after, _ = p.wait("state", lambda s: len(s["history"]) == 2)
+        assert after["history"][1]["seat"] == 1
+        published = []  # Redis kept them for us
+        for _ in range(200):
+            message = pubsub.get_message(timeout=0.2)
+            if message is not None:
+                published.append(message)
+            elif published:
+                break
+    finally:
+        pubsub.close()
+    states = [json.loads(m["data"]) for m in published]
+    assert any(m.get("event") == "state" and m.get("room") == gid for m in states), states[:3]
+
+
+@pytest.mark.parametrize("url, says", [
+    ("http://127.0.0.1:6379/0", "must be a redis://HOST:PORT/DB URL"),
+    ("redis://127.0.0.1:notaport/0", "not a valid Redis URL"),
+])
+def test_a_bad_message_queue_url_is_refused(url, says, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--message-queue", url])
+    assert exit_.value.code == 2
+    assert says in capsys.readouterr().err
+
+
+def test_an_unreachable_message_queue_is_refused(capsys, monkeypatch):
+    url = f"redis://127.0.0.1:{free_port()}/0"  # nobody listens there
+    monkeypatch.setenv("ARCADE_MESSAGE_QUEUE", url)
+    with pytest.raises(SystemExit) as exit_:
+        main([])
+    assert exit_.value.code == 2
+    assert f"cannot reach the message queue at {url}" in capsys.readouterr().err
