@@ -62,7 +62,7 @@ class RedisServer:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
                     self.stop()
                     raise RuntimeError(f"redis-server did not start on port {self.port}: "
-                                       f"{self.log.read_text() if self.log.exists() else ''}")
+                                       f"{self.log.read_text() if self.log.exists() else ''}") from None
                 time.sleep(0.05)
 
     def stop(self) -> None:

@@ -5,10 +5,9 @@ import json
 import pytest
 import requests
 
+from tests.cluster.procs import free_port
 from webapp.__main__ import main
 from webapp.cluster import CHANNEL
-
-from tests.cluster.procs import free_port
 
 
 def test_a_game_is_played_through_the_message_queue(redis_server, redis_url, servers, players):
