@@ -81,7 +81,8 @@ AGENT_HELP = {
         "alpha-beta with transposition table and move ordering; time=S deepens within S seconds",
     "expecti:depth=D": "expectiminimax: chance (hidden cards) averaged, players searched",
     "model:opponent=SPEC": "searches against a known opponent (random, rules) instead of a perfect one",
-    "rules": "Blacksin only: the seed's rule-based opponent",
+    "rules": "Blacksin only: the seed's rule-based opponent; it reads the deck, even a hidden one "
+             "(it sees the next cards)",
 }
 
 
@@ -116,8 +117,10 @@ class Agent:
     def to_json(self) -> dict:
         return {"spec": self.spec, "name": self.name, "human": self.is_human}
 
-    def check_game(self, game_cls: type[Game]) -> "Agent":
-        """Raise AgentError if this agent cannot play ``game_cls``."""
+    def check_game(self, game_cls: "type[Game] | Game") -> "Agent":
+        """Raise AgentError if this agent cannot play ``game_cls``. Given a configured game
+        (an instance), a model's opponent must also be an agent the searcher can predict in
+        the game as it sees it (Blacksin's hidden deck hides what ``rules`` reads)."""
         if self.name not in BUILTIN and self.name not in game_cls.policies:
             raise AgentError(f"agent {self.spec!r}: {game_cls.name} has no agent {self.name!r}")
         if self.eval is not None and self.eval not in game_cls.evaluators:
@@ -126,6 +129,15 @@ class Agent:
                              f"(evaluations: {known})")
         if self.opponent is not None:
             self.opponent.check_game(game_cls)
+            if not isinstance(game_cls, type) and self.opponent.name in game_cls.policies:
+                # Ask the searcher's view of the start once: a policy that reads what the view
+                # hides refuses there (OptionError naming why), and would at every move.
+                start = game_cls.start()
+                view, view_state = game_cls.perspective(start, game_cls.to_move(start))
+                try:
+                    self.opponent.distribution(view, view_state)
+                except OptionError as exc:
+                    raise AgentError(f"agent {self.spec!r}: {exc}") from None
         return self
 
     def reseed(self, seed: int | None) -> None:
@@ -188,8 +200,9 @@ class Agent:
         return result
 
 
-def parse_agent(spec: Any, game_cls: type[Game] | None = None) -> Agent:
-    """Parse ``NAME[:key=value,...]``; with ``game_cls`` also check the agent fits the game."""
+def parse_agent(spec: Any, game_cls: "type[Game] | Game | None" = None) -> Agent:
+    """Parse ``NAME[:key=value,...]``; with ``game_cls`` (a game class or a configured
+    game) also check the agent fits the game."""
     if not isinstance(spec, str) or not spec.strip():
         raise AgentError(f"an agent must be a spec string like 'alphabeta:depth=6', got {spec!r}")
     spec = spec.strip()
@@ -200,6 +213,7 @@ def parse_agent(spec: Any, game_cls: type[Game] | None = None) -> Agent:
         raise AgentError(f"unknown agent {name!r} (agents: {', '.join(sorted(known))})")
     keys = _KEYS.get(name, {})
     agent = Agent(spec=spec, name=name)
+    given: dict[str, Any] = {}
     if rest.strip():
         for part in rest.split(","):
             key, sep, value = part.partition("=")
@@ -219,12 +233,33 @@ def parse_agent(spec: Any, game_cls: type[Game] | None = None) -> Agent:
                 if parsed.is_human or parsed.searches:
                     raise AgentError(f"agent {spec!r}: the opponent must be random or a fixed agent like rules")
             setattr(agent, key, parsed)
+            given[key] = parsed
     if name == "model" and agent.opponent is None:
         raise AgentError(f"agent {spec!r}: model needs opponent=SPEC, e.g. model:opponent=random")
+    agent.spec = canonical_spec(name, given)
     agent.reseed(None)
     if game_cls is not None:
         agent.check_game(game_cls)
     return agent
 
 
-__all__ = ["AGENT_HELP", "Agent", "AgentError", "parse_agent"]
+def canonical_spec(name: str, settings: dict[str, Any]) -> str:
+    """The one spelling of an agent (what games store and show): each setting once, in the
+    order first given, values in a fixed form.
+
+    >>> parse_agent(" alphabeta: depth = 6, tt=no, time=0.50, depth=4 ").spec
+    'alphabeta:depth=4,tt=off,time=0.5'
+    """
+    def text(value):
+        if isinstance(value, bool):
+            return "on" if value else "off"
+        if isinstance(value, float):
+            return f"{value:g}" if float(f"{value:g}") == value else repr(value)
+        if isinstance(value, Agent):
+            return value.spec
+        return str(value)
+
+    return name + (":" + ",".join(f"{k}={text(v)}" for k, v in settings.items()) if settings else "")
+
+
+__all__ = ["AGENT_HELP", "Agent", "AgentError", "canonical_spec", "parse_agent"]

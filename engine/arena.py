@@ -35,10 +35,10 @@ def check_arena(game_name, options, agents, games, seed):
     game_cls = get_game(game_name)
     if not isinstance(options, dict):
         raise OptionError("options must be an object of name: value")
-    game_cls.from_options(options)
+    game = game_cls.from_options(options)
     if not isinstance(agents, (list, tuple)) or len(agents) != 2:
         raise OptionError("agents must be a list of two agent specs: [A, B]")
-    specs = [parse_agent(a, game_cls) for a in agents]
+    specs = [parse_agent(a, game) for a in agents]
     if any(spec.is_human for spec in specs):
         raise OptionError("the arena plays agents against each other: 'human' cannot sit there")
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:

@@ -12,7 +12,9 @@ from webapp import create_app
 
 # Searches run in threads here (AI_PROCESSES=0) so tests can patch the engine in-process;
 # tests/web/test_search_pool.py covers the process pool.
-FAST = {"TESTING": True, "AI_PAUSE": 0.05, "AI_TIME_CAP": 5.0, "HINT_TIME": 1.0, "AI_PROCESSES": 0}
+# Tests create games quickly from one address: the rate limit has its own tests (test_hardening).
+FAST = {"TESTING": True, "AI_PAUSE": 0.05, "AI_TIME_CAP": 5.0, "HINT_TIME": 1.0, "AI_PROCESSES": 0,
+        "CREATE_LIMIT": 100_000}
 
 
 @pytest.fixture

@@ -55,7 +55,9 @@ def create_app(config: dict | None = None) -> Flask:
     atexit.register(arcade.ai.pool.shutdown)
     app.extensions["arcade"] = arcade
 
-    from . import api, pages, sockets, teach
+    from . import api, pages, security, sockets, teach
+
+    security.init_app(app)
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)

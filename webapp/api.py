@@ -12,6 +12,7 @@ from engine.games import catalog, get_game
 from engine.options import OptionError
 
 from .arena_jobs import ArenaJob
+from .security import refused
 from .sessions import ArcadeError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -21,9 +22,7 @@ def arcade():
     return current_app.extensions["arcade"]
 
 
-@bp.errorhandler(ArcadeError)
-def refused(exc: ArcadeError):
-    return jsonify(exc.to_json()), exc.status
+bp.register_error_handler(ArcadeError, refused)
 
 
 @bp.errorhandler(404)

@@ -135,7 +135,8 @@ class GameSession:
             raise ArcadeError("illegal_move", str(exc)) from None
         details = self.game.move_details(self.state, internal)
         new_state = self.game.play(self.state, internal)
-        entry = {"seat": seat_index, "move": move, "ply": len(self.states)}
+        # The game's own notation of the move, never the client's spelling of it.
+        entry = {"seat": seat_index, "move": self.game.notation(self.state, internal), "ply": len(self.states)}
         if details is not None:
             entry["details"] = details
         if stats is not None:
@@ -185,7 +186,7 @@ class SessionStore:
             players = payload.get("players", ["human", "human"])
             if not isinstance(players, list) or len(players) != 2:
                 raise AgentError("'players' must be a list of two agent specs, e.g. [\"human\", \"alphabeta:depth=6\"]")
-            agents = [parse_agent(p, game_cls) for p in players]
+            agents = [parse_agent(p, game) for p in players]  # the game as configured
         except (OptionError, IllegalMove) as exc:
             raise ArcadeError("bad_request", str(exc)) from None
         seats = [Seat(i, agent, secrets.token_urlsafe(16) if agent.is_human else None)

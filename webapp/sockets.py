@@ -11,6 +11,7 @@ import logging
 from flask import request
 from flask_socketio import emit, join_room
 
+from .security import check_payload, clip
 from .sessions import ArcadeError
 
 log = logging.getLogger(__name__)
@@ -28,9 +29,10 @@ def register(socketio, arcade) -> None:
                 try:
                     if not isinstance(payload, dict):
                         raise ArcadeError("bad_payload", f"'{event}' needs a JSON object, got {type(payload).__name__}")
+                    check_payload(payload, code="bad_payload")  # the HTTP API's limits
                     return fn(payload)
                 except ArcadeError as exc:
-                    emit("error", {"code": exc.code, "message": exc.message, "event": event})
+                    emit("error", {"code": exc.code, "message": clip(exc.message), "event": event})
                 except Exception:  # never let one bad message take the connection down
                     log.exception("socket event %s failed", event)
                     emit("error", {"code": "internal", "message": f"the server failed to handle '{event}'", "event": event})

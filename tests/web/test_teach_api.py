@@ -242,10 +242,10 @@ def test_pages_render(client):
 
 
 def test_a_lesson_opens_its_tree(client):
-    r = client.post("/lessons/nim-4-1")
+    r = client.post("/lessons/nim-4-1", json={})  # as static/js/lessons.js posts it
     assert r.status_code == 303
     url = r.headers["Location"]
     assert "/tree?" in url and "algo=minimax" in url and "depth=0" in url
     gid = url.split("/play/")[1].split("/")[0]
     assert client.get(f"/api/games/{gid}").get_json()["board"]["piles"] == [4, 1]
-    assert client.post("/lessons/nope").status_code == 404
+    assert client.post("/lessons/nope", json={}).status_code == 404

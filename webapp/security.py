@@ -1,0 +1,305 @@
+"""What every request meets before a view runs, and what every answer carries.
+
+- **Bodies**: a POST, PUT or PATCH must say ``Content-Type: application/json`` (415
+  otherwise, body or not: a cross-site form or a no-cors ``fetch`` cannot set that type
+  without a CORS preflight, which this server never grants), and any body must be JSON.
+  ``MAX_CONTENT_LENGTH`` (1 MB) is checked from the header, before the body is read (413).
+- **Shapes**: the JSON (and the query string, the URL's own parts, the Socket.IO payloads)
+  must be small: strings of bounded length (:data:`FIELD_LIMITS`), bounded nesting and
+  item count, no NaN or Infinity. A refusal names the field and never echoes it whole.
+- **Game creation** is rate limited per client address (a token bucket: ``CREATE_LIMIT``
+  games per ``CREATE_PERIOD`` seconds; 429 with ``Retry-After``).
+- **Errors** under ``/api`` (and for any JSON refusal) are JSON ``{"error", "code",
+  "message"}``, 400/404/405/413/415/429/500 alike; messages are clipped (:func:`clip`).
+- **Headers** on every answer: a CSP without inline script, no framing, no Referer (seat
+  tokens ride in invite URLs), no MIME sniffing.
+- **Logs**: ``token=...`` in access-log lines is masked (:class:`MaskTokens`).
+
+``init_app(app)`` wires all of it; ``check_payload`` is the same shape check for Socket.IO.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import re
+import threading
+import time
+from typing import Any
+
+from flask import Flask, Response, current_app, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from .sessions import ArcadeError
+
+DEFAULTS = {
+    "MAX_CONTENT_LENGTH": 1_000_000,  # bytes of a request body (Flask's own setting too)
+    "CREATE_LIMIT": 30,  # games one client address may create per CREATE_PERIOD ...
+    "CREATE_PERIOD": 60.0,  # ... seconds (a token bucket: bursts up to CREATE_LIMIT)
+    "MAX_JSON_DEPTH": 16,  # nesting of arrays and objects in a body or a socket payload
+    "MAX_JSON_ITEMS": 2_000,  # values in a body or a socket payload, all levels together
+}
+
+#: Longest string accepted for a field, by the field's name (the last object key on its
+#: path, the query argument's or the URL part's name); any other string: DEFAULT_LIMIT.
+FIELD_LIMITS = {
+    "game_id": 100, "job_id": 100, "id": 100, "token": 100, "manage_token": 100, "name": 100,
+    "move": 200,
+    "players": 300, "agents": 300, "agent": 300, "opponent": 300,
+}
+DEFAULT_LIMIT = 500
+ECHO = 80  # characters of a client's value that an error message may repeat
+
+#: Endpoints that create a game (rate limited per client).
+CREATES_GAMES = {"api.create_game", "teach.open_example"}
+
+CSP = "; ".join([
+    "default-src 'self'",
+    "script-src 'self'",
+    # Views set SVG and element styles from script; styles cannot run code.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "connect-src 'self' ws: wss:",  # Socket.IO: polling, then the websocket upgrade
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+])
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+}
+
+BODY_METHODS = {"POST", "PUT", "PATCH"}
+
+
+# ----- messages --------------------------------------------------------------------------------
+def clip(message: str, echo: int = ECHO, total: int = 600) -> str:
+    """``message`` with every quoted or unbroken run longer than ``echo`` characters cut short,
+    and at most ``total`` characters: an error may name a client's value, never repeat a huge one."""
+
+    def cut(match: re.Match) -> str:
+        text = match.group(0)
+        quote = text[0] if text[0] in "'\"" and text[-1] == text[0] else ""
+        return text[:echo - 1] + "…" + quote
+
+    message = re.sub(r"'[^']{%d,}'|\"[^\"]{%d,}\"|\S{%d,}" % (echo, echo, echo + 1), cut, str(message))
+    return message if len(message) <= total else message[:total - 1] + "…"
+
+
+def error_response(code: str, message: str, status: int, headers: dict | None = None) -> Response:
+    """The one JSON shape of every refusal: ``{"error", "code", "message"}``."""
+    message = clip(message)
+    response = jsonify({"error": message, "code": code, "message": message})
+    response.status_code = status
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def refused(exc: ArcadeError) -> Response:
+    return error_response(exc.code, exc.message, exc.status, getattr(exc, "headers", None))
+
+
+# ----- shapes ----------------------------------------------------------------------------------
+def limit_for(field: str) -> int:
+    return FIELD_LIMITS.get(field, DEFAULT_LIMIT)
+
+
+def check_string(field: str, value: str, code: str = "bad_request") -> None:
+    limit = limit_for(field)
+    if len(value) > limit:
+        raise ArcadeError(code, f"{field!r} is {len(value):,} characters long: at most {limit} are accepted")
+
+
+def check_payload(value: Any, *, code: str = "bad_request", config=None) -> None:
+    """Raise ArcadeError unless ``value`` (decoded JSON) is small: bounded nesting, item
+    count and string lengths (by field, :data:`FIELD_LIMITS`), finite numbers."""
+    config = config if config is not None else current_app.config
+    max_depth, max_items = config["MAX_JSON_DEPTH"], config["MAX_JSON_ITEMS"]
+    count = 0
+    # Iterative walk: a deep structure must not hit Python's recursion limit here either.
+    todo = [(value, "body", "body", 0)]
+    while todo:
+        item, path, field, depth = todo.pop()
+        count += 1
+        if count > max_items:
+            raise ArcadeError(code, f"the JSON holds more than {max_items:,} values")
+        if isinstance(item, str):
+            if len(item) > limit_for(field):
+                raise ArcadeError(code, f"field {path!r} is {len(item):,} characters long: "
+                                        f"at most {limit_for(field)} are accepted")
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                raise ArcadeError(code, f"field {path!r} is not a finite number")
+        elif isinstance(item, (dict, list)):
+            if depth >= max_depth:
+                raise ArcadeError(code, f"the JSON is nested more than {max_depth} levels deep (at {path!r})")
+            if isinstance(item, dict):
+                for key, child in item.items():
+                    if len(key) > DEFAULT_LIMIT:
+                        raise ArcadeError(code, f"a key in {path!r} is {len(key):,} characters long: "
+                                                f"at most {DEFAULT_LIMIT} are accepted")
+                    todo.append((child, key if path == "body" else f"{path}.{key}", key, depth + 1))
+            else:
+                for i, child in enumerate(item):
+                    todo.append((child, f"{path}[{i}]", field, depth + 1))
+
+
+def _no_constants(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+def parse_json_body(data: bytes) -> Any:
+    """Decode a request body; a clear ArcadeError for anything that is not JSON (nesting so
+    deep that the decoder recurses too far included)."""
+    try:
+        return json.loads(data, parse_constant=_no_constants)
+    except RecursionError:
+        raise ArcadeError("bad_request", "the JSON is nested too deeply") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ArcadeError("bad_request", f"the body is not valid JSON: {exc}") from None
+
+
+# ----- rate limit ------------------------------------------------------------------------------
+class RateLimiter:
+    """A token bucket per key: ``limit`` tokens, refilled at ``limit / period`` a second."""
+
+    MAX_KEYS = 10_000
+
+    def __init__(self, limit: int, period: float):
+        self.limit = limit
+        self.rate = limit / period
+        self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, when)
+        self._lock = threading.Lock()
+
+    def take(self, key: str) -> float:
+        """Take a token for ``key``: 0.0 when granted, else the seconds until one is free."""
+        now = time.monotonic()
+        with self._lock:
+            tokens, when = self._buckets.get(key, (self.limit, now))
+            tokens = min(self.limit, tokens + (now - when) * self.rate)
+            if tokens >= 1:
+                self._buckets[key] = (tokens - 1, now)
+                if len(self._buckets) > self.MAX_KEYS:
+                    self._forget_full(now)
+                return 0.0
+            self._buckets[key] = (tokens, now)
+            return (1 - tokens) / self.rate
+
+    def _forget_full(self, now: float) -> None:
+        """Drop the buckets that have refilled (they hold nothing a new bucket would not)."""
+        for key, (tokens, when) in list(self._buckets.items()):
+            if tokens + (now - when) * self.rate >= self.limit:
+                del self._buckets[key]
+
+
+# ----- the hooks -------------------------------------------------------------------------------
+def check_request():
+    """``before_request``: refuse what no view should see (raises ArcadeError)."""
+    config = current_app.config
+    length = request.content_length
+    if length is not None and length > config["MAX_CONTENT_LENGTH"]:
+        raise ArcadeError("too_large", f"the body is {length:,} bytes: at most "
+                                       f"{config['MAX_CONTENT_LENGTH']:,} are accepted", 413)
+    has_body = bool(length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+    if request.method in BODY_METHODS or has_body:
+        if request.mimetype != "application/json":
+            raise ArcadeError("unsupported_media_type",
+                              f"the body must be JSON, sent with Content-Type: application/json "
+                              f"(got {request.mimetype or 'no Content-Type'})", 415)
+    for name, value in (request.view_args or {}).items():
+        if isinstance(value, str):
+            check_string(name, value)
+    for name, value in request.args.items(multi=True):
+        check_string(name, value)
+    token = request.headers.get("X-Seat-Token")
+    if token is not None:
+        check_string("token", token)
+    if request.endpoint in CREATES_GAMES:
+        wait = current_app.extensions["create_limiter"].take(request.remote_addr or "")
+        if wait:
+            exc = ArcadeError("rate_limited", f"too many new games from your address: try again in "
+                                              f"{math.ceil(wait)} s", 429)
+            exc.headers = {"Retry-After": str(math.ceil(wait))}
+            raise exc
+    if has_body:
+        # An over-long chunked body stops at MAX_CONTENT_LENGTH while it is read (413).
+        check_payload(parse_json_body(request.get_data(cache=True)))
+
+
+def add_headers(response: Response) -> Response:
+    for name, value in HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/") or request.method in BODY_METHODS or request.method == "DELETE"
+
+
+CODES = {400: "bad_request", 404: "not_found", 405: "bad_method", 413: "too_large",
+         415: "unsupported_media_type", 429: "rate_limited"}
+
+
+def http_error(exc: HTTPException):
+    """JSON for API and state-changing requests; Flask's own page for a browser's GET."""
+    if not wants_json() or (exc.code or 500) < 400:  # redirects (a missing slash) stay redirects
+        return exc
+    if exc.code == 405:
+        message = f"method {request.method} is not allowed here"
+    elif exc.code == 404:
+        message = "no such API endpoint" if request.path.startswith("/api/") else "no such page"
+    else:
+        message = exc.description or exc.name
+    return error_response(CODES.get(exc.code, "error"), message, exc.code or 500)
+
+
+def internal_error(exc):
+    """An unexpected failure: logged with its traceback, answered without any detail."""
+    if not wants_json():
+        return exc
+    return error_response("internal", "the server failed to handle this request", 500)
+
+
+class MaskTokens(logging.Filter):
+    """Mask ``token=...`` (seat tokens in invite URLs) in log records: access logs of the
+    development server (logger ``werkzeug``) and of gunicorn (``gunicorn.access``)."""
+
+    PATTERN = re.compile(r"((?:manage_)?token=)[^&\s\"']+")
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.args:
+            args = record.args
+            if isinstance(args, dict):
+                record.args = {k: self.mask(v) for k, v in args.items()}
+            else:
+                record.args = tuple(self.mask(a) for a in args)
+        record.msg = self.mask(record.msg)
+        return True
+
+    def mask(self, value):
+        return self.PATTERN.sub(r"\1***", value) if isinstance(value, str) else value
+
+
+def mask_access_logs() -> None:
+    for name in ("werkzeug", "gunicorn.access"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, MaskTokens) for f in logger.filters):
+            logger.addFilter(MaskTokens())
+
+
+def init_app(app: Flask) -> None:
+    for key, value in DEFAULTS.items():
+        if app.config.get(key) is None:  # Flask itself has MAX_CONTENT_LENGTH = None
+            app.config[key] = value
+    app.extensions["create_limiter"] = RateLimiter(app.config["CREATE_LIMIT"], app.config["CREATE_PERIOD"])
+    app.before_request(check_request)
+    app.after_request(add_headers)
+    app.register_error_handler(ArcadeError, refused)
+    app.register_error_handler(HTTPException, http_error)
+    app.register_error_handler(500, internal_error)
+    mask_access_logs()
