@@ -247,15 +247,16 @@ CODES = {400: "bad_request", 404: "not_found", 405: "bad_method", 413: "too_larg
 
 def http_error(exc: HTTPException):
     """JSON for API and state-changing requests; Flask's own page for a browser's GET."""
-    if not wants_json() or (exc.code or 500) < 400:  # redirects (a missing slash) stay redirects
+    status = exc.code or 500
+    if not wants_json() or status < 400:  # redirects (a missing slash) stay redirects
         return exc
-    if exc.code == 405:
+    if status == 405:
         message = f"method {request.method} is not allowed here"
-    elif exc.code == 404:
+    elif status == 404:
         message = "no such API endpoint" if request.path.startswith("/api/") else "no such page"
     else:
         message = exc.description or exc.name
-    return error_response(CODES.get(exc.code, "error"), message, exc.code or 500)
+    return error_response(CODES.get(status, "error"), message, status)
 
 
 def internal_error(exc):
