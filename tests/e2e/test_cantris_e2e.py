@@ -179,7 +179,7 @@ def test_the_seeds_worked_example_and_its_chain(page: Page, base_url):
     page.evaluate(WATCH_GAINS)
     page.locator('[data-move="3,2"]').click()
     expect(page.get_by_test_id("cantris-score-value-0")).to_have_text("12")
-    page.wait_for_function("window.gains.length >= 3")
+    page.wait_for_function("() => window.gains.length >= 3")
     settled(page)
     assert page.evaluate("window.gains") == ["+3", "+6", "+3"]
     assert board_text(page, 8, 4) == WORKED_AFTER
