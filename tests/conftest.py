@@ -18,8 +18,20 @@ FAST = {"TESTING": True, "AI_PAUSE": 0.05, "AI_TIME_CAP": 5.0, "HINT_TIME": 1.0,
 
 
 @pytest.fixture
-def app():
-    return create_app(FAST)
+def app(tmp_path):
+    """A fresh app on its own temporary game store."""
+    return create_app(dict(FAST, STORE=str(tmp_path / "games.sqlite3")))
+
+
+@pytest.fixture
+def make_app(tmp_path):
+    """``make_app(**config)``: more apps, on a temporary store unless given ``STORE`` (two apps
+    on one store file are a server and the same server after a restart)."""
+    def make(**config):
+        config.setdefault("STORE", str(tmp_path / "games.sqlite3"))
+        return create_app(dict(FAST, **config))
+
+    return make
 
 
 @pytest.fixture
@@ -52,18 +64,21 @@ class LiveServer:
 
 
 @pytest.fixture(scope="session")
-def live_server():
-    server = LiveServer(create_app(FAST)).start()
+def live_server(tmp_path_factory):
+    store = tmp_path_factory.mktemp("live") / "games.sqlite3"
+    server = LiveServer(create_app(dict(FAST, STORE=str(store)))).start()
     yield server
     server.stop()
 
 
 @pytest.fixture
-def make_live_server():
-    """Start extra live servers with their own settings: ``make_live_server(AI_PROCESSES=1)``."""
+def make_live_server(tmp_path):
+    """Start extra live servers with their own settings: ``make_live_server(AI_PROCESSES=1)``
+    (each on its own temporary store unless given ``STORE``)."""
     started = []
 
     def make(**config):
+        config.setdefault("STORE", str(tmp_path / f"games-{len(started)}.sqlite3"))
         server = LiveServer(create_app(dict(FAST, **config))).start()
         started.append(server)
         return server

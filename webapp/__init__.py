@@ -1,14 +1,21 @@
 """Alpha-Beta Arcade's web app: Flask for pages and JSON, Flask-SocketIO for live games.
 
 ``create_app()`` is the application factory (``gunicorn 'webapp:create_app()'``); each app
-has its own SocketIO server, session store and AI runner in ``app.extensions["arcade"]``.
+has its own SocketIO server, game store, session service and AI runner in
+``app.extensions["arcade"]``. Games live in the store (``STORE``: a SQLite file in the
+instance folder unless ``--store`` / ``ARCADE_STORE`` says otherwise), so a restarted server
+resumes every game, and an AI whose turn was due moves.
 """
 
 from __future__ import annotations
 
 import atexit
+import logging
+import multiprocessing
 import os
-from dataclasses import dataclass
+import threading
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from flask import Flask
@@ -16,8 +23,10 @@ from flask_socketio import SocketIO
 
 from .ai import AIRunner
 from .sessions import SessionStore
+from .store import DAY, Retention, open_store
 
 ROOT = Path(__file__).resolve().parent.parent
+log = logging.getLogger(__name__)
 
 DEFAULTS = {
     "AI_TIME_CAP": 10.0,  # seconds an AI move may take at most, whatever its spec says
@@ -26,7 +35,13 @@ DEFAULTS = {
     "HINT_AGENT": "alphabeta",
     # worker processes for searches (0: search in a thread of the server process)
     "AI_PROCESSES": min(2, os.cpu_count() or 1),
-    "MAX_GAMES": 1000,  # live games kept; the oldest finished ones go first
+    # where games live: a file path, sqlite:///PATH (None: arcade.sqlite3 in the instance folder)
+    "STORE": None,
+    "KEEP_FINISHED_DAYS": 30.0,  # a finished game's record stays readable this long
+    "KEEP_IDLE_DAYS": 7.0,  # an unfinished game nobody moved in or watched this long is dropped
+    "KEEP_ARENA_DAYS": 1.0,  # an arena run is dropped this long after its last update
+    "SWEEP_INTERVAL": 60.0,  # seconds between two expiry sweeps (run on the back of requests)
+    "HOT_GAMES": 256,  # games kept rebuilt in memory when nobody is connected to them
     "MAX_ARENA_GAMES": 10_000,
     "TRACE_MAX_NODES": 5000,
     # redis://HOST:PORT/DB shared by several server processes (else ARCADE_MESSAGE_QUEUE, else none)
@@ -42,6 +57,54 @@ class Arcade:
     store: SessionStore
     ai: AIRunner
     arenas: dict
+    sweep_interval: float = 60.0
+    _next_sweep: float = 0.0
+    _sweep_lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def maybe_sweep(self) -> None:
+        """Run an expiry sweep in the background if the last one is older than the interval."""
+        with self._sweep_lock:
+            now = time.monotonic()
+            if now < self._next_sweep:
+                return
+            self._next_sweep = now + self.sweep_interval
+        self.socketio.start_background_task(self.sweep)
+
+    def sweep(self) -> None:
+        """Drop expired games and runs, and start any AI turn that is due with nobody on it."""
+        try:
+            gone = self.store.sweep()
+            if gone:
+                log.info("expired %d game(s)", len(gone))
+            self.ai.resume_all()
+        except Exception:  # a sweep must never break the request that triggered it
+            log.exception("store sweep failed")
+
+    def shutdown(self, timeout: float = 5.0) -> None:
+        """Stop every search and child process (games are stored already: nothing is lost)."""
+        self.store.stop_searches()
+        try:
+            self.ai.pool.shutdown()
+        except Exception:
+            log.exception("search pool shutdown failed")
+        stop_children(timeout)
+
+
+def stop_children(timeout: float) -> None:
+    """Terminate the child processes still alive (workers, a manager), killing the stubborn."""
+    children = multiprocessing.active_children()
+    for child in children:
+        child.terminate()
+    deadline = time.monotonic() + timeout
+    for child in children:
+        child.join(max(0.0, deadline - time.monotonic()))
+        if child.is_alive():
+            child.kill()
+            child.join(1.0)
+
+
+def store_url(app: Flask) -> str:
+    return app.config["STORE"] or os.environ.get("ARCADE_STORE") or os.path.join(app.instance_path, "arcade.sqlite3")
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -50,8 +113,11 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.update(config or {})
     # Threading mode, pinned: eventlet/gevent would freeze every game during a CPU-bound search.
     socketio = SocketIO(app, async_mode="threading", **_message_queue(app))
-    store = SessionStore(app.config["MAX_GAMES"])
-    arcade = Arcade(socketio, store, AIRunner(socketio, app.config), {})
+    retention = Retention(finished=app.config["KEEP_FINISHED_DAYS"] * DAY, idle=app.config["KEEP_IDLE_DAYS"] * DAY,
+                          arena=app.config["KEEP_ARENA_DAYS"] * DAY)
+    store = SessionStore(open_store(store_url(app), retention), hot_games=int(app.config["HOT_GAMES"]))
+    arcade = Arcade(socketio, store, AIRunner(socketio, app.config, store), {},
+                    sweep_interval=float(app.config["SWEEP_INTERVAL"]))
     atexit.register(arcade.ai.pool.shutdown)
     app.extensions["arcade"] = arcade
 
@@ -63,6 +129,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(teach.bp)
     sockets.register(socketio, arcade)
+    arcade.maybe_sweep()  # the first sweep resumes every stored game whose AI is to move
     return app
 
 

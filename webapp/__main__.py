@@ -1,4 +1,4 @@
-"""``python -m webapp [--host H] [--port P] [--message-queue URL]``: serve the arcade and print the lobby's URL."""
+"""``python -m webapp [--host H] [--port P] [--store URL] [--message-queue URL]``: serve the arcade and print the lobby's URL."""
 
 import argparse
 import logging
@@ -6,12 +6,16 @@ import os
 
 from . import create_app, get_socketio
 from .cluster import RedisUnavailable
+from .store import StoreError
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m webapp", description="Serve Alpha-Beta Arcade.")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=5000)
+    parser.add_argument("--store", default=None,
+                        help="where games live: a SQLite file path or sqlite:///PATH "
+                             "(default: $ARCADE_STORE, else instance/arcade.sqlite3)")
     parser.add_argument("--debug", action="store_true")
     parser.add_argument("--message-queue", metavar="URL", default=os.environ.get("ARCADE_MESSAGE_QUEUE"),
                         help="redis://HOST:PORT/DB shared by several server processes, so that any of "
@@ -21,9 +25,14 @@ def main(argv=None):
         parser.error(f"--port must be 1..65535, got {args.port}")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
-        app = create_app({"MESSAGE_QUEUE": args.message_queue})
+        config = {"MESSAGE_QUEUE": args.message_queue}
+        if args.store:
+            config["STORE"] = args.store
+        app = create_app(config)
     except RedisUnavailable as exc:
         parser.error(str(exc))
+    except StoreError as exc:
+        parser.error(f"--store: {exc}")
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
     print(f"Alpha-Beta Arcade: lobby at http://{shown}:{args.port}/", flush=True)
     get_socketio(app).run(app, host=args.host, port=args.port, debug=args.debug,

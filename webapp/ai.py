@@ -1,9 +1,10 @@
 """AI turns and hints, run as background tasks so no game ever waits for another.
 
 When an AI seat is to move, :meth:`AIRunner.kick` starts one task for that game. The task
-searches the position it was given; when it ends it plays the move only if the game has not
-changed meanwhile (same ``version``). A search that raises is reported to the game's room
-and leaves the game playable (anyone holding a seat can ask for a retry).
+searches the position it was given; when it ends it stores the move (compare-and-set in the
+game store) only if the game has not changed meanwhile (same ``version``), and only then tells
+the room. A search that raises is reported to the game's room and leaves the game playable
+(anyone holding a seat can ask for a retry).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from engine.agents import parse_agent
 from engine.search import describe_score
 
 from .search_pool import SearchPool
-from .sessions import ArcadeError, GameSession
+from .sessions import ArcadeError, GameSession, SessionStore
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +41,9 @@ def stats_entry(result, agent_spec: str) -> dict:
 
 
 class AIRunner:
-    def __init__(self, socketio, config: dict):
+    def __init__(self, socketio, config: dict, store: SessionStore):
         self.socketio = socketio
+        self.store = store
         self.time_cap = float(config["AI_TIME_CAP"])
         self.pause = float(config["AI_PAUSE"])
         self.hint_time = float(config["HINT_TIME"])
@@ -50,77 +52,116 @@ class AIRunner:
 
     # ----- pushing -------------------------------------------------------------------------
     def push_state(self, session: GameSession) -> None:
-        with session.lock:
-            data = session.to_json()
-        self.socketio.emit("state", data, to=session.id)
+        """Send the game's current version to its room (the caller's may be older already)."""
+        try:
+            session = self.store.get(session.id)
+        except ArcadeError:
+            return  # the game is gone
+        self.socketio.emit("state", session.to_json(), to=session.id)
 
     # ----- AI moves --------------------------------------------------------------------------
-    def kick(self, session: GameSession) -> None:
-        """Start the AI's search if an AI seat is to move and none is running."""
-        with session.lock:
+    def kick(self, game: GameSession | str) -> None:
+        """Start the AI's search if an AI seat is to move (not paused, not failed) and this
+        process runs none for the game. Called after every change and, for every stored game,
+        when the server starts: a game whose AI is due never waits for nobody."""
+        try:
+            session = self.store.get(game if isinstance(game, str) else game.id)
+        except ArcadeError:
+            return
+        live = session.live
+        with live.lock:
             seat = session.ai_to_move()
-            if seat is None or session.thinking is not None or session.ai_error:
+            if seat is None or not session.ai_due or live.thinking is not None:
                 return
-            session.thinking = seat.index
-            session.cancel = cancel = threading.Event()
-            version = session.version
-            state = session.state
+            live.thinking = seat.index
+            live.cancel = cancel = threading.Event()
             after_ai = bool(session.history) and not session.seats[session.history[-1]["seat"]].is_human
-        self.socketio.start_background_task(self._think, session, seat, version, state, cancel, after_ai)
+        self.socketio.start_background_task(self._think, session, seat, cancel, after_ai)
 
-    def _think(self, session: GameSession, seat, version: int, state: Any, cancel: threading.Event,
-               after_ai: bool) -> None:
+    def resume_all(self) -> int:
+        """Start the searches of every stored game whose AI is to move (after a restart)."""
+        ids = self.store.ai_due()
+        for game_id in ids:
+            self.kick(game_id)
+        return len(ids)
+
+    def _think(self, session: GameSession, seat, cancel: threading.Event, after_ai: bool) -> None:
+        room, version = session.id, session.version
         if after_ai and cancel.wait(self.pause):  # let people watch AI against AI
             return self._done(session, cancel)
-        room = session.id
         self.socketio.emit("ai_thinking", {"game_id": room, "seat": seat.index, "agent": seat.agent.spec}, to=room)
 
         def progress(info):
             self.socketio.emit("ai_progress", dict(info, game_id=room, seat=seat.index), to=room)
 
+        def still_searched(s: GameSession) -> None:
+            # a result counts only for the version it searched (not after a move, restart, pause)
+            if cancel.is_set() or s.version != version:
+                raise ArcadeError("stale", "the game changed during the search")
+
         try:
-            result = self.pool.choose(seat.agent, session.game, state, cancel=cancel, progress=progress,
+            result = self.pool.choose(seat.agent, session.game, session.state, cancel=cancel, progress=progress,
                                       time_cap=self.time_cap)
         except Exception as exc:  # a crashed search must not take the game down
             log.exception("AI search failed in game %s", room)
-            with session.lock:
-                self._done(session, cancel)
-                if session.version != version:
-                    return
-                session.ai_error = f"the AI ({seat.agent.spec}) failed: {type(exc).__name__}: {exc}"
-                session.touch()
-            self.socketio.emit("error", {"code": "ai_failed", "message": session.ai_error}, to=room)
-            self.push_state(session)
+            message = f"the AI ({seat.agent.spec}) failed: {type(exc).__name__}: {exc}"
+
+            def fail(s: GameSession) -> None:
+                still_searched(s)
+                s.ai_error = message
+                s.touch()
+
+            self._commit(session, cancel, fail, ("error", {"code": "ai_failed", "message": message}))
             return
-        with session.lock:
+        stats = stats_entry(result, seat.agent.spec)
+
+        def play(s: GameSession) -> None:
+            still_searched(s)
+            s.last_stats = dict(stats, seat=seat.index, move=result.best_move)
+            s.play(seat.index, result.best_move, stats)
+
+        self._commit(session, cancel, play, ("ai_stats", dict(stats, seat=seat.index, move=result.best_move,
+                                                              game_id=room)))
+
+    def _commit(self, session: GameSession, cancel: threading.Event, change, event: tuple[str, dict]) -> None:
+        """Store the search's outcome (if the game is still where it was searched), then tell
+        the room and start the next search."""
+        try:
+            self.store.update(session.id, change)
+        except ArcadeError as exc:
+            if exc.code not in ("stale", "unknown_game"):
+                log.error("AI result of game %s not stored: %s", session.id, exc.message)
             self._done(session, cancel)
-            if cancel.is_set() or session.version != version:
-                stale = True  # the game moved on (restart, abandon): drop this move
-            else:
-                stale = False
-                stats = stats_entry(result, seat.agent.spec)
-                session.last_stats = dict(stats, seat=seat.index, move=result.best_move)
-                session.play(seat.index, result.best_move, stats)
-        if stale:
-            self.kick(session)
+            self.kick(session.id)
             return
-        self.socketio.emit("ai_stats", dict(session.last_stats or {}, game_id=room), to=room)
+        self._done(session, cancel)
+        self.socketio.emit(event[0], event[1], to=session.id)
         self.push_state(session)
-        self.kick(session)
+        self.kick(session.id)
 
     @staticmethod
     def _done(session: GameSession, cancel: threading.Event) -> None:
-        with session.lock:
-            if session.cancel is cancel:
-                session.thinking = None
-                session.cancel = None
+        live = session.live
+        with live.lock:
+            if live.cancel is cancel:
+                live.thinking = None
+                live.cancel = None
 
     def retry(self, session: GameSession) -> None:
-        with session.lock:
-            if not session.ai_error:
-                raise ArcadeError("nothing_to_retry", "the AI has not failed: there is nothing to retry")
-            session.ai_error = None
-            session.touch()
+        """Clear a failed AI's error and search again; with no error, start the AI's search if
+        it is to move and nothing searches (never a dead end)."""
+        def clear(s: GameSession) -> None:
+            if s.ai_error:
+                s.ai_error = None
+                s.touch()
+            elif s.ai_to_move() is None:
+                raise ArcadeError("nothing_to_retry", "the AI is not to move: there is nothing to retry")
+            elif s.paused:
+                raise ArcadeError("paused", "the game is paused: resume it first")
+            elif s.live.thinking is not None:
+                raise ArcadeError("ai_thinking", "the AI is already thinking")
+
+        session, _ = self.store.update(session.id, clear)
         self.push_state(session)
         self.kick(session)
 

@@ -53,30 +53,32 @@ def get_catalog():
 
 @bp.post("/games")
 def create_game():
-    session, seats = arcade().store.create(json_body())
+    session, created = arcade().store.create(json_body())
     arcade().ai.kick(session)
-    return jsonify({"id": session.id, "url": f"/play/{session.id}", "seats": seats}), 201
+    arcade().maybe_sweep()
+    return jsonify({"id": session.id, "url": f"/play/{session.id}", **created}), 201
 
 
 @bp.get("/games/<game_id>")
 def game_state(game_id):
-    session = arcade().store.get(game_id)
-    with session.lock:
-        return jsonify(session.to_json())
+    return jsonify(arcade().store.get(game_id).to_json())
+
+
+@bp.get("/games/<game_id>/record")
+def game_record(game_id):
+    """What was played (``game``, ``options``, ``players``, ``moves``, ``result``): finished
+    games stay readable for the store's retention period."""
+    return jsonify(arcade().store.get(game_id).record_json())
 
 
 @bp.delete("/games/<game_id>")
 def abandon_game(game_id):
-    """Abandon a game (any seat's token in ``X-Seat-Token`` or ``?token=``): stops its AI."""
+    """End a game and stop its AI: a seat's token or the manage token, in ``X-Seat-Token`` or
+    ``?token=``. The game stays readable (state and record) as a finished game."""
     session = arcade().store.get(game_id)
-    token = request.headers.get("X-Seat-Token") or request.args.get("token")
-    with session.lock:
-        session.seat_for_token(token)
-        if session.over:
-            raise ArcadeError("game_over", "the game is already over")
-        session.abandoned = True
-        session.stop_search()
-        session.touch()
+    session.authorize(request.headers.get("X-Seat-Token") or request.args.get("token"), manage=True)
+    session, _ = arcade().store.update(session.id, lambda s: s.abandon())
+    session.stop_search()
     arcade().ai.push_state(session)
     return jsonify({"id": session.id, "status": "over"})
 

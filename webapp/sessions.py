@@ -1,22 +1,37 @@
-"""Game sessions: one live game with its seats, tokens, history and version.
+"""Game sessions: a game rebuilt from the store, and the service that changes games.
 
+A :class:`GameSession` is one *version* of one game: its seats, positions (rebuilt by replaying
+the stored moves), history and flags. Sessions are never changed in place once published:
+:meth:`SessionStore.update` forks the current one, applies a change to the fork, and writes
+it with the store's compare-and-set on ``version`` before anyone sees it. A change that is
+refused raises :class:`ArcadeError` and writes nothing; a change that lost a race with another
+thread or process is decided again on the newer version.
+
+What only this process knows of a game (its running search, its connected clients, the
+agents with their transposition tables) lives in a :class:`LiveGame` shared by every version.
 The server reaches games only through the engine's registry (``engine.games.get_game``).
-Every change happens under the session's lock and bumps ``version``; a change that is
-refused raises :class:`ArcadeError` before anything is touched.
 """
 
 from __future__ import annotations
 
+import copy
 import secrets
 import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from engine.agents import Agent, AgentError, parse_agent
 from engine.game import Game, IllegalMove
 from engine.games import get_game
 from engine.options import OptionError
+
+from .store import GameRecord, GameStore, hash_token
+
+T = TypeVar("T")
+CAS_RETRIES = 20
+MAX_TOKEN_LENGTH = 200
 
 
 class ArcadeError(Exception):
@@ -36,11 +51,30 @@ class ArcadeError(Exception):
 class Seat:
     index: int
     agent: Agent
-    token: str | None = None  # only human seats have one
+    token_hash: str | None = None  # only human seats have a token; the store keeps its hash
 
     @property
     def is_human(self) -> bool:
         return self.agent.is_human
+
+
+class LiveGame:
+    """What this process keeps of one game across its versions.
+
+    ``lock`` serialises this process's changes to the game: an optimisation only (the store's
+    compare-and-set keeps changes correct between processes)."""
+
+    def __init__(self, game_id: str):
+        self.id = game_id
+        self.lock = threading.RLock()
+        self.session: GameSession | None = None  # the newest version this process has seen
+        self.thinking: int | None = None  # seat whose AI search runs in this process
+        self.cancel: threading.Event | None = None  # cancels that search
+        self.clients: set[str] = set()  # Socket.IO sids that joined the game here
+
+    def stop_search(self) -> None:
+        if self.cancel is not None:
+            self.cancel.set()
 
 
 @dataclass
@@ -49,15 +83,29 @@ class GameSession:
     game: Game
     seats: list[Seat]
     states: list[Any]  # states[i] is the position after i plies (states[0]: the start)
+    manage_hash: str
+    live: LiveGame = field(repr=False)
     history: list[dict] = field(default_factory=list)
     version: int = 1
-    lock: threading.RLock = field(default_factory=threading.RLock, repr=False)
-    thinking: int | None = None  # seat whose AI is searching
-    cancel: threading.Event | None = None  # cancels the running search
     ai_error: str | None = None
     last_stats: dict | None = None
     abandoned: bool = False
+    paused: bool = False
+    created: float = field(default_factory=time.time)
     updated: float = field(default_factory=time.time)
+    extra: dict = field(default_factory=dict)
+
+    # ----- process-local parts -------------------------------------------------------------
+    @property
+    def lock(self) -> threading.RLock:
+        return self.live.lock
+
+    @property
+    def thinking(self) -> int | None:
+        return self.live.thinking
+
+    def stop_search(self) -> None:
+        self.live.stop_search()
 
     # ----- reading -------------------------------------------------------------------------
     @property
@@ -78,20 +126,38 @@ class GameSession:
         seat = self.seats[side]
         return None if seat.is_human else seat
 
-    def seat_for_token(self, token: Any) -> Seat:
+    @property
+    def ai_due(self) -> bool:
+        """An AI seat is to move and may: the server starts its search (also after a restart)."""
+        return self.ai_to_move() is not None and not self.paused and not self.ai_error
+
+    def result(self) -> dict | None:
+        result = self.game.result(self.state)
+        if self.abandoned and result is None:
+            result = {"winner": None, "reason": "the game was abandoned"}
+        return result
+
+    def authorize(self, token: Any, *, manage: bool = False) -> Seat | None:
+        """The seat ``token`` holds; with ``manage=True`` the manage token also passes (None)."""
         if not isinstance(token, str) or not token:
             raise ArcadeError("token_required", "a seat token is required to do that (spectators can only watch)", 403)
+        digest = hash_token(token) if len(token) <= MAX_TOKEN_LENGTH else ""
         for seat in self.seats:
-            if seat.token is not None and secrets.compare_digest(seat.token, token):
+            if seat.token_hash is not None and secrets.compare_digest(seat.token_hash, digest):
                 return seat
+        if manage and secrets.compare_digest(self.manage_hash, digest):
+            return None
+        if manage:
+            raise ArcadeError("bad_token", "that token holds no seat in this game and does not manage it", 403)
         raise ArcadeError("bad_token", "that token holds no seat in this game", 403)
+
+    def seat_for_token(self, token: Any) -> Seat:
+        return self.authorize(token)
 
     def to_json(self) -> dict:
         """The game state of CONTRACT.md: no tokens."""
         game, state = self.game, self.state
-        result = game.result(state)
-        if self.abandoned and result is None:
-            result = {"winner": None, "reason": "the game was abandoned"}
+        result = self.result()
         to_move = self.to_move()
         return {
             "id": self.id,
@@ -111,10 +177,74 @@ class GameSession:
             "history": self.history,
             "ply": len(self.states) - 1,
             "result": result,
-            "ai": {"thinking": self.thinking, "error": self.ai_error, "last_stats": self.last_stats},
+            "paused": self.paused,
+            "ai": {"thinking": self.live.thinking, "error": self.ai_error, "last_stats": self.last_stats},
         }
 
-    # ----- changing ------------------------------------------------------------------------
+    def record_json(self) -> dict:
+        """The game's record (CONTRACT.md ``/record``): what was played, enough to replay it."""
+        result = self.result()
+        return {
+            "id": self.id,
+            "game": self.game.name,
+            "options": self.game.public_settings(),
+            "players": [s.agent.spec for s in self.seats],
+            "moves": self.history,
+            "result": result,
+            "status": "over" if result else "playing",
+            "version": self.version,
+            "created": self.created,
+            "updated": self.updated,
+        }
+
+    # ----- storing -------------------------------------------------------------------------
+    def to_record(self) -> GameRecord:
+        return GameRecord(
+            id=self.id, game=self.game.name, settings=self.game.settings,
+            seats=[s.agent.spec for s in self.seats], token_hashes=[s.token_hash for s in self.seats],
+            manage_hash=self.manage_hash, moves=self.history, version=self.version,
+            status="over" if self.over else "playing", ai_due=self.ai_due, paused=self.paused,
+            abandoned=self.abandoned, ai_error=self.ai_error, last_stats=self.last_stats,
+            created=self.created, updated=self.updated, extra=self.extra)
+
+    @classmethod
+    def from_record(cls, record: GameRecord, live: LiveGame, previous: "GameSession | None" = None) -> "GameSession":
+        """Rebuild a stored game. From ``previous`` (an older version of it) reuse the game, the
+        agents (their tables) and the positions of the moves both share."""
+        same_game = (previous is not None and previous.game.name == record.game
+                     and previous.game.settings == record.settings)
+        try:
+            game = previous.game if same_game else get_game(record.game).from_options(record.settings)
+            if same_game and [s.agent.spec for s in previous.seats] == record.seats:
+                seats = previous.seats
+            else:
+                seats = [Seat(i, parse_agent(spec, game), token_hash)
+                         for i, (spec, token_hash) in enumerate(zip(record.seats, record.token_hashes))]
+            moves = [entry["move"] for entry in record.moves]
+            shared = 0
+            if same_game:
+                old = [entry["move"] for entry in previous.history]
+                while shared < min(len(old), len(moves)) and old[shared] == moves[shared]:
+                    shared += 1
+            states = previous.states[:shared + 1] if same_game else [game.start()]
+            for text in moves[shared:]:
+                states.append(game.push_notation(states[-1], text))
+        except (OptionError, IllegalMove, KeyError, TypeError) as exc:
+            raise ArcadeError("corrupt_game", f"stored game {record.id!r} cannot be rebuilt: {exc}", 500) from None
+        return cls(id=record.id, game=game, seats=seats, states=states, manage_hash=record.manage_hash,
+                   live=live, history=list(record.moves), version=record.version, ai_error=record.ai_error,
+                   last_stats=record.last_stats, abandoned=record.abandoned, paused=record.paused,
+                   created=record.created, updated=record.updated, extra=record.extra)
+
+    def fork(self) -> "GameSession":
+        """A copy to change: lists and extras copied; the game, seats and live part shared."""
+        return GameSession(id=self.id, game=self.game, seats=self.seats, states=list(self.states),
+                           manage_hash=self.manage_hash, live=self.live, history=list(self.history),
+                           version=self.version, ai_error=self.ai_error, last_stats=self.last_stats,
+                           abandoned=self.abandoned, paused=self.paused, created=self.created,
+                           updated=self.updated, extra=copy.deepcopy(self.extra))
+
+    # ----- changing (on a fork, inside SessionStore.update) --------------------------------
     def touch(self) -> None:
         self.version += 1
         self.updated = time.time()
@@ -147,29 +277,132 @@ class GameSession:
         self.touch()
 
     def restart(self) -> None:
-        """Back to the start position with the same options and seats."""
+        """Back to the start position with the same options and seats (and not paused)."""
         self.states = self.states[:1]
         self.history = []
         self.ai_error = None
         self.last_stats = None
         self.abandoned = False
+        self.paused = False
         self.touch()
 
-    def stop_search(self) -> None:
-        if self.cancel is not None:
-            self.cancel.set()
+    def abandon(self) -> None:
+        if self.over:
+            raise ArcadeError("game_over", "the game is already over")
+        self.abandoned = True
+        self.touch()
+
+    def set_paused(self, paused: bool) -> None:
+        """Pause (no AI move starts; the running one is dropped) or resume."""
+        if self.over:
+            raise ArcadeError("game_over", "the game is over")
+        if self.paused == paused:
+            raise ArcadeError("already_paused" if paused else "not_paused",
+                              "the game is already paused" if paused else "the game is not paused")
+        self.paused = paused
+        self.touch()
 
 
 class SessionStore:
-    """All live games, by id. Thread-safe; forgets the oldest games beyond ``limit``."""
+    """Every game, through the store: create, get (cached per process, revalidated by version),
+    update (load, apply, compare-and-set), and the bookkeeping of connected clients and expiry."""
 
-    def __init__(self, limit: int = 1000):
-        self.limit = limit
-        self._games: dict[str, GameSession] = {}
+    def __init__(self, backend: GameStore, hot_games: int = 256):
+        self.backend = backend
+        self.hot_games = hot_games  # games kept rebuilt in memory when nobody is connected
+        self._live: OrderedDict[str, LiveGame] = OrderedDict()
         self._lock = threading.Lock()
+        self._clients: dict[str, set[str]] = {}  # sid -> ids of the games it joined
 
-    def create(self, payload: Any) -> tuple[GameSession, list[dict]]:
-        """Validate a create request (``{"game", "options", "players"}``) and make the game."""
+    # ----- the in-memory hot set ---------------------------------------------------------------
+    def _live_for(self, game_id: str) -> LiveGame:
+        with self._lock:
+            live = self._live.get(game_id)
+            if live is None:
+                live = self._live[game_id] = LiveGame(game_id)
+                self._shrink()
+            else:
+                self._live.move_to_end(game_id)
+            return live
+
+    def _shrink(self) -> None:
+        """Forget the least recently used games that nobody watches and no search needs."""
+        extra = len(self._live) - self.hot_games
+        for game_id in list(self._live):
+            if extra <= 0:
+                break
+            live = self._live[game_id]
+            if not live.clients and live.thinking is None:
+                del self._live[game_id]
+                extra -= 1
+
+    def forget(self, game_id: str) -> None:
+        """The game left the store (deleted, expired): stop its search, drop it from memory."""
+        with self._lock:
+            live = self._live.pop(game_id, None)
+        if live is not None:
+            live.stop_search()
+
+    def stop_searches(self) -> None:
+        """Cancel every search this process runs (shutting down)."""
+        with self._lock:
+            lives = list(self._live.values())
+        for live in lives:
+            live.stop_search()
+
+    def hot(self) -> list[str]:
+        with self._lock:
+            return list(self._live)
+
+    # ----- reading and changing ------------------------------------------------------------------
+    def get(self, game_id: Any) -> GameSession:
+        """The game's current version (rebuilt from the store when this process's copy is older)."""
+        if not isinstance(game_id, str) or not game_id or len(game_id) > 64:
+            raise ArcadeError("unknown_game", f"no game with id {str(game_id)[:64]!r}", 404)
+        version = self.backend.version(game_id)
+        if version is None:
+            self.forget(game_id)
+            raise ArcadeError("unknown_game", f"no game with id {game_id!r}", 404)
+        live = self._live_for(game_id)
+        with live.lock:
+            cached = live.session
+            if cached is not None and cached.version == version:
+                return cached
+            record = self.backend.get(game_id)
+            if record is None:
+                self.forget(game_id)
+                raise ArcadeError("unknown_game", f"no game with id {game_id!r}", 404)
+            session = GameSession.from_record(record, live, cached)
+            if cached is None or session.version >= cached.version:
+                live.session = session
+            return session
+
+    def update(self, game_id: Any, change: Callable[[GameSession], T]) -> tuple[GameSession, T]:
+        """Apply ``change`` to a fork of the current version and store it (compare-and-set).
+
+        ``change`` raises ArcadeError to refuse (nothing is written), calls ``touch()`` (via
+        play, restart, ...) to make a new version, or leaves the version alone to change
+        nothing. If another writer stored a newer version first, ``change`` runs again on it.
+        Returns the version now current and what ``change`` returned."""
+        current = self.get(game_id)
+        live = current.live
+        for _ in range(CAS_RETRIES):
+            with live.lock:
+                current = self.get(game_id)
+                new = current.fork()
+                result = change(new)
+                if new.version == current.version:
+                    return current, result
+                if self.backend.compare_and_set(new.to_record(), current.version):
+                    live.session = new
+                    return new, result
+        raise ArcadeError("conflict", "the game kept changing while this request was applied: try again", 409)
+
+    def create(self, payload: Any) -> tuple[GameSession, dict]:
+        """Validate a create request (``{"game", "options", "players"}``) and store the game.
+
+        Returns the session and ``{"seats": [...with tokens...], "manage_token": ...}``: the
+        only time tokens leave the server (the store keeps their hashes)."""
         if not isinstance(payload, dict):
             raise ArcadeError("bad_request", "the body must be a JSON object with game, options and players")
         unknown = set(payload) - {"game", "options", "players"}
@@ -189,35 +422,55 @@ class SessionStore:
             agents = [parse_agent(p, game) for p in players]  # the game as configured
         except (OptionError, IllegalMove) as exc:
             raise ArcadeError("bad_request", str(exc)) from None
-        seats = [Seat(i, agent, secrets.token_urlsafe(16) if agent.is_human else None)
-                 for i, agent in enumerate(agents)]
-        with self._lock:
+        tokens = [secrets.token_urlsafe(16) if agent.is_human else None for agent in agents]
+        manage_token = secrets.token_urlsafe(16)
+        seats = [Seat(i, agent, hash_token(t) if t else None) for i, (agent, t) in enumerate(zip(agents, tokens))]
+        while True:
             game_id = secrets.token_urlsafe(6)
-            while game_id in self._games:
-                game_id = secrets.token_urlsafe(6)
-            session = GameSession(id=game_id, game=game, seats=seats, states=[game.start()])
-            self._games[game_id] = session
-            self._evict()
-        return session, [
-            {"seat": s.index, "agent": s.agent.spec, "token": s.token,
-             "join_url": f"/play/{game_id}?token={s.token}" if s.token else None}
-            for s in seats
-        ]
-
-    def get(self, game_id: Any) -> GameSession:
-        if not isinstance(game_id, str) or game_id not in self._games:
-            raise ArcadeError("unknown_game", f"no game with id {game_id!r}", 404)
-        return self._games[game_id]
-
-    def all(self) -> list[GameSession]:
-        with self._lock:
-            return list(self._games.values())
-
-    def _evict(self) -> None:
-        if len(self._games) <= self.limit:
-            return
-        for session in sorted(self._games.values(), key=lambda s: (not s.over, s.updated)):
-            if len(self._games) <= self.limit:
+            live = LiveGame(game_id)
+            session = GameSession(id=game_id, game=game, seats=seats, states=[game.start()],
+                                  manage_hash=hash_token(manage_token), live=live)
+            if self.backend.create(session.to_record()):
                 break
-            session.stop_search()
-            del self._games[session.id]
+        live.session = session
+        with self._lock:
+            self._live[game_id] = live
+            self._shrink()
+        return session, {
+            "seats": [{"seat": s.index, "agent": s.agent.spec, "token": t,
+                       "join_url": f"/play/{game_id}?token={t}" if t else None}
+                      for s, t in zip(seats, tokens)],
+            "manage_token": manage_token,
+        }
+
+    def ai_due(self) -> list[str]:
+        """Ids of the stored games whose AI is to move (the server starts those searches)."""
+        return [record.id for record in self.backend.list(status="playing", ai_due=True)]
+
+    # ----- connected clients and expiry -----------------------------------------------------------
+    def connect(self, sid: str, game_id: str) -> None:
+        live = self._live_for(game_id)
+        with self._lock:
+            self._clients.setdefault(sid, set()).add(game_id)
+            live.clients.add(sid)
+
+    def disconnect(self, sid: str) -> None:
+        with self._lock:
+            for game_id in self._clients.pop(sid, ()):
+                live = self._live.get(game_id)
+                if live is not None:
+                    live.clients.discard(sid)
+
+    def watched(self) -> list[str]:
+        with self._lock:
+            return [game_id for game_id, live in self._live.items() if live.clients]
+
+    def sweep(self, now: float | None = None) -> list[str]:
+        """Mark watched games as used, then drop what the retention says is old. Returns the
+        ids of the games dropped (their searches are stopped)."""
+        now = time.time() if now is None else now
+        self.backend.touch(self.watched(), now)
+        gone = self.backend.expire(now)
+        for game_id in gone:
+            self.forget(game_id)
+        return gone

@@ -1,6 +1,8 @@
-"""Socket.IO events (CONTRACT.md): join, move, hint; plus restart and retry_ai.
+"""Socket.IO events (CONTRACT.md): join, move, hint, restart; plus pause, resume, retry_ai.
 
-Every refusal is an ``error`` event to the sender only, and changes nothing.
+Every change is stored (compare-and-set in the game store) before the room hears of it.
+Every refusal is an ``error`` event to the sender only, and changes nothing. Control events
+(restart, pause, resume, retry_ai) take a seat's token or the game's manage token.
 """
 
 from __future__ import annotations
@@ -47,27 +49,37 @@ def register(socketio, arcade) -> None:
             raise ArcadeError("bad_payload", "missing field 'game_id'")
         return store.get(payload["game_id"])
 
+    def after_change(session, stopped: bool = False):
+        """Tell the room (the change is stored already) and start the AI if it is due."""
+        if stopped:
+            session.stop_search()  # the running search searched an older version
+        ai.push_state(session)
+        ai.kick(session)
+
+    @socketio.on("disconnect")
+    def disconnect(*args):
+        store.disconnect(request.sid)
+
     @handler("join")
     def join(payload):
         session = session_of(payload)
         token = payload.get("token")
-        seat = session.seat_for_token(token) if token not in (None, "") else None
+        seat = session.authorize(token, manage=True) if token not in (None, "") else None
         join_room(session.id)
-        with session.lock:
-            data = session.to_json()
-        emit("joined", {"game_id": session.id, "seat": seat.index if seat else None})
-        emit("state", data)
+        store.connect(request.sid, session.id)
+        manages = token not in (None, "") and seat is None
+        emit("joined", {"game_id": session.id, "seat": seat.index if seat else None, "manager": manages})
+        emit("state", session.to_json())
+        arcade.maybe_sweep()
 
     @handler("move")
     def move(payload):
         session = session_of(payload)
         if "move" not in payload:
             raise ArcadeError("bad_payload", "missing field 'move'")
-        with session.lock:
-            seat = session.seat_for_token(payload.get("token"))
-            session.play(seat.index, payload["move"])
-        ai.push_state(session)
-        ai.kick(session)
+        seat = session.seat_for_token(payload.get("token"))
+        session, _ = store.update(session.id, lambda s: s.play(seat.index, payload["move"]))
+        after_change(session)
 
     @handler("hint")
     def hint(payload):
@@ -77,16 +89,29 @@ def register(socketio, arcade) -> None:
 
     @handler("restart")
     def restart(payload):
+        """A seat's token or the manage token: back to the start position."""
         session = session_of(payload)
-        with session.lock:
-            session.seat_for_token(payload.get("token"))
-            session.stop_search()
-            session.restart()
-        ai.push_state(session)
-        ai.kick(session)
+        session.authorize(payload.get("token"), manage=True)
+        session, _ = store.update(session.id, lambda s: s.restart())
+        after_change(session, stopped=True)
+
+    @handler("pause")
+    def pause(payload):
+        """A seat's token or the manage token: no AI move starts until ``resume``."""
+        session = session_of(payload)
+        session.authorize(payload.get("token"), manage=True)
+        session, _ = store.update(session.id, lambda s: s.set_paused(True))
+        after_change(session, stopped=True)
+
+    @handler("resume")
+    def resume(payload):
+        session = session_of(payload)
+        session.authorize(payload.get("token"), manage=True)
+        session, _ = store.update(session.id, lambda s: s.set_paused(False))
+        after_change(session)
 
     @handler("retry_ai")
     def retry_ai(payload):
         session = session_of(payload)
-        session.seat_for_token(payload.get("token"))
+        session.authorize(payload.get("token"), manage=True)
         ai.retry(session)

@@ -39,6 +39,38 @@ class Player:
         threading.Thread(target=self.sio.disconnect, daemon=True).start()
 
 
+class Inbox:
+    """Collects a test client's events and waits for the ones a test needs."""
+
+    def __init__(self, sc):
+        self.sc = sc
+        self.events = []
+
+    def pump(self):
+        self.events.extend(self.sc.get_received())
+
+    def wait(self, name, pred=lambda a: True, timeout=10.0):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.pump()
+            for e in self.events:
+                if e["name"] == name and pred(e["args"][0]):
+                    self.events.remove(e)
+                    return e["args"][0]
+            time.sleep(0.01)
+        raise AssertionError(f"no {name!r} event within {timeout}s; got {[e['name'] for e in self.events]}")
+
+    def names(self):
+        self.pump()
+        return [e["name"] for e in self.events]
+
+
+@pytest.fixture
+def inbox_of():
+    """``inbox_of(socket_test_client)``: an :class:`Inbox` of its events."""
+    return Inbox
+
+
 @pytest.fixture
 def players(live_server):
     """``players()`` connects a real client to the session's live server; ``players(url)`` elsewhere."""

@@ -1,36 +1,8 @@
 """Socket.IO events through Flask-SocketIO's test client: join, move, hint, errors, AI turns."""
 
-import time
-
 import pytest
 
 from engine.agents import Agent
-
-
-class Inbox:
-    """Collects a test client's events and waits for the ones a test needs."""
-
-    def __init__(self, sc):
-        self.sc = sc
-        self.events = []
-
-    def pump(self):
-        self.events.extend(self.sc.get_received())
-
-    def wait(self, name, pred=lambda a: True, timeout=10.0):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            self.pump()
-            for e in self.events:
-                if e["name"] == name and pred(e["args"][0]):
-                    self.events.remove(e)
-                    return e["args"][0]
-            time.sleep(0.01)
-        raise AssertionError(f"no {name!r} event within {timeout}s; got {[e['name'] for e in self.events]}")
-
-    def names(self):
-        self.pump()
-        return [e["name"] for e in self.events]
 
 
 def new_game(client, players=("human", "alphabeta"), piles="3,4,5"):
@@ -40,8 +12,8 @@ def new_game(client, players=("human", "alphabeta"), piles="3,4,5"):
 
 
 @pytest.fixture
-def inbox(socket_client):
-    return Inbox(socket_client)
+def inbox(socket_client, inbox_of):
+    return inbox_of(socket_client)
 
 
 def test_join_as_spectator_and_as_seat(client, socket_client, inbox):

@@ -1,0 +1,135 @@
+"""The game store (webapp.store): create, get, compare-and-set on version, list, expire."""
+
+import threading
+
+import pytest
+
+from webapp.sessions import ArcadeError, SessionStore
+from webapp.store import DAY, GameRecord, Retention, SQLiteStore, StoreError, hash_token, open_store
+
+
+def record(game_id="g1", **fields):
+    base = dict(id=game_id, game="nim", settings={"piles": [2, 3], "misere": True}, seats=["human", "alphabeta"],
+                token_hashes=[hash_token("t0"), None], manage_hash=hash_token("m"), created=1000.0, updated=1000.0)
+    base.update(fields)
+    return GameRecord(**base)
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = SQLiteStore(str(tmp_path / "games.sqlite3"), Retention(finished=30 * DAY, idle=7 * DAY, arena=DAY))
+    yield s
+    s.close()
+
+
+def test_create_get_and_ids_are_unique(store):
+    assert store.get("g1") is None and store.version("g1") is None
+    assert store.create(record())
+    assert not store.create(record(seats=["human", "human"]))  # the id is taken: nothing written
+    got = store.get("g1")
+    assert got == record() and store.version("g1") == 1
+    assert "t0" not in got.to_json()  # only hashes are stored
+
+
+def test_compare_and_set_applies_only_on_the_expected_version(store):
+    store.create(record())
+    moved = record(version=2, moves=[{"seat": 0, "move": "1:1", "ply": 1}])
+    assert store.compare_and_set(moved, 1)
+    assert store.get("g1").moves == moved.moves
+    # a writer that loaded version 1 lost the race: nothing of it is written
+    assert not store.compare_and_set(record(version=2, moves=[{"seat": 0, "move": "2:1", "ply": 1}]), 1)
+    assert store.get("g1").moves[0]["move"] == "1:1" and store.version("g1") == 2
+    assert not store.compare_and_set(record("nope", version=2), 1)  # no such game
+    with pytest.raises(ValueError, match="must be above 2"):
+        store.compare_and_set(record(version=2), 2)
+
+
+def test_racing_writers_each_version_is_written_once(store):
+    """Eight threads, each adding 25 moves by load -> change -> compare-and-set: all 200 land."""
+    store.create(record())
+
+    def writer(n):
+        for i in range(25):
+            while True:
+                current = store.get("g1")
+                current.moves = current.moves + [{"writer": n, "i": i}]
+                expected, current.version = current.version, current.version + 1
+                if store.compare_and_set(current, expected):
+                    break
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    final = store.get("g1")
+    assert final.version == 201 and len(final.moves) == 200
+    assert sorted((m["writer"], m["i"]) for m in final.moves) == [(n, i) for n in range(8) for i in range(25)]
+
+
+def test_list_by_status_and_ai_due(store):
+    store.create(record("a", ai_due=True, updated=3.0))
+    store.create(record("b", updated=1.0))
+    store.create(record("c", status="over", updated=2.0))
+    assert [r.id for r in store.list()] == ["b", "c", "a"]
+    assert [r.id for r in store.list(status="playing")] == ["b", "a"]
+    assert [r.id for r in store.list(status="playing", ai_due=True)] == ["a"]
+
+
+def test_expiry_keeps_what_is_recent_or_watched(store):
+    now = 100 * DAY
+    store.create(record("finished-old", status="over", updated=now - 31 * DAY))
+    store.create(record("finished-new", status="over", updated=now - 29 * DAY))
+    store.create(record("idle-old", updated=now - 8 * DAY))
+    store.create(record("idle-watched", updated=now - 8 * DAY))
+    store.create(record("idle-new", updated=now - 6 * DAY))
+    store.put_arena({"id": "run-old", "status": "done"}, now - 2 * DAY)
+    store.put_arena({"id": "run-new", "status": "done"}, now - 0.5 * DAY)
+    store.touch(["idle-watched"], now - 60)
+    assert sorted(store.expire(now)) == ["finished-old", "idle-old"]
+    assert {r.id for r in store.list()} == {"finished-new", "idle-watched", "idle-new"}
+    assert [r["id"] for r in store.list_arenas()] == ["run-new"]
+    assert store.get_arena("run-new")["status"] == "done" and store.get_arena("run-old") is None
+
+
+def test_the_file_persists_across_connections(tmp_path):
+    path = str(tmp_path / "sub" / "games.sqlite3")
+    first = open_store(path)
+    first.create(record())
+    first.close()
+    again = open_store(f"sqlite:///{path}")
+    assert again.get("g1") == record()
+    again.close()
+
+
+@pytest.mark.parametrize("url, message", [("", "must be a file path"), ("mongodb://x", "unsupported store mongodb")])
+def test_bad_store_urls_are_refused(url, message):
+    with pytest.raises(StoreError, match=message):
+        open_store(url)
+
+
+def test_sessions_rebuild_from_the_store_and_lose_races_cleanly(tmp_path):
+    """Two SessionStores on one file (two processes): each sees the other's moves, and a
+    move decided on an old version is decided again on the new one (refused here)."""
+    path = str(tmp_path / "games.sqlite3")
+    a, b = SessionStore(open_store(path)), SessionStore(open_store(path))
+    session, created = a.create({"game": "nim", "options": {"piles": "3,4"}, "players": ["human", "human"]})
+    gid = session.id
+    t0, t1 = (s["token"] for s in created["seats"])
+    assert b.get(gid).authorize(t0).index == 0 and b.get(gid).authorize(created["manage_token"], manage=True) is None
+    a.update(gid, lambda s: s.play(0, "1:1"))
+    assert b.get(gid).history[-1]["move"] == "1:1"
+    assert b.get(gid).game.board(b.get(gid).state)["piles"] == [2, 4]
+    stale = b.get(gid)
+    b.update(gid, lambda s: s.play(1, "2:3"))  # seat 1 to move: fine
+    calls = []
+
+    def seat1_again(s):
+        calls.append(s.version)
+        s.play(1, "1:1")
+
+    # `a` still caches the older version; the store decides: re-run on the new one, refused
+    with pytest.raises(ArcadeError, match="not your turn"):
+        a.update(gid, seat1_again)
+    assert calls == [stale.version + 1]
+    assert a.get(gid).version == b.get(gid).version == 3

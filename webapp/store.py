@@ -1,0 +1,285 @@
+"""Where games and arena runs live: one small interface, and its SQLite implementation.
+
+A game is stored as a :class:`GameRecord`: what is needed to rebuild it (game name, validated
+settings, seat specs, the moves in notation with their history entries) plus its version,
+status and the hashes of its tokens. Positions are never stored: the server replays the moves.
+
+Every change is *compare-and-set on* ``version``: a writer loads a record, applies its change
+to a copy, and writes it with :meth:`GameStore.compare_and_set`, which succeeds only if the
+stored version is still the one it loaded. Nothing else is needed for correctness, so several
+threads or processes (or, with a Redis implementation of this interface, several machines)
+can serve one game: a writer that lost the race reloads and decides again.
+
+``open_store(url, retention)`` picks the implementation: a file path or ``sqlite:///PATH``
+gives :class:`SQLiteStore` (stdlib ``sqlite3``, WAL mode, one file).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from abc import ABC, abstractmethod
+from dataclasses import asdict, dataclass, field, fields
+from typing import Iterable
+
+DAY = 86400.0
+
+
+class StoreError(ValueError):
+    """A store URL that names nothing usable (the message says what was expected)."""
+
+
+def hash_token(token: str) -> str:
+    """What the store keeps of a token: its SHA-256 (tokens are random, so no salt is needed)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Retention:
+    """How long things are kept, in seconds."""
+
+    finished: float = 30 * DAY  # a finished game stays readable (its record) this long after its end
+    idle: float = 7 * DAY  # an unfinished game nobody touched or watched this long is dropped
+    arena: float = 1 * DAY  # an arena run is dropped this long after its last update
+
+
+@dataclass
+class GameRecord:
+    """One game as stored. ``moves`` are the history entries (``{"seat", "move", "ply", ...}``,
+    AI moves with their search statistics), in order; replaying their ``move`` fields from the
+    start rebuilds every position."""
+
+    id: str
+    game: str  # engine registry name
+    settings: dict  # the game's validated options (``Game.settings``), enough to rebuild it
+    seats: list[str]  # canonical agent specs (``Agent.spec``)
+    token_hashes: list[str | None]  # per seat: hash_token(token), None for AI seats
+    manage_hash: str  # hash_token(manage_token)
+    moves: list[dict] = field(default_factory=list)
+    version: int = 1
+    status: str = "playing"  # "playing" or "over"
+    ai_due: bool = False  # an AI seat is to move, the game is not paused and its AI has not failed
+    paused: bool = False
+    abandoned: bool = False
+    ai_error: str | None = None
+    last_stats: dict | None = None
+    created: float = field(default_factory=time.time)
+    updated: float = field(default_factory=time.time)
+    extra: dict = field(default_factory=dict)  # room for later features, stored as is
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> "GameRecord":
+        data = json.loads(text)
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+class GameStore(ABC):
+    """Games and arena runs, shared by every thread (and process) serving them.
+
+    Semantics an implementation must keep:
+    - ``create`` inserts a new id only (False if it exists).
+    - ``compare_and_set(record, expected)`` writes ``record`` whole, atomically, if and only if
+      the stored version of ``record.id`` is ``expected``; it returns False (writing nothing)
+      when the game is gone or another writer got there first. ``record.version`` must be
+      greater than ``expected``.
+    - ``touch(ids, now)`` marks games as watched now (a client is connected) without changing
+      their version; ``expire(now)`` deletes finished games neither updated nor touched for
+      ``retention.finished``, unfinished ones for ``retention.idle``, and arena runs not
+      updated for ``retention.arena``.
+    """
+
+    retention: Retention
+
+    # ----- games -----------------------------------------------------------------------------
+    @abstractmethod
+    def create(self, record: GameRecord) -> bool:
+        """Insert a new game; False (and nothing written) if ``record.id`` is taken."""
+
+    @abstractmethod
+    def get(self, game_id: str) -> GameRecord | None:
+        """The stored game, or None."""
+
+    @abstractmethod
+    def version(self, game_id: str) -> int | None:
+        """The stored game's version (cheap: callers revalidate their cache with it), or None."""
+
+    @abstractmethod
+    def compare_and_set(self, record: GameRecord, expected_version: int) -> bool:
+        """Replace the game iff its stored version is ``expected_version`` (see the class doc)."""
+
+    @abstractmethod
+    def list(self, *, status: str | None = None, ai_due: bool | None = None) -> list[GameRecord]:
+        """Stored games, oldest update first, optionally only those with that status / ai_due."""
+
+    @abstractmethod
+    def delete(self, game_id: str) -> bool:
+        """Remove a game; False if there was none."""
+
+    @abstractmethod
+    def touch(self, game_ids: Iterable[str], now: float) -> None:
+        """Mark games as watched at ``now`` (keeps them from idle expiry; version unchanged)."""
+
+    @abstractmethod
+    def expire(self, now: float) -> list[str]:
+        """Delete what the retention says is too old; return the ids of the games deleted."""
+
+    # ----- arena runs (a run is a JSON object with at least "id" and "status") ------------------
+    @abstractmethod
+    def put_arena(self, run: dict, now: float) -> None:
+        """Insert or replace a run (by ``run["id"]``), updated at ``now``."""
+
+    @abstractmethod
+    def get_arena(self, run_id: str) -> dict | None:
+        """A run with its ``updated`` time, or None."""
+
+    @abstractmethod
+    def list_arenas(self) -> list[dict]:
+        """Every stored run with its ``updated`` time, oldest first."""
+
+    def close(self) -> None:
+        """Release connections (the store may not be used afterwards)."""
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    version INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    ai_due INTEGER NOT NULL,
+    updated REAL NOT NULL,
+    seen REAL NOT NULL,      -- last time a client was connected (touch)
+    data TEXT NOT NULL       -- the GameRecord as JSON
+);
+CREATE INDEX IF NOT EXISTS games_by_status ON games (status, ai_due);
+CREATE TABLE IF NOT EXISTS arena_runs (
+    id TEXT PRIMARY KEY,
+    updated REAL NOT NULL,
+    data TEXT NOT NULL
+);
+"""
+
+
+class SQLiteStore(GameStore):
+    """The default store: one SQLite file in WAL mode (readers never wait for the writer).
+
+    Each write is one statement in autocommit mode, hence atomic; the compare-and-set is
+    ``UPDATE ... WHERE id = ? AND version = ?``, atomic across processes sharing the file too.
+    One connection serves every thread of the process, behind a lock (SQLite serialises
+    writers anyway; a statement takes microseconds).
+    """
+
+    def __init__(self, path: str, retention: Retention | None = None):
+        self.path = path
+        self.retention = retention or Retention()
+        if path != ":memory:":
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(path, timeout=10.0, isolation_level=None, check_same_thread=False)
+        with self._lock:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a crash of the server loses nothing
+            self._db.executescript(_SCHEMA)
+
+    def _run(self, sql: str, args: tuple = ()) -> sqlite3.Cursor:
+        with self._lock:
+            return self._db.execute(sql, args)
+
+    def _all(self, sql: str, args: tuple = ()) -> list[tuple]:
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
+
+    # ----- games -----------------------------------------------------------------------------
+    def create(self, record: GameRecord) -> bool:
+        cur = self._run("INSERT OR IGNORE INTO games (id, version, status, ai_due, updated, seen, data) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (record.id, record.version, record.status, int(record.ai_due), record.updated,
+                         record.updated, record.to_json()))
+        return cur.rowcount == 1
+
+    def get(self, game_id: str) -> GameRecord | None:
+        rows = self._all("SELECT data FROM games WHERE id = ?", (game_id,))
+        return GameRecord.from_json(rows[0][0]) if rows else None
+
+    def version(self, game_id: str) -> int | None:
+        rows = self._all("SELECT version FROM games WHERE id = ?", (game_id,))
+        return rows[0][0] if rows else None
+
+    def compare_and_set(self, record: GameRecord, expected_version: int) -> bool:
+        if record.version <= expected_version:
+            raise ValueError(f"a new version must be above {expected_version}, got {record.version}")
+        cur = self._run("UPDATE games SET version = ?, status = ?, ai_due = ?, updated = ?, data = ? "
+                        "WHERE id = ? AND version = ?",
+                        (record.version, record.status, int(record.ai_due), record.updated, record.to_json(),
+                         record.id, expected_version))
+        return cur.rowcount == 1
+
+    def list(self, *, status: str | None = None, ai_due: bool | None = None) -> list[GameRecord]:
+        where, args = [], []
+        if status is not None:
+            where.append("status = ?")
+            args.append(status)
+        if ai_due is not None:
+            where.append("ai_due = ?")
+            args.append(int(ai_due))
+        sql = "SELECT data FROM games" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY updated"
+        return [GameRecord.from_json(row[0]) for row in self._all(sql, tuple(args))]
+
+    def delete(self, game_id: str) -> bool:
+        return self._run("DELETE FROM games WHERE id = ?", (game_id,)).rowcount == 1
+
+    def touch(self, game_ids: Iterable[str], now: float) -> None:
+        with self._lock:
+            self._db.executemany("UPDATE games SET seen = ? WHERE id = ?", [(now, i) for i in game_ids])
+
+    def expire(self, now: float) -> list[str]:
+        keep = self.retention
+        # A watched game (touch) counts as used: nobody's open game disappears.
+        with self._lock:
+            ids = [row[0] for row in self._db.execute(
+                "DELETE FROM games WHERE MAX(updated, seen) < CASE status WHEN 'over' THEN ? ELSE ? END "
+                "RETURNING id", (now - keep.finished, now - keep.idle))]
+            self._db.execute("DELETE FROM arena_runs WHERE updated < ?", (now - keep.arena,))
+        return ids
+
+    # ----- arena runs ----------------------------------------------------------------------------
+    def put_arena(self, run: dict, now: float) -> None:
+        self._run("INSERT OR REPLACE INTO arena_runs (id, updated, data) VALUES (?, ?, ?)",
+                  (run["id"], now, json.dumps(run, separators=(",", ":"))))
+
+    def get_arena(self, run_id: str) -> dict | None:
+        rows = self._all("SELECT data, updated FROM arena_runs WHERE id = ?", (run_id,))
+        return dict(json.loads(rows[0][0]), updated=rows[0][1]) if rows else None
+
+    def list_arenas(self) -> list[dict]:
+        rows = self._all("SELECT data, updated FROM arena_runs ORDER BY updated")
+        return [dict(json.loads(data), updated=updated) for data, updated in rows]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+def open_store(url: str, retention: Retention | None = None) -> GameStore:
+    """The store named by ``url``: a file path or ``sqlite:///PATH`` (SQLite), ``:memory:``."""
+    if not isinstance(url, str) or not url.strip():
+        raise StoreError("the store must be a file path, sqlite:///PATH or redis://HOST:PORT/DB")
+    url = url.strip()
+    if url.startswith("sqlite:///"):
+        url = url[len("sqlite:///"):]
+        if not url.startswith("/") and url != ":memory:":
+            url = os.path.abspath(url)
+    elif "://" in url:
+        scheme = url.split("://", 1)[0]
+        raise StoreError(f"unsupported store {scheme}://...: use a file path or sqlite:///PATH")
+    return SQLiteStore(url, retention)
+
+
+__all__ = ["GameRecord", "GameStore", "Retention", "SQLiteStore", "StoreError", "hash_token", "open_store"]
