@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any
 
 from engine.agents import parse_agent
 from engine.search import describe_score
@@ -86,9 +85,29 @@ class AIRunner:
         return len(ids)
 
     def _think(self, session: GameSession, seat, cancel: threading.Event, after_ai: bool) -> None:
+        """The background task of one AI turn: search, store the outcome, tell the room."""
+        event = None
+        kick = True
+        try:
+            event = self._search_and_store(session, seat, cancel, after_ai)
+        except Exception:  # e.g. the store failed: report, never leave the game "thinking" for good
+            log.exception("AI turn of game %s failed", session.id)
+            kick = False  # a retry (retry_ai, the next sweep, a restart) starts it again
+        finally:
+            self._done(session, cancel)
+        if event is not None:
+            self.socketio.emit(event[0], event[1], to=session.id)
+            self.push_state(session)
+        if kick:
+            self.kick(session.id)
+
+    def _search_and_store(self, session: GameSession, seat, cancel: threading.Event,
+                          after_ai: bool) -> tuple[str, dict] | None:
+        """Search, then store the move (or the failure) if the game is still at the version
+        searched. Returns the event to send the room, None if the result was dropped."""
         room, version = session.id, session.version
         if after_ai and cancel.wait(self.pause):  # let people watch AI against AI
-            return self._done(session, cancel)
+            return None
         self.socketio.emit("ai_thinking", {"game_id": room, "seat": seat.index, "agent": seat.agent.spec}, to=room)
 
         def progress(info):
@@ -111,8 +130,7 @@ class AIRunner:
                 s.ai_error = message
                 s.touch()
 
-            self._commit(session, cancel, fail, ("error", {"code": "ai_failed", "message": message}))
-            return
+            return self._store(room, fail, ("error", {"code": "ai_failed", "message": message}))
         stats = stats_entry(result, seat.agent.spec)
 
         def play(s: GameSession) -> None:
@@ -120,24 +138,16 @@ class AIRunner:
             s.last_stats = dict(stats, seat=seat.index, move=result.best_move)
             s.play(seat.index, result.best_move, stats)
 
-        self._commit(session, cancel, play, ("ai_stats", dict(stats, seat=seat.index, move=result.best_move,
-                                                              game_id=room)))
+        return self._store(room, play, ("ai_stats", dict(stats, seat=seat.index, move=result.best_move, game_id=room)))
 
-    def _commit(self, session: GameSession, cancel: threading.Event, change, event: tuple[str, dict]) -> None:
-        """Store the search's outcome (if the game is still where it was searched), then tell
-        the room and start the next search."""
+    def _store(self, game_id: str, change, event: tuple[str, dict]) -> tuple[str, dict] | None:
         try:
-            self.store.update(session.id, change)
+            self.store.update(game_id, change)
         except ArcadeError as exc:
             if exc.code not in ("stale", "unknown_game"):
-                log.error("AI result of game %s not stored: %s", session.id, exc.message)
-            self._done(session, cancel)
-            self.kick(session.id)
-            return
-        self._done(session, cancel)
-        self.socketio.emit(event[0], event[1], to=session.id)
-        self.push_state(session)
-        self.kick(session.id)
+                log.error("AI result of game %s not stored: %s", game_id, exc.message)
+            return None
+        return event
 
     @staticmethod
     def _done(session: GameSession, cancel: threading.Event) -> None:

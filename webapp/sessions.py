@@ -152,7 +152,9 @@ class GameSession:
         raise ArcadeError("bad_token", "that token holds no seat in this game", 403)
 
     def seat_for_token(self, token: Any) -> Seat:
-        return self.authorize(token)
+        seat = self.authorize(token)
+        assert seat is not None  # without manage=True, authorize returns a seat or raises
+        return seat
 
     def to_json(self) -> dict:
         """The game state of CONTRACT.md: no tokens."""
@@ -211,22 +213,22 @@ class GameSession:
     def from_record(cls, record: GameRecord, live: LiveGame, previous: "GameSession | None" = None) -> "GameSession":
         """Rebuild a stored game. From ``previous`` (an older version of it) reuse the game, the
         agents (their tables) and the positions of the moves both share."""
-        same_game = (previous is not None and previous.game.name == record.game
-                     and previous.game.settings == record.settings)
+        if previous is not None and (previous.game.name, previous.game.settings) != (record.game, record.settings):
+            previous = None
         try:
-            game = previous.game if same_game else get_game(record.game).from_options(record.settings)
-            if same_game and [s.agent.spec for s in previous.seats] == record.seats:
+            game = previous.game if previous else get_game(record.game).from_options(record.settings)
+            if previous and [s.agent.spec for s in previous.seats] == record.seats:
                 seats = previous.seats
             else:
                 seats = [Seat(i, parse_agent(spec, game), token_hash)
                          for i, (spec, token_hash) in enumerate(zip(record.seats, record.token_hashes))]
             moves = [entry["move"] for entry in record.moves]
             shared = 0
-            if same_game:
+            if previous:
                 old = [entry["move"] for entry in previous.history]
                 while shared < min(len(old), len(moves)) and old[shared] == moves[shared]:
                     shared += 1
-            states = previous.states[:shared + 1] if same_game else [game.start()]
+            states = previous.states[:shared + 1] if previous else [game.start()]
             for text in moves[shared:]:
                 states.append(game.push_notation(states[-1], text))
         except (OptionError, IllegalMove, KeyError, TypeError) as exc:
@@ -445,7 +447,7 @@ class SessionStore:
 
     def ai_due(self) -> list[str]:
         """Ids of the stored games whose AI is to move (the server starts those searches)."""
-        return [record.id for record in self.backend.list(status="playing", ai_due=True)]
+        return [record.id for record in self.backend.list_games(status="playing", ai_due=True)]
 
     # ----- connected clients and expiry -----------------------------------------------------------
     def connect(self, sid: str, game_id: str) -> None:

@@ -116,7 +116,7 @@ class GameStore(ABC):
         """Replace the game iff its stored version is ``expected_version`` (see the class doc)."""
 
     @abstractmethod
-    def list(self, *, status: str | None = None, ai_due: bool | None = None) -> list[GameRecord]:
+    def list_games(self, *, status: str | None = None, ai_due: bool | None = None) -> list[GameRecord]:
         """Stored games, oldest update first, optionally only those with that status / ai_due."""
 
     @abstractmethod
@@ -144,6 +144,7 @@ class GameStore(ABC):
     def list_arenas(self) -> list[dict]:
         """Every stored run with its ``updated`` time, oldest first."""
 
+    @abstractmethod
     def close(self) -> None:
         """Release connections (the store may not be used afterwards)."""
 
@@ -221,8 +222,9 @@ class SQLiteStore(GameStore):
                          record.id, expected_version))
         return cur.rowcount == 1
 
-    def list(self, *, status: str | None = None, ai_due: bool | None = None) -> list[GameRecord]:
-        where, args = [], []
+    def list_games(self, *, status: str | None = None, ai_due: bool | None = None) -> list[GameRecord]:
+        where: list[str] = []
+        args: list[str | int] = []
         if status is not None:
             where.append("status = ?")
             args.append(status)

@@ -4,8 +4,6 @@ real server process and SIGTERM."""
 
 import time
 
-import pytest
-
 from webapp import get_socketio
 from webapp.ai import AIRunner
 

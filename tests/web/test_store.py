@@ -71,9 +71,9 @@ def test_list_by_status_and_ai_due(store):
     store.create(record("a", ai_due=True, updated=3.0))
     store.create(record("b", updated=1.0))
     store.create(record("c", status="over", updated=2.0))
-    assert [r.id for r in store.list()] == ["b", "c", "a"]
-    assert [r.id for r in store.list(status="playing")] == ["b", "a"]
-    assert [r.id for r in store.list(status="playing", ai_due=True)] == ["a"]
+    assert [r.id for r in store.list_games()] == ["b", "c", "a"]
+    assert [r.id for r in store.list_games(status="playing")] == ["b", "a"]
+    assert [r.id for r in store.list_games(status="playing", ai_due=True)] == ["a"]
 
 
 def test_expiry_keeps_what_is_recent_or_watched(store):
@@ -87,7 +87,7 @@ def test_expiry_keeps_what_is_recent_or_watched(store):
     store.put_arena({"id": "run-new", "status": "done"}, now - 0.5 * DAY)
     store.touch(["idle-watched"], now - 60)
     assert sorted(store.expire(now)) == ["finished-old", "idle-old"]
-    assert {r.id for r in store.list()} == {"finished-new", "idle-watched", "idle-new"}
+    assert {r.id for r in store.list_games()} == {"finished-new", "idle-watched", "idle-new"}
     assert [r["id"] for r in store.list_arenas()] == ["run-new"]
     assert store.get_arena("run-new")["status"] == "done" and store.get_arena("run-old") is None
 
