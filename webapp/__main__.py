@@ -1,4 +1,5 @@
-"""``python -m webapp [--host H] [--port P] [--store URL] [--message-queue URL]``: serve the arcade and print the lobby's URL."""
+"""``python -m webapp [--host H] [--port P] [--store URL] [--message-queue URL]``: serve the arcade
+and print the lobby's URL."""
 
 import argparse
 import logging

@@ -445,6 +445,10 @@ class SessionStore:
             "manage_token": manage_token,
         }
 
+    def all(self) -> list[GameSession]:
+        """Every stored game, rebuilt (for tools and tests: it replays every game)."""
+        return [self.get(record.id) for record in self.backend.list_games()]
+
     def ai_due(self) -> list[str]:
         """Ids of the stored games whose AI is to move (the server starts those searches)."""
         return [record.id for record in self.backend.list_games(status="playing", ai_due=True)]

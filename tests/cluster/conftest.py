@@ -33,10 +33,12 @@ def redis_url(redis_server):
 
 @pytest.fixture
 def servers(tmp_path):
-    """``servers(n, *args)`` starts n server processes with the same arguments."""
+    """``servers(n, *args)`` starts n server processes with the same arguments (and, unless
+    ``env`` says otherwise, one temporary game store file: never the project's own)."""
     started: list[ServerProcess] = []
 
     def start(n: int, *args: str, env: dict | None = None) -> list[ServerProcess]:
+        env = {"ARCADE_STORE": str(tmp_path / "games.sqlite3"), **(env or {})}
         made = []
         for _ in range(n):
             made.append(ServerProcess(list(args), tmp_path, env))

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from webapp import create_app, get_socketio
+from webapp import get_socketio
 from webapp.security import MaskTokens, clip
 
 CONFIG = {"TESTING": True, "AI_PROCESSES": 0, "AI_PAUSE": 0.05, "AI_TIME_CAP": 5.0, "HINT_TIME": 1.0,
@@ -26,8 +26,8 @@ STATE_CHANGING = [
 
 
 @pytest.fixture
-def app():
-    return create_app(CONFIG)
+def app(make_app):
+    return make_app(**CONFIG)
 
 
 @pytest.fixture
@@ -198,8 +198,8 @@ def test_api_errors_are_json(client):
     assert r.status_code == 404 and r.mimetype == "text/html"
 
 
-def test_an_unexpected_failure_is_a_json_500_without_details(monkeypatch):
-    app = create_app(dict(CONFIG, TESTING=False))
+def test_an_unexpected_failure_is_a_json_500_without_details(monkeypatch, make_app):
+    app = make_app(**dict(CONFIG, TESTING=False))
     import webapp.api
 
     def broken():
@@ -215,8 +215,8 @@ def test_an_unexpected_failure_is_a_json_500_without_details(monkeypatch):
 
 
 # ----- the creation rate limit ------------------------------------------------------------------------
-def test_game_creation_is_rate_limited_per_address():
-    app = create_app(dict(CONFIG, CREATE_LIMIT=3, CREATE_PERIOD=60.0))
+def test_game_creation_is_rate_limited_per_address(make_app):
+    app = make_app(**dict(CONFIG, CREATE_LIMIT=3, CREATE_PERIOD=60.0))
     client = app.test_client()
     for _ in range(3):
         assert client.post("/api/games", json=NIM).status_code == 201
