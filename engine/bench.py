@@ -295,6 +295,61 @@ def check_targets(rows: list[dict]) -> list[dict]:
     return targets
 
 
+SHANNON_SEEDS = range(1, 201)  # the random boards the issue names (Board.random, seed 226's kind)
+SHANNON_SOLVE_MS = 100
+BRIDGIT_BUDGET = 2.0  # CPU seconds of iterative deepening on bridgit-4
+
+
+def shannon_targets(repeat: int, log=None) -> list[dict]:
+    """Every random Shannon board of SHANNON_SEEDS solved from the start with either side
+    first (the default search, CPU time; a solve over half the bar is repeated and its
+    fastest run counts), and the depth iterative deepening reaches on bridgit-4 in
+    BRIDGIT_BUDGET CPU seconds, either side first."""
+    shannon = GAMES["shannon"]
+    solves = []
+    for seed in SHANNON_SEEDS:
+        for first in ("short", "cut"):
+            if log:
+                log(f"shannon random board, seed {seed}, {first} first")
+
+            def make(seed=seed, first=first):
+                game = shannon.from_options({"board": "random", "seed": seed, "first": first})
+                return game, game.start()
+
+            run = run_search(make, {}, BUDGET, 1)
+            if run["ms"] >= SHANNON_SOLVE_MS / 2:
+                run = min(run, run_search(make, {}, BUDGET, repeat), key=lambda r: r["ms"])
+            solves.append((run["ms"] if run["status"] == "done" else float("inf"), seed, first))
+    solves.sort()
+    ms, seed, first = solves[-1]
+    over = sum(1 for s in solves if s[0] >= SHANNON_SOLVE_MS)
+    targets = [{"target": f"every random Shannon board (seeds {SHANNON_SEEDS[0]}-{SHANNON_SEEDS[-1]}, either "
+                          f"side first: all {len(solves)} solves) solved in < {SHANNON_SOLVE_MS} ms",
+                "pass": over == 0,
+                "figure": f"slowest {ms:.1f} ms (seed {seed}, {first} first), median "
+                          f"{solves[len(solves) // 2][0]:.1f} ms, {over} over {SHANNON_SOLVE_MS} ms"}]
+    depths = {}
+    for first in ("short", "cut"):
+        if log:
+            log(f"shannon bridgit-4, {first} first, {BRIDGIT_BUDGET:g} s")
+        game = shannon.from_options({"board": "bridgit-4", "first": first})
+        cancel, done = threading.Event(), threading.Event()
+        watcher = threading.Thread(target=_watch, args=(cancel, done, BRIDGIT_BUDGET), daemon=True)
+        watcher.start()
+        try:
+            result = search_root(game, game.start(), time_limit=WALL_FACTOR * BRIDGIT_BUDGET, cancel=cancel)
+        finally:
+            done.set()
+            watcher.join()
+        depths[first] = (result.stats.depth, result.stats.nodes)
+    targets.append({"target": f"Bridg-It 4 reaches depth >= 7 in {BRIDGIT_BUDGET:g} s CPU (iterative deepening, "
+                              "either side first)",
+                    "pass": all(d >= 7 for d, _ in depths.values()),
+                    "figure": ", ".join(f"{first} first: depth {d} ({n:,} nodes)"
+                                        for first, (d, n) in depths.items())})
+    return targets
+
+
 def _shannon_size(row) -> tuple[int, int]:
     game = GAMES["shannon"].from_options(dict(row["options"]))
     board = game.board(game.start())
@@ -369,6 +424,8 @@ def main(args) -> None:
     if log:
         sys.stderr.write("\r\033[K")
     targets = check_targets(rows)
+    if "shannon" in names:
+        targets += shannon_targets(repeat, log)
     if args.json:
         print(json.dumps({"timer": "process CPU time, fastest of the repeats", "repeat": repeat,
                           "python": platform.python_version(), "rows": rows, "failed": failed,

@@ -59,6 +59,7 @@ import math
 import random
 import re
 from collections import deque
+from fractions import Fraction
 from typing import Any
 
 from ..game import Game, IllegalMove, Option, OptionError
@@ -255,9 +256,12 @@ class Shannon(Game):
         self._layout: dict[str, list[float]] | None = None
         self._colour_memo: dict[int, tuple] = {}
         self._facts_memo: dict[tuple[int, int], tuple] = {}
+        self._open_memo: dict[int, bool] = {}  # cut -> do undeleted edges still join the terminals?
+        self._conductance_memo: dict[tuple[int, int], int] = {}
         self._naming_memo: dict[tuple[int, int], tuple] = {}
         self._choices_memo: dict[tuple[int, int], tuple] = {}
         self._last_graph: tuple = (None, None)
+        self._parent: tuple = (0, 0, self.all_edges)  # (coloured, cut, relevant) of the last position played from
 
     # ----- what a position means (memoised: the search asks again and again) ---------------
     def _components(self, coloured: int) -> tuple[int, tuple[int, ...]]:
@@ -298,7 +302,11 @@ class Shannon(Game):
             if label[self.s] == label[self.t]:
                 facts = (SHORT, closure, 0, label)
             else:
-                relevant = self._relevant(label, self.all_edges & ~cut & ~closure)
+                free = self.all_edges & ~cut & ~closure
+                parent = self._parent  # one read: another thread may replace it meanwhile
+                if not (parent[0] & ~coloured or parent[1] & ~cut):
+                    free &= parent[2]  # an edge dead in an earlier position stays dead
+                relevant = self._relevant(label, free)
                 facts = (None if relevant else CUT, closure, relevant, label)
             if len(self._facts_memo) >= MEMO_LIMIT:
                 self._facts_memo.clear()
@@ -399,7 +407,39 @@ class Shannon(Game):
         return state[2]
 
     def status(self, state):
-        return self._facts(state[0], state[1])[0]
+        # Who has won needs no blocks: the terminals' components, and whether undeleted edges
+        # still join them (memoised on the cut set alone). Leaves of a depth-limited search
+        # ask only this and evaluate().
+        coloured, cut = state[0], state[1]
+        facts = self._facts_memo.get((coloured, cut))
+        if facts is not None:
+            return facts[0]
+        label = self._components(coloured)[1]
+        if label[self.s] == label[self.t]:
+            return SHORT
+        joined = self._open_memo.get(cut)
+        if joined is None:
+            joined = self._open(cut)
+        return None if joined else CUT
+
+    def _open(self, cut: int) -> bool:
+        """Whether the edges not in ``cut`` still join the terminals (memoised)."""
+        seen = 1 << self.s
+        stack = [self.s]
+        neighbours, goal = self._neighbours, self.t
+        joined = False
+        while stack and not joined:
+            for e, v in neighbours[stack.pop()]:
+                if not (cut >> e & 1 or seen >> v & 1):
+                    if v == goal:
+                        joined = True
+                        break
+                    seen |= 1 << v
+                    stack.append(v)
+        if len(self._open_memo) >= MEMO_LIMIT:
+            self._open_memo.clear()
+        self._open_memo[cut] = joined
+        return joined
 
     def moves(self, state):
         coloured, cut, _ = state
@@ -418,6 +458,12 @@ class Shannon(Game):
 
     def play(self, state, move):
         coloured, cut, side = state
+        parent = self._parent
+        if parent[0] != coloured or parent[1] != cut:
+            # The search asks for the children's facts next: their relevant edges lie among
+            # this position's (see _facts), a smaller graph to search for blocks.
+            facts = self._facts_memo.get((coloured, cut))
+            self._parent = (coloured, cut, self.all_edges if facts is None else facts[2])
         if side == SHORT:
             return (coloured | (1 << move), cut, CUT)
         return (coloured, cut | (1 << move), SHORT)
@@ -468,8 +514,27 @@ class Shannon(Game):
         status = self.status(state)
         if status is not None:
             return FINISHED if status == SHORT else -FINISHED
-        conductance = self.contracted(state).conductance(self._naming(state)[1])
-        return round(300 * math.log(conductance)) + (50 if state[2] == SHORT else -50)
+        return self._resistance_score(state[0], state[1]) + (50 if state[2] == SHORT else -50)
+
+    def _resistance_score(self, coloured: int, cut: int) -> int:
+        """``round(300 ln(conductance))`` of the board left: every free edge a 1-ohm
+        resistor between the coloured components of its end points. Dead edges carry no
+        current (they hang off the start-goal block at one vertex, or lie apart), so this is
+        the conductance of the contracted board, without finding its blocks."""
+        closure, label = self._components(coloured)
+        free = self.all_edges & ~cut & ~closure
+        found = self._conductance_memo.get((closure, free))
+        if found is None:
+            edges = self.edges
+            pairs = []
+            for e in _bits(free):
+                u, v = edges[e]
+                pairs.append((label[u], label[v]))
+            found = log_conductance(pairs, label[self.s], label[self.t])
+            if len(self._conductance_memo) >= MEMO_LIMIT:
+                self._conductance_memo.clear()
+            self._conductance_memo[closure, free] = found
+        return found
 
     def evaluate_flow(self, state):
         """A cheaper heuristic from the contracted board: ``paths``, the most edge-disjoint
@@ -891,31 +956,130 @@ class Contracted:
             naming[colour[i]] = x
         return tuple(code), naming
 
-    def conductance(self, naming: list[int]) -> float:
-        """The conductance between the terminals when every edge is a 1-ohm resistor, as in
-        Shannon's own game-playing machine: inner components are removed one at a time
-        (fewest neighbours first) by the star-mesh transform. ``naming`` fixes the order of
-        every floating-point step, so boards equal up to renaming give equal results."""
-        rank = {x: k for k, x in enumerate(naming)}
-        weights: dict[int, dict[int, float]] = {x: {} for x in naming}
-        for _, a, b in self.edges:
-            weights[a][b] = weights[a].get(b, 0.0) + 1.0
-            weights[b][a] = weights[b].get(a, 0.0) + 1.0
-        inner = [x for x in naming if x != self.source and x != self.sink]
-        while inner:
-            x = min(inner, key=lambda v: (len(weights[v]), rank[v]))
-            inner.remove(x)
-            around = sorted(weights.pop(x).items(), key=lambda item: rank[item[0]])
-            total = 0.0
-            for y, c in around:
-                total += c
-                del weights[y][x]
-            for i, (y, cy) in enumerate(around):
-                for z, cz in around[i + 1:]:
-                    add = cy * cz / total
-                    weights[y][z] = weights[y].get(z, 0.0) + add
-                    weights[z][y] = weights[z].get(y, 0.0) + add
-        return weights[self.source].get(self.sink, 0.0)
+    def conductance(self) -> float:
+        """The conductance between the terminals when every edge is a 1-ohm resistor (see
+        :func:`conductance`)."""
+        return conductance([(a, b) for _, a, b in self.edges], self.source, self.sink)
+
+
+TIE_MARGIN = 1e-6  # a float 300 ln(conductance) this close to a half is recomputed exactly
+
+
+def conductance(pairs, source, sink) -> float:
+    """The conductance between ``source`` and ``sink`` of the multigraph with edges ``pairs``,
+    each a 1-ohm resistor, as in Shannon's own game-playing machine: the other vertices are
+    removed one at a time (fewest neighbours first) by the star-mesh transform, in floating
+    point. Every step adds, multiplies or divides positive numbers (no cancellation), so
+    the result is within a relative 1e-12 of the exact value however the vertices are
+    numbered (a few thousand steps, each off by at most 2^-53).
+
+    >>> conductance([(0, 1), (1, 2)], 0, 2), conductance([(0, 1), (0, 1), (5, 1)], 0, 1)
+    (0.5, 2.0)
+    """
+    weights: dict[int, dict[int, float]] = {}  # vertex -> {neighbour: conductance}
+    for a, b in pairs:
+        around = weights.get(a)
+        if around is None:
+            weights[a] = {b: 1.0}
+        else:
+            around[b] = around.get(b, 0.0) + 1.0
+        around = weights.get(b)
+        if around is None:
+            weights[b] = {a: 1.0}
+        else:
+            around[a] = around.get(a, 0.0) + 1.0
+    inner = [x for x in weights if x != source and x != sink]
+    while inner:
+        fewest = len(weights) + 1
+        for v in inner:  # fewest neighbours first (any vertex of fewer than 3 will do)
+            degree = len(weights[v])
+            if degree < fewest:
+                x, fewest = v, degree
+                if degree < 3:
+                    break
+        inner.remove(x)
+        around = weights.pop(x)
+        if fewest == 2:  # in series: one resistor for two
+            (y, cy), (z, cz) = around.items()
+            wy, wz = weights[y], weights[z]
+            del wy[x], wz[x]
+            add = cy * cz / (cy + cz)
+            wy[z] = wy.get(z, 0.0) + add
+            wz[y] = wz.get(y, 0.0) + add
+            continue
+        total = 0.0
+        for y, c in around.items():
+            total += c
+            del weights[y][x]
+        if fewest < 2:  # a dead end carries no current
+            continue
+        items = list(around.items())
+        for i in range(fewest - 1):
+            y, cy = items[i]
+            wy = weights[y]
+            cy /= total
+            for z, cz in items[i + 1:]:
+                add = cy * cz
+                wy[z] = wy.get(z, 0.0) + add
+                wz = weights[z]
+                wz[y] = wz.get(y, 0.0) + add
+    return weights[source].get(sink, 0.0) if source in weights else 0.0
+
+
+def log_conductance(pairs, source, sink) -> int:
+    """``round(300 ln(conductance))`` of the multigraph ``pairs`` (source and sink joined),
+    the same for every numbering of its vertices.
+
+    The float conductance is within a relative 1e-12 of the exact one (see
+    :func:`conductance`), so 300 ln of it is within 1e-9 of the exact 300 ln: it rounds as
+    the exact value does unless it lies within ``TIE_MARGIN`` of a half, and then the
+    conductance is computed exactly (rational arithmetic) and rounded from that. Either
+    way the result depends on the board alone, never on the order of the arithmetic (the
+    table holds heuristic values under keys up to renaming)."""
+    x = 300 * math.log(conductance(pairs, source, sink))
+    if abs(x - math.floor(x) - 0.5) < TIE_MARGIN:
+        x = 300 * math.log(exact_conductance(pairs, source, sink))
+    return round(x)
+
+
+def exact_conductance(pairs, source, sink) -> Fraction:
+    """The conductance as an exact fraction: the inverse of the sink's potential when one
+    unit of current enters at the sink and the source is grounded (Gaussian elimination on
+    the Laplacian of the source's component, in rationals).
+
+    >>> exact_conductance([(0, 1), (1, 2), (0, 2)], 0, 2)
+    Fraction(3, 2)
+    """
+    neighbours: dict[int, list[int]] = {}
+    for a, b in pairs:
+        neighbours.setdefault(a, []).append(b)
+        neighbours.setdefault(b, []).append(a)
+    reached = [source]  # the source's component: the rest carries no current
+    for x in reached:
+        for y in neighbours.get(x, ()):
+            if y not in reached:
+                reached.append(y)
+    index = {x: i for i, x in enumerate(reached[1:])}  # the grounded source is left out
+    size = len(index)
+    rows = [[Fraction(0)] * (size + 1) for _ in range(size)]  # the Laplacian | the current
+    for a, b in pairs:
+        for x, y in ((a, b), (b, a)):
+            if x in index:
+                rows[index[x]][index[x]] += 1
+                if y in index:
+                    rows[index[x]][index[y]] -= 1
+    rows[index[sink]][size] = Fraction(1)
+    for k in range(size):  # the grounded Laplacian is positive definite: no pivoting
+        pivot = rows[k]
+        for i in range(k + 1, size):
+            factor = rows[i][k] / pivot[k]
+            if factor:
+                rows[i] = [r - factor * p for r, p in zip(rows[i], pivot)]
+    potential = [Fraction(0)] * size
+    for k in reversed(range(size)):
+        rest = sum(rows[k][j] * potential[j] for j in range(k + 1, size))
+        potential[k] = (rows[k][size] - rest) / rows[k][k]
+    return 1 / potential[index[sink]]
 
 
 COUNT_BITS = 6  # bits for how many neighbours of one colour a vertex has (<= MAX_EDGES < 64)

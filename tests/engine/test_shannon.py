@@ -2,6 +2,9 @@
 against Lehman's theorem (checked here by brute force, independently of the game module)."""
 
 import itertools
+import json
+import math
+import pathlib
 import random
 
 import pytest
@@ -10,7 +13,8 @@ from hypothesis import strategies as st
 
 from engine.game import EVAL_LIMIT, IllegalMove
 from engine.games import get_game
-from engine.games.shannon import Contracted, spans_twice
+from engine.games import shannon as shannon_module
+from engine.games.shannon import Contracted, exact_conductance, log_conductance, spans_twice
 from engine.options import OptionError
 from engine.search import search_root
 
@@ -696,10 +700,10 @@ def test_theory_of_a_finished_game():
 
 # ----- evaluations ---------------------------------------------------------------------------------
 def test_conductance_of_small_networks():
-    assert Contracted(0, 2, [(0, 0, 1), (1, 1, 2)]).conductance([0, 1, 2]) == pytest.approx(0.5)
+    assert Contracted(0, 2, [(0, 0, 1), (1, 1, 2)]).conductance() == pytest.approx(0.5)
     bridge = Contracted(0, 3, [(0, 0, 1), (1, 1, 3), (2, 0, 2), (3, 2, 3), (4, 1, 2)])
-    assert bridge.conductance([0, 1, 2, 3]) == pytest.approx(1.0)  # the balanced bridge carries nothing
-    assert Contracted(0, 1, [(0, 0, 1), (1, 0, 1), (2, 0, 1)]).conductance([0, 1]) == pytest.approx(3.0)
+    assert bridge.conductance() == pytest.approx(1.0)  # the balanced bridge carries nothing
+    assert Contracted(0, 1, [(0, 0, 1), (1, 0, 1), (2, 0, 1)]).conductance() == pytest.approx(3.0)
 
 
 def test_evaluations_favour_the_side_ahead():
@@ -777,3 +781,64 @@ def test_alphabeta_equals_minimax_at_a_depth(position, depth, evaluation):
         for order in (True, False):
             found = search_root(game, state, depth=depth, tt=tt, order=order, evaluate=evaluate).score
             assert found == expected, (tt, order)
+
+
+# ----- values frozen before the speed-up (tests/engine/data/shannon_values.json) ------------------
+FROZEN = json.loads((pathlib.Path(__file__).parent / "data" / "shannon_values.json").read_text())
+
+
+def playout_evaluations(seed):
+    """evaluate() along the random playout the frozen table recorded for ``seed``."""
+    game = Shannon.from_options({"board": "random" if seed <= 50 else "bridgit-4", "seed": seed})
+    rng = random.Random(seed)
+    state, out = game.start(), []
+    while game.status(state) is None:
+        out.append(game.evaluate(state))
+        state = game.play(state, rng.choice(game.moves(state)))
+    return out
+
+
+def test_every_random_board_keeps_its_solved_value():
+    """The 400 solves the bench times (seeds 1-200, either side first): the same scores, mate
+    distances included, as the search found before its representations changed."""
+    for name, expected in FROZEN["solved"].items():
+        seed, first = name.split()
+        game = Shannon.from_options({"board": "random", "seed": int(seed), "first": first})
+        assert search_root(game, game.start()).score == expected, name
+
+
+def test_depth_limited_values_and_evaluations_are_unchanged():
+    for name, expected in FROZEN["depth3"].items():
+        board, first = name.split()
+        options = {"board": "bridgit-4"} if board == "bridgit-4" else {"board": "random", "seed": int(board)}
+        game = Shannon.from_options(dict(options, first=first))
+        assert search_root(game, game.start(), depth=3).score == expected, name
+    for seed, expected in FROZEN["evaluate"].items():
+        assert playout_evaluations(int(seed)) == expected, seed
+
+
+def test_exact_conductance_rounds_as_the_float_one(monkeypatch):
+    """With every value recomputed in rationals (as happens near a rounding tie), the
+    evaluations stay the same."""
+    monkeypatch.setattr(shannon_module, "TIE_MARGIN", 1.0)
+    for seed in ("3", "17", "52"):
+        assert playout_evaluations(int(seed)) == FROZEN["evaluate"][seed], seed
+
+
+def test_resistance_score_is_the_same_for_renamed_boards():
+    """The heuristic depends on the board alone, not on how its vertices are numbered or its
+    edges listed (the table holds heuristic values under keys up to renaming)."""
+    rng = random.Random(8)
+    for seed in range(20):
+        game = Shannon.from_options({"board": "random" if seed % 4 else "bridgit-4", "seed": seed})
+        state = game.start()
+        while game.status(state) is None:
+            graph = game.contracted(state)
+            pairs = [(a, b) for _, a, b in graph.edges]
+            score = log_conductance(pairs, graph.source, graph.sink)
+            assert score == round(300 * math.log(exact_conductance(pairs, graph.source, graph.sink)))
+            for _ in range(3):
+                other = relabelled(graph, rng)
+                other_pairs = [(a, b) for _, a, b in other.edges]
+                assert log_conductance(other_pairs, other.source, other.sink) == score
+            state = game.play(state, rng.choice(game.moves(state)))
