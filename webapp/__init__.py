@@ -42,6 +42,11 @@ DEFAULTS = {
     "KEEP_ARENA_DAYS": 1.0,  # an arena run is dropped this long after its last update
     "SWEEP_INTERVAL": 60.0,  # seconds between two expiry sweeps (run on the back of requests)
     "HOT_GAMES": 256,  # games kept rebuilt in memory when nobody is connected to them
+    # Several processes on one Redis store: a process holds a game's AI turn for this many
+    # seconds unless it renews it (it does, while it searches); a dead process's turns are
+    # taken over by the others, which look for them every AI_TURN_SWEEP seconds.
+    "AI_LEASE": 6.0,
+    "AI_TURN_SWEEP": 2.0,
     "MAX_ARENA_GAMES": 10_000,
     "TRACE_MAX_NODES": 5000,
     # redis://HOST:PORT/DB shared by several server processes (else ARCADE_MESSAGE_QUEUE, else none)
@@ -83,6 +88,7 @@ class Arcade:
     def shutdown(self, timeout: float = 5.0) -> None:
         """Stop every search and child process (games are stored already: nothing is lost)."""
         self.store.stop_searches()
+        self.ai.leases.close()  # other processes take this one's AI turns at once
         try:
             self.ai.pool.shutdown()
         except Exception:
@@ -119,6 +125,9 @@ def create_app(config: dict | None = None) -> Flask:
     arcade = Arcade(socketio, store, AIRunner(socketio, app.config, store), {},
                     sweep_interval=float(app.config["SWEEP_INTERVAL"]))
     atexit.register(arcade.ai.pool.shutdown)
+    atexit.register(arcade.ai.leases.close)
+    if store.backend.shared:  # other processes may die holding AI turns: take them over
+        arcade.ai.watch_turns(float(app.config["AI_TURN_SWEEP"]))
     app.extensions["arcade"] = arcade
 
     from . import api, pages, security, sockets, teach

@@ -15,6 +15,7 @@ import threading
 from engine.agents import parse_agent
 from engine.search import describe_score
 
+from .cluster import TurnLeases
 from .search_pool import SearchPool
 from .sessions import ArcadeError, GameSession, SessionStore
 
@@ -48,6 +49,8 @@ class AIRunner:
         self.hint_time = float(config["HINT_TIME"])
         self.hint_agent = config["HINT_AGENT"]
         self.pool = SearchPool(int(config["AI_PROCESSES"]))
+        # several processes on one store: a game's AI turn is searched by the lease holder only
+        self.leases = TurnLeases(store.backend, float(config["AI_LEASE"]), on_lost=self._lost_turn)
 
     # ----- pushing -------------------------------------------------------------------------
     def push_state(self, session: GameSession) -> None:
@@ -72,14 +75,20 @@ class AIRunner:
             seat = session.ai_to_move()
             if seat is None or not session.ai_due or live.thinking is not None:
                 return
+            if not self.leases.take(session.id):
+                return  # another process searches this turn
+            if self.store.backend.version(session.id) != session.version:
+                self.leases.drop(session.id)  # moved on meanwhile: whoever moved it kicks again
+                return
             live.thinking = seat.index
             live.cancel = cancel = threading.Event()
             after_ai = bool(session.history) and not session.seats[session.history[-1]["seat"]].is_human
         self.socketio.start_background_task(self._think, session, seat, cancel, after_ai)
 
     def resume_all(self) -> int:
-        """Start the searches of every stored game whose AI is to move (after a restart)."""
-        ids = self.store.ai_due()
+        """Start the searches of every stored game whose AI is to move and that no process
+        searches (after a restart, or when the process searching it died)."""
+        ids = self.store.backend.unclaimed(self.store.ai_due())
         for game_id in ids:
             self.kick(game_id)
         return len(ids)
@@ -149,13 +158,32 @@ class AIRunner:
             return None
         return event
 
-    @staticmethod
-    def _done(session: GameSession, cancel: threading.Event) -> None:
+    def _done(self, session: GameSession, cancel: threading.Event) -> None:
         live = session.live
         with live.lock:
             if live.cancel is cancel:
                 live.thinking = None
                 live.cancel = None
+                self.leases.drop(session.id)
+
+    def _lost_turn(self, game_id: str) -> None:
+        """Another process took this game's AI turn (ours stalled): stop searching it."""
+        try:
+            self.store.get(game_id).stop_search()
+        except ArcadeError:
+            pass
+
+    def watch_turns(self, interval: float) -> None:
+        """Every ``interval`` seconds, start the AI turns that are due and that no process
+        holds (the process that held one died): a background loop for shared stores."""
+        def loop():
+            while not self.leases.closed.wait(interval):
+                try:
+                    self.resume_all()
+                except Exception:  # Redis away for a moment: try again next time
+                    log.exception("AI turn sweep failed")
+
+        self.socketio.start_background_task(loop)
 
     def retry(self, session: GameSession) -> None:
         """Clear a failed AI's error and search again; with no error, start the AI's search if

@@ -1,4 +1,5 @@
-"""Several server processes on one Redis: URL checks, connections, the Socket.IO message queue.
+"""Several server processes on one Redis: URL checks, connections, the Socket.IO message
+queue, and the leases that let exactly one process search a game's AI move.
 
 Every process given the same ``--message-queue redis://...`` publishes its Socket.IO emits
 there and delivers everyone's emits to its own clients, so a move made on process A reaches
@@ -7,10 +8,18 @@ the players connected to process B (Flask-SocketIO's documented way to scale out
 
 from __future__ import annotations
 
+import logging
+import os
+import secrets
+import socket
+import threading
+from typing import Callable
 from urllib.parse import urlparse
 
 import redis
 import socketio
+
+log = logging.getLogger(__name__)
 
 SCHEMES = ("redis", "rediss", "unix")
 
@@ -38,9 +47,10 @@ def check_url(url: str, what: str) -> str:
     return url
 
 
-def connect(url: str, what: str) -> redis.Redis:
-    """A client for ``url`` that answered a PING (RedisUnavailable if it does not)."""
-    client = redis.Redis.from_url(check_url(url, what), **REDIS_OPTIONS)
+def connect(url: str, what: str, **options) -> redis.Redis:
+    """A client for ``url`` (with ``options`` beyond REDIS_OPTIONS) that answered a PING
+    (RedisUnavailable if it does not)."""
+    client = redis.Redis.from_url(check_url(url, what), **REDIS_OPTIONS, **options)
     try:
         client.ping()
     except redis.RedisError as exc:
@@ -53,3 +63,73 @@ def message_queue(url: str) -> socketio.RedisManager:
     """Flask-SocketIO's client manager on ``url`` (checked to answer first)."""
     connect(url, "message queue").close()
     return socketio.RedisManager(url, channel=CHANNEL, redis_options=dict(REDIS_OPTIONS))
+
+
+class TurnLeases:
+    """This process's leases on games' AI turns (see ``GameStore.claim_turn``).
+
+    A process searches a game's AI move only while it holds the game's lease: ``take`` claims
+    it for ``ttl`` seconds, a background thread renews every held lease each ``ttl / 3``
+    seconds, ``drop`` gives it back. A lease that could not be renewed (another process took
+    the turn after a stall) is reported to ``on_lost`` so the search stops. With a store
+    that only one process uses, every claim is granted and nothing runs in the background.
+    """
+
+    def __init__(self, backend, ttl: float, on_lost: Callable[[str], None]):
+        self.backend = backend
+        self.ttl = ttl
+        self.on_lost = on_lost
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self._held: set[str] = set()
+        self._lock = threading.Lock()
+        self.closed = threading.Event()  # set by close()
+        self._renewer: threading.Thread | None = None
+
+    def take(self, game_id: str) -> bool:
+        """Claim the game's AI turn; False if another process holds it."""
+        if not self.backend.shared:
+            return True
+        if not self.backend.claim_turn(game_id, self.owner, self.ttl):
+            return False
+        with self._lock:
+            self._held.add(game_id)
+            if self._renewer is None:
+                self._renewer = threading.Thread(target=self._renew_forever, name="turn-leases", daemon=True)
+                self._renewer.start()
+        return True
+
+    def drop(self, game_id: str) -> None:
+        """Give the game's AI turn back (a no-op if this process does not hold it)."""
+        with self._lock:
+            if game_id not in self._held:
+                return
+            self._held.discard(game_id)
+        try:
+            self.backend.release_turn(game_id, self.owner)
+        except redis.RedisError:  # it times out by itself
+            log.warning("could not release the AI turn of game %s", game_id)
+
+    def held(self) -> list[str]:
+        with self._lock:
+            return sorted(self._held)
+
+    def _renew_forever(self) -> None:
+        while not self.closed.wait(self.ttl / 3):
+            ids = self.held()
+            try:
+                kept = set(self.backend.renew_turns(ids, self.owner, self.ttl))
+            except redis.RedisError as exc:
+                log.warning("could not renew %d AI turn lease(s): %s", len(ids), exc)
+                continue
+            for game_id in ids:
+                if game_id not in kept:
+                    with self._lock:
+                        self._held.discard(game_id)
+                    log.warning("lost the AI turn of game %s to another process", game_id)
+                    self.on_lost(game_id)
+
+    def close(self) -> None:
+        """Stop renewing and release every lease (shutting down: others take the turns now)."""
+        self.closed.set()
+        for game_id in self.held():
+            self.drop(game_id)

@@ -144,6 +144,29 @@ class GameStore(ABC):
     def list_arenas(self) -> list[dict]:
         """Every stored run with its ``updated`` time, oldest first."""
 
+    # ----- AI turns: which process searches a game's AI move --------------------------------------
+    # A store that several processes share (``shared``) keeps a lease per game: a process
+    # searches only while it holds the game's lease, and renews it meanwhile; a lease that is
+    # not renewed (its process died) times out and another process takes the turn. A store
+    # for one process needs none: the defaults grant every claim.
+    shared = False
+
+    def claim_turn(self, game_id: str, owner: str, ttl: float) -> bool:
+        """Take the game's lease for ``ttl`` seconds unless another owner holds it."""
+        return True
+
+    def renew_turns(self, game_ids: Iterable[str], owner: str, ttl: float) -> list[str]:
+        """Extend the leases ``owner`` still holds among ``game_ids``; return those."""
+        return list(game_ids)
+
+    def release_turn(self, game_id: str, owner: str) -> None:
+        """Give the lease up (only if ``owner`` holds it)."""
+        return None
+
+    def unclaimed(self, game_ids: Iterable[str]) -> list[str]:
+        """Those of ``game_ids`` whose lease nobody holds."""
+        return list(game_ids)
+
     @abstractmethod
     def close(self) -> None:
         """Release connections (the store may not be used afterwards)."""
@@ -270,7 +293,8 @@ class SQLiteStore(GameStore):
 
 
 def open_store(url: str, retention: Retention | None = None) -> GameStore:
-    """The store named by ``url``: a file path or ``sqlite:///PATH`` (SQLite), ``:memory:``."""
+    """The store named by ``url``: a file path or ``sqlite:///PATH`` (SQLite), ``:memory:``,
+    ``redis://HOST:PORT/DB`` (Redis, shared by several processes)."""
     if not isinstance(url, str) or not url.strip():
         raise StoreError("the store must be a file path, sqlite:///PATH or redis://HOST:PORT/DB")
     url = url.strip()
@@ -278,9 +302,13 @@ def open_store(url: str, retention: Retention | None = None) -> GameStore:
         url = url[len("sqlite:///"):]
         if not url.startswith("/") and url != ":memory:":
             url = os.path.abspath(url)
+    elif url.startswith(("redis://", "rediss://", "unix://")):
+        from .redis_store import RedisStore  # the redis package is needed only here
+
+        return RedisStore(url, retention)
     elif "://" in url:
         scheme = url.split("://", 1)[0]
-        raise StoreError(f"unsupported store {scheme}://...: use a file path or sqlite:///PATH")
+        raise StoreError(f"unsupported store {scheme}://...: use a file path, sqlite:///PATH or redis://HOST:PORT/DB")
     return SQLiteStore(url, retention)
 
 

@@ -26,28 +26,40 @@ def redis_server(tmp_path_factory):
 
 @pytest.fixture
 def redis_url(redis_server):
-    """The shared Redis, emptied for each test."""
-    redis_server.client.flushall()
+    """A database of the shared Redis, emptied for each test."""
+    redis_server.client.flushdb()
     return redis_server.url
+
+
+def server_starter(workdir):
+    """A generator fixture's body: yields ``start(n, *args)``, which starts n server processes
+    with the same arguments side by side; all of them stop afterwards, whatever happened."""
+    started: list[ServerProcess] = []
+
+    def start(n: int, *args: str, env: dict | None = None) -> list[ServerProcess]:
+        # one temporary game store file unless told otherwise: never the project's own
+        env = {"ARCADE_STORE": str(workdir / "games.sqlite3"), **(env or {})}
+        made = [ServerProcess(list(args), workdir, env) for _ in range(n)]
+        started.extend(made)
+        return [server.wait_ready() for server in made]
+
+    try:
+        yield start
+    finally:
+        for server in started:
+            server.stop()
 
 
 @pytest.fixture
 def servers(tmp_path):
-    """``servers(n, *args)`` starts n server processes with the same arguments (and, unless
-    ``env`` says otherwise, one temporary game store file: never the project's own)."""
-    started: list[ServerProcess] = []
+    """``servers(n, *args)``: n server processes that stop with the test."""
+    yield from server_starter(tmp_path)
 
-    def start(n: int, *args: str, env: dict | None = None) -> list[ServerProcess]:
-        env = {"ARCADE_STORE": str(tmp_path / "games.sqlite3"), **(env or {})}
-        made = []
-        for _ in range(n):
-            made.append(ServerProcess(list(args), tmp_path, env))
-            started.append(made[-1])
-        return made
 
-    yield start
-    for server in started:
-        server.stop()
+@pytest.fixture(scope="module")
+def module_servers(tmp_path_factory):
+    """``module_servers(n, *args)``: n server processes that stop with the test module."""
+    yield from server_starter(tmp_path_factory.mktemp("servers"))
 
 
 @pytest.fixture

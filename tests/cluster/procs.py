@@ -42,11 +42,12 @@ def stop_group(proc: subprocess.Popen, sig=signal.SIGTERM, grace: float = 10.0) 
 
 
 class RedisServer:
-    """``redis-server`` on a free loopback port, in memory only."""
+    """``redis-server`` on a free loopback port, in memory only; ``client`` reads ``url``."""
 
     def __init__(self, workdir: Path):
         self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.base = f"redis://127.0.0.1:{self.port}"
+        self.url = f"{self.base}/1"  # database 1: emptied for each test (``redis_url``)
         self.log = workdir / f"redis-{self.port}.log"
         self.proc = subprocess.Popen(
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
@@ -71,7 +72,7 @@ class RedisServer:
 
 
 class ServerProcess:
-    """``python -m webapp ARGS`` on a free port, ready to answer when constructed."""
+    """``python -m webapp ARGS`` on a free port (``wait_ready`` waits until it answers)."""
 
     def __init__(self, args: list[str], workdir: Path, env: dict | None = None):
         self.port = free_port()
@@ -82,16 +83,19 @@ class ServerProcess:
                 [sys.executable, "-m", "webapp", "--port", str(self.port), *args],
                 cwd=ROOT, env={**os.environ, **(env or {})}, start_new_session=True,
                 stdout=out, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
+        self.args = args
+
+    def wait_ready(self, timeout: float = 60.0) -> "ServerProcess":
+        deadline = time.monotonic() + timeout
         while True:
             try:
                 if requests.get(f"{self.url}/api/catalog", timeout=2).status_code == 200:
-                    return
+                    return self
             except requests.RequestException:
                 pass
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 self.stop()
-                raise RuntimeError(f"python -m webapp {' '.join(args)} did not start:\n{self.output()}")
+                raise RuntimeError(f"python -m webapp {' '.join(self.args)} did not start:\n{self.output()}")
             time.sleep(0.1)
 
     def output(self) -> str:

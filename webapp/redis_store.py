@@ -1,0 +1,255 @@
+"""The game store in Redis (``--store redis://HOST:PORT/DB``): several processes, one set of games.
+
+The same interface and semantics as the SQLite store (:class:`webapp.store.GameStore`); every
+write that touches more than one key is one Lua script, so it is atomic for every process on
+the Redis. Keys (all under ``arcade:``):
+
+- ``game:<id>``: a hash with ``version``, ``status``, ``ai_due``, ``updated``, ``seen`` (last
+  time a client was connected) and ``data`` (the :class:`GameRecord` as JSON);
+- ``games``: every game id, scored by ``updated`` (listing order);
+- ``deadline``: every game id, scored by the time the retention drops it (``expire``);
+- ``ai_due``: the ids of games whose AI is to move;
+- ``arena:<id>`` (a hash: ``data``, ``updated``) and ``arenas`` (ids scored by ``updated``);
+- ``turn:<id>``: the lease of the process searching the game's AI move (see ``claim_turn``).
+
+Compare-and-set is a script that writes only if the stored ``version`` is the expected one,
+so two processes receiving moves for the same seat apply exactly one. Each key also carries a
+Redis TTL a day beyond its retention, so nothing outlives the retention by much even if no
+process sweeps.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Iterable
+
+from .cluster import RedisUnavailable, connect
+from .store import DAY, GameRecord, GameStore, Retention, StoreError
+
+PREFIX = "arcade:"
+GAMES, DEADLINE, AI_DUE, ARENAS = (PREFIX + name for name in ("games", "deadline", "ai_due", "arenas"))
+TTL_MARGIN = DAY  # a key's own TTL is its retention plus this (the sweep normally drops it first)
+
+# KEYS: game, games, deadline, ai_due. ARGV: id, version, status, ai_due, updated, data, keep, ttl_ms
+_CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'version', ARGV[2], 'status', ARGV[3], 'ai_due', ARGV[4],
+           'updated', ARGV[5], 'seen', ARGV[5], 'data', ARGV[6])
+redis.call('PEXPIRE', KEYS[1], ARGV[8])
+redis.call('ZADD', KEYS[2], ARGV[5], ARGV[1])
+redis.call('ZADD', KEYS[3], tonumber(ARGV[5]) + tonumber(ARGV[7]), ARGV[1])
+if ARGV[3] == 'playing' and ARGV[4] == '1' then redis.call('SADD', KEYS[4], ARGV[1])
+else redis.call('SREM', KEYS[4], ARGV[1]) end
+return 1
+"""
+
+# KEYS: game, games, deadline, ai_due. ARGV: id, expected, version, status, ai_due, updated, data, keep, ttl_ms
+_COMPARE_AND_SET = """
+if redis.call('HGET', KEYS[1], 'version') ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], 'version', ARGV[3], 'status', ARGV[4], 'ai_due', ARGV[5],
+           'updated', ARGV[6], 'data', ARGV[7])
+redis.call('PEXPIRE', KEYS[1], ARGV[9])
+local used = math.max(tonumber(ARGV[6]), tonumber(redis.call('HGET', KEYS[1], 'seen')))
+redis.call('ZADD', KEYS[2], ARGV[6], ARGV[1])
+redis.call('ZADD', KEYS[3], used + tonumber(ARGV[8]), ARGV[1])
+if ARGV[4] == 'playing' and ARGV[5] == '1' then redis.call('SADD', KEYS[4], ARGV[1])
+else redis.call('SREM', KEYS[4], ARGV[1]) end
+return 1
+"""
+
+# KEYS: deadline, then one game key per id. ARGV: now, keep_finished, keep_idle, margin_ms, ids...
+_TOUCH = """
+local now = tonumber(ARGV[1])
+for i = 2, #KEYS do
+  local id = ARGV[3 + i]
+  local status, updated = unpack(redis.call('HMGET', KEYS[i], 'status', 'updated'))
+  if status then
+    local keep = tonumber(status == 'over' and ARGV[2] or ARGV[3])
+    redis.call('HSET', KEYS[i], 'seen', ARGV[1])
+    redis.call('ZADD', KEYS[1], math.max(now, tonumber(updated)) + keep, id)
+    redis.call('PEXPIRE', KEYS[i], math.floor(keep * 1000) + tonumber(ARGV[4]))
+  end
+end
+return 0
+"""
+
+# KEYS: games, deadline, ai_due, arenas. ARGV: now, arena_cutoff, prefix
+_EXPIRE = """
+local gone = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[1])
+for _, id in ipairs(gone) do
+  redis.call('DEL', ARGV[3] .. 'game:' .. id, ARGV[3] .. 'turn:' .. id)
+  redis.call('ZREM', KEYS[1], id)
+  redis.call('ZREM', KEYS[2], id)
+  redis.call('SREM', KEYS[3], id)
+end
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', '(' .. ARGV[2])) do
+  redis.call('DEL', ARGV[3] .. 'arena:' .. id)
+  redis.call('ZREM', KEYS[4], id)
+end
+return gone
+"""
+
+# KEYS: game, games, deadline, ai_due, turn. ARGV: id
+_DELETE = """
+local existed = redis.call('DEL', KEYS[1], KEYS[5])
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+redis.call('SREM', KEYS[4], ARGV[1])
+return existed > 0 and 1 or 0
+"""
+
+# KEYS: turn:<id> for each game. ARGV: owner, ttl_ms. Returns the keys still held (and renewed).
+_RENEW = """
+local held = {}
+for _, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then
+    redis.call('PEXPIRE', key, ARGV[2])
+    held[#held + 1] = key
+  end
+end
+return held
+"""
+
+# KEYS: turn:<id>. ARGV: owner
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+def game_key(game_id: str) -> str:
+    return f"{PREFIX}game:{game_id}"
+
+
+def turn_key(game_id: str) -> str:
+    return f"{PREFIX}turn:{game_id}"
+
+
+def arena_key(run_id: str) -> str:
+    return f"{PREFIX}arena:{run_id}"
+
+
+class RedisStore(GameStore):
+    """Games and arena runs in one Redis database, shared by every process given its URL."""
+
+    shared = True
+
+    def __init__(self, url: str, retention: Retention | None = None):
+        self.url = url
+        self.retention = retention or Retention()
+        # Commands answer in microseconds: a read timeout only stops a request thread from
+        # hanging on a Redis that stopped answering (the store does no blocking reads).
+        try:
+            self._redis = connect(url, "game store", decode_responses=True, socket_timeout=10)
+        except RedisUnavailable as exc:
+            raise StoreError(str(exc)) from None
+        register = self._redis.register_script
+        self._create, self._cas, self._touch = register(_CREATE), register(_COMPARE_AND_SET), register(_TOUCH)
+        self._expire, self._delete = register(_EXPIRE), register(_DELETE)
+        self._renew, self._release = register(_RENEW), register(_RELEASE)
+
+    def _keep(self, status: str) -> float:
+        return self.retention.finished if status == "over" else self.retention.idle
+
+    def _ttl_ms(self, keep: float) -> int:
+        return int((keep + TTL_MARGIN) * 1000)
+
+    # ----- games -----------------------------------------------------------------------------
+    def create(self, record: GameRecord) -> bool:
+        keep = self._keep(record.status)
+        return bool(self._create(
+            keys=[game_key(record.id), GAMES, DEADLINE, AI_DUE],
+            args=[record.id, record.version, record.status, int(record.ai_due), repr(record.updated),
+                  record.to_json(), repr(keep), self._ttl_ms(keep)]))
+
+    def get(self, game_id: str) -> GameRecord | None:
+        data = self._redis.hget(game_key(game_id), "data")
+        return GameRecord.from_json(data) if data is not None else None
+
+    def version(self, game_id: str) -> int | None:
+        version = self._redis.hget(game_key(game_id), "version")
+        return int(version) if version is not None else None
+
+    def compare_and_set(self, record: GameRecord, expected_version: int) -> bool:
+        if record.version <= expected_version:
+            raise ValueError(f"a new version must be above {expected_version}, got {record.version}")
+        keep = self._keep(record.status)
+        return bool(self._cas(
+            keys=[game_key(record.id), GAMES, DEADLINE, AI_DUE],
+            args=[record.id, str(expected_version), record.version, record.status, int(record.ai_due),
+                  repr(record.updated), record.to_json(), repr(keep), self._ttl_ms(keep)]))
+
+    def list_games(self, *, status: str | None = None, ai_due: bool | None = None) -> list[GameRecord]:
+        ids = self._redis.smembers(AI_DUE) if ai_due else self._redis.zrange(GAMES, 0, -1)
+        pipe = self._redis.pipeline(transaction=False)
+        for game_id in ids:
+            pipe.hmget(game_key(game_id), "status", "ai_due", "updated", "data")
+        rows = []
+        for row_status, row_due, updated, data in pipe.execute():
+            if data is None:  # dropped between the two reads
+                continue
+            if (status is None or row_status == status) and (ai_due is None or (row_due == "1") == ai_due):
+                rows.append((float(updated), data))
+        return [GameRecord.from_json(data) for _, data in sorted(rows, key=lambda row: row[0])]
+
+    def delete(self, game_id: str) -> bool:
+        return bool(self._delete(keys=[game_key(game_id), GAMES, DEADLINE, AI_DUE, turn_key(game_id)],
+                                 args=[game_id]))
+
+    def touch(self, game_ids: Iterable[str], now: float) -> None:
+        ids = list(game_ids)
+        if ids:
+            self._touch(keys=[DEADLINE, *map(game_key, ids)],
+                        args=[repr(now), repr(self.retention.finished), repr(self.retention.idle),
+                              int(TTL_MARGIN * 1000), *ids])
+
+    def expire(self, now: float) -> list[str]:
+        return list(self._expire(keys=[GAMES, DEADLINE, AI_DUE, ARENAS],
+                                 args=[repr(now), repr(now - self.retention.arena), PREFIX]))
+
+    # ----- arena runs --------------------------------------------------------------------------
+    def put_arena(self, run: dict, now: float) -> None:
+        key = arena_key(run["id"])
+        pipe = self._redis.pipeline(transaction=True)
+        pipe.hset(key, mapping={"data": json.dumps(run, separators=(",", ":")), "updated": repr(now)})
+        pipe.pexpire(key, self._ttl_ms(self.retention.arena))
+        pipe.zadd(ARENAS, {run["id"]: now})
+        pipe.execute()
+
+    def get_arena(self, run_id: str) -> dict | None:
+        data, updated = self._redis.hmget(arena_key(run_id), "data", "updated")
+        return dict(json.loads(data), updated=float(updated)) if data is not None else None
+
+    def list_arenas(self) -> list[dict]:
+        ids = self._redis.zrange(ARENAS, 0, -1)
+        pipe = self._redis.pipeline(transaction=False)
+        for run_id in ids:
+            pipe.hmget(arena_key(run_id), "data", "updated")
+        return [dict(json.loads(data), updated=float(updated)) for data, updated in pipe.execute() if data is not None]
+
+    # ----- AI turns ------------------------------------------------------------------------------
+    def claim_turn(self, game_id: str, owner: str, ttl: float) -> bool:
+        return bool(self._redis.set(turn_key(game_id), owner, nx=True, px=int(ttl * 1000)))
+
+    def renew_turns(self, game_ids: Iterable[str], owner: str, ttl: float) -> list[str]:
+        ids = list(game_ids)
+        if not ids:
+            return []
+        held = set(self._renew(keys=[turn_key(i) for i in ids], args=[owner, int(ttl * 1000)]))
+        return [i for i in ids if turn_key(i) in held]
+
+    def release_turn(self, game_id: str, owner: str) -> None:
+        self._release(keys=[turn_key(game_id)], args=[owner])
+
+    def unclaimed(self, game_ids: Iterable[str]) -> list[str]:
+        ids = list(game_ids)
+        pipe = self._redis.pipeline(transaction=False)
+        for game_id in ids:
+            pipe.exists(turn_key(game_id))
+        return [game_id for game_id, held in zip(ids, pipe.execute()) if not held]
+
+    def close(self) -> None:
+        self._redis.close()
+
+
+__all__ = ["RedisStore"]
