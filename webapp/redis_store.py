@@ -21,7 +21,7 @@ process sweeps.
 from __future__ import annotations
 
 import json
-from typing import Iterable
+from typing import Any, Iterable
 
 from .cluster import RedisUnavailable, connect
 from .store import DAY, GameRecord, GameStore, Retention, StoreError
@@ -140,7 +140,8 @@ class RedisStore(GameStore):
         # Commands answer in microseconds: a read timeout only stops a request thread from
         # hanging on a Redis that stopped answering (the store does no blocking reads).
         try:
-            self._redis = connect(url, "game store", decode_responses=True, socket_timeout=10)
+            # decode_responses: every reply is a str (redis-py's annotations cannot tell)
+            self._redis: Any = connect(url, "game store", decode_responses=True, socket_timeout=10)
         except RedisUnavailable as exc:
             raise StoreError(str(exc)) from None
         register = self._redis.register_script

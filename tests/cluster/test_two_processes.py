@@ -95,7 +95,7 @@ def test_an_ai_game_created_on_one_process_is_played_from_the_other(pair, player
         n = len(state["history"])
         p.sio.emit("move", {"game_id": gid, "token": token, "move": state["legal_moves"][0]})
         p.wait("state", plies(n + 1))
-        state, _ = p.wait("state", lambda s: len(s["history"]) == n + 2 or s["status"] == "over")
+        state, _ = p.wait("state", lambda s, n=n: len(s["history"]) == n + 2 or s["status"] == "over")
     record = requests.get(f"{a.url}/api/games/{gid}/record", timeout=5).json()
     seats = [m["seat"] for m in record["moves"]]
     assert seats == [i % 2 for i in range(len(seats))]  # one AI move after each of ours, never two
@@ -125,7 +125,8 @@ def test_racing_moves_for_one_seat_through_both_processes_apply_once(pair, playe
         for t in racers:
             t.join()
         # each sender hears of the stored move; the one that lost gets an error
-        heard = events_until([on_a, on_b], lambda got: {(0, "state", ply + 1), (1, "state", ply + 1)} <= set(got)
+        stored = {(0, "state", ply + 1), (1, "state", ply + 1)}
+        heard = events_until([on_a, on_b], lambda got, stored=stored: stored <= set(got)
                              and any(name == "error" for _, name, _ in got))
         refused = [code for _, name, code in heard if name == "error"]
         assert refused in (["not_your_turn"], ["conflict"]), refused
