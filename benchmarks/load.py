@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/load.py --players 20 --seconds 30
     .venv/bin/python benchmarks/load.py --players 50 --url http://127.0.0.1:5000   # a running server
     .venv/bin/python benchmarks/load.py --root /tmp/before        # serve another checkout (before/after)
+    .venv/bin/python benchmarks/load.py --players 40 --processes 2   # two processes on one Redis
 
 Starts ``python -m webapp`` on a free loopback port (its own process group, stopped at the
 end), creates one game per player from the mix (Nim, Sim, Cantris 6x3, Bridg-It 3; human
@@ -10,6 +11,11 @@ against ``alphabeta``), and connects a real Socket.IO client per player. Each pl
 random legal move as soon as it is its turn, restarting a finished game, for ``--seconds``.
 It reports the AI moves a second the server made and the reply latency (the time from sending
 a move to the state that holds the AI's answer): median, 90th percentile and max.
+
+``--processes N`` starts a ``redis-server`` on a free loopback port and N server processes
+sharing it (``--store`` and ``--message-queue``), players spread over them in turn (as a
+sticky proxy would); ``--redis`` does that with one process too; ``--url`` takes a
+comma-separated list of running servers.
 
 Bounded: at most ``MAX_PLAYERS`` players and ``MAX_SECONDS`` seconds, loopback only.
 """
@@ -139,6 +145,21 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def start_redis() -> tuple[subprocess.Popen, str]:
+    """Debian's ``redis-server`` on a free loopback port, in memory only, own process group."""
+    port = free_port()
+    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no"], stdout=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return proc, f"redis://127.0.0.1:{port}/0"
+        time.sleep(0.05)
+    stop_server(proc)
+    raise SystemExit("redis-server did not start (scripts/setup.sh --redis installs it)")
+
+
 def start_server(root: Path, extra_args: list[str]) -> tuple[subprocess.Popen, str]:
     """``python -m webapp`` of the checkout at ``root`` on a free loopback port, in its own
     process group."""
@@ -200,10 +221,11 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def run(url: str, players: int, seconds: float, agent: str, seed: int) -> dict:
+def run(urls: list[str], players: int, seconds: float, agent: str, seed: int) -> dict:
     rng = random.Random(seed)
     ready = threading.Barrier(players + 1)
-    team = [Player(url, *MIX[i % len(MIX)], agent, random.Random(rng.random()), ready) for i in range(players)]
+    team = [Player(urls[i % len(urls)], *MIX[i % len(MIX)], agent, random.Random(rng.random()), ready)
+            for i in range(players)]
     for p in team:
         p.start()
         time.sleep(0.02)  # don't open 50 connections in the same millisecond
@@ -236,7 +258,11 @@ def main(argv=None):
     parser.add_argument("--seconds", type=float, default=20, help=f"how long to measure (1..{MAX_SECONDS})")
     parser.add_argument("--agent", default="alphabeta", help="the AI's agent spec")
     parser.add_argument("--seed", type=int, default=1, help="seeds the players' random moves")
-    parser.add_argument("--url", help="a running server on loopback (default: start one)")
+    parser.add_argument("--url", help="running server(s) on loopback, comma-separated (default: start them)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="server processes to start; more than one share a redis-server started too")
+    parser.add_argument("--redis", action="store_true", help="start a redis-server for the store and message queue "
+                                                             "even for one process")
     parser.add_argument("--root", type=Path, default=ROOT,
                         help="serve the checkout in this folder (e.g. a worktree of an older commit: before/after)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -246,28 +272,41 @@ def main(argv=None):
         parser.error(f"--players must be 1..{MAX_PLAYERS}")
     if not 1 <= args.seconds <= MAX_SECONDS:
         parser.error(f"--seconds must be 1..{MAX_SECONDS}")
-    proc = None
-    if args.url:
-        if urlparse(args.url).hostname not in ("127.0.0.1", "localhost", "::1"):
-            parser.error("--url must be a loopback address")
-        url = args.url.rstrip("/")
-    else:
-        proc, url = start_server(args.root, args.server_args)
+    if not 1 <= args.processes <= 16:
+        parser.error("--processes must be 1..16")
+    procs: list[subprocess.Popen] = []
     try:
-        report = run(url, args.players, args.seconds, args.agent, args.seed)
-        if proc is not None:
-            report["server_rss_mb"] = round(process_tree_rss_mb(proc.pid), 1)
+        if args.url:
+            urls = [u.strip().rstrip("/") for u in args.url.split(",") if u.strip()]
+            if any(urlparse(u).hostname not in ("127.0.0.1", "localhost", "::1") for u in urls):
+                parser.error("--url must be loopback addresses")
+        else:
+            server_args = list(args.server_args)
+            if args.processes > 1 or args.redis:
+                redis_proc, redis_url = start_redis()
+                procs.append(redis_proc)
+                server_args += ["--store", redis_url, "--message-queue", redis_url]
+            urls = []
+            for _ in range(args.processes):
+                proc, url = start_server(args.root, server_args)
+                procs.append(proc)
+                urls.append(url)
+        report = run(urls, args.players, args.seconds, args.agent, args.seed)
+        report["processes"] = len(urls)
+        if procs:
+            report["server_rss_mb"] = round(sum(process_tree_rss_mb(p.pid) for p in procs), 1)
     finally:
-        if proc is not None:
+        for proc in procs:
             stop_server(proc)
     if args.json:
         print(json.dumps(report, indent=2))
     else:
         lat = report["latency_ms"]
-        print(f"{report['players']} players, {report['seconds']} s, AI {report['agent']}: "
+        print(f"{report['players']} players on {report['processes']} process(es), {report['seconds']} s, "
+              f"AI {report['agent']}: "
               f"{report['ai_moves']} AI moves, {report['ai_moves_per_s']} per second; reply latency "
               f"median {lat['median']} ms, p90 {lat['p90']} ms, max {lat['max']} ms; "
-              f"errors {report['errors']}" + (f"; server RSS {report['server_rss_mb']} MB" if proc else ""))
+              f"errors {report['errors']}" + (f"; server RSS {report['server_rss_mb']} MB" if procs else ""))
         for e in report["error_samples"]:
             print("  error:", e)
 

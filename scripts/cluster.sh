@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# scripts/cluster.sh N [--port P] [--host H] [--redis-port P | --redis URL]
+# scripts/cluster.sh N [--port P] [--host H] [--redis-port P] [--data DIR] [--redis URL]
 #
 # Several server processes serving the same games: starts Debian's redis-server (loopback;
-# a free port unless --redis-port; its data in instance/redis, so games survive a restart)
+# a free port unless --redis-port; its data in DIR, default instance/redis, so games survive a restart)
 # and N `python -m webapp` processes on ports P, P+1, ... (default 5000) that share it as
 # their game store and Socket.IO message queue. Prints their URLs; Ctrl-C stops all of them.
 # Put a sticky proxy in front (deploy/nginx.conf). On a second machine, point its processes
@@ -10,17 +10,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 n=${1:-}
 [[ "$n" =~ ^[1-9][0-9]*$ ]] || { echo "cluster: N must be a positive number of processes, got '${n}'" >&2; usage; }
 shift
-port=5000 host=127.0.0.1 redis_port="" redis_url=""
+port=5000 host=127.0.0.1 redis_port="" redis_url="" data=instance/redis
 while [ $# -gt 0 ]; do
   case "$1" in
     --port) port=${2:?}; shift 2 ;;
     --host) host=${2:?}; shift 2 ;;
     --redis-port) redis_port=${2:?}; shift 2 ;;
     --redis) redis_url=${2:?}; shift 2 ;;
+    --data) data=${2:?}; shift 2 ;;
     *) echo "cluster: unknown argument '$1'" >&2; usage ;;
   esac
 done
@@ -49,14 +50,15 @@ trap 'exit 130' INT TERM
 # Each child leads its own process group (setsid), so stopping it stops its search workers too.
 if [ -z "$redis_url" ]; then
   [ -n "$redis_port" ] || redis_port=$($PY -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  mkdir -p instance/redis
-  setsid redis-server --port "$redis_port" --bind 127.0.0.1 --dir "$PWD/instance/redis" \
-    --appendonly yes --save "" --logfile "$PWD/instance/redis/redis.log" &
+  mkdir -p "$data"
+  data=$(cd "$data" && pwd)
+  setsid redis-server --port "$redis_port" --bind 127.0.0.1 --dir "$data" \
+    --appendonly yes --save "" --logfile "$data/redis.log" &
   pids+=($!)
   redis_url="redis://127.0.0.1:$redis_port/0"
   for _ in $(seq 100); do
     redis-cli -p "$redis_port" ping >/dev/null 2>&1 && break
-    kill -0 "${pids[0]}" 2>/dev/null || { echo "cluster: redis-server failed: see instance/redis/redis.log" >&2; exit 1; }
+    kill -0 "${pids[0]}" 2>/dev/null || { echo "cluster: redis-server failed: see $data/redis.log" >&2; exit 1; }
     sleep 0.1
   done
 fi
@@ -64,7 +66,7 @@ fi
 urls=()
 for i in $(seq 0 $((n - 1))); do
   p=$((port + i))
-  setsid $PY -m webapp --host "$host" --port "$p" --message-queue "$redis_url" &
+  setsid $PY -m webapp --host "$host" --port "$p" --store "$redis_url" --message-queue "$redis_url" &
   pids+=($!)
   urls+=("http://$([ "$host" = 0.0.0.0 ] && echo 127.0.0.1 || echo "$host"):$p/")
 done

@@ -15,8 +15,9 @@ def main(argv=None):
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=5000)
     parser.add_argument("--store", default=None,
-                        help="where games live: a SQLite file path or sqlite:///PATH "
-                             "(default: $ARCADE_STORE, else instance/arcade.sqlite3)")
+                        help="where games live: a SQLite file path or sqlite:///PATH, or redis://HOST:PORT/DB "
+                             "shared by several server processes (default: $ARCADE_STORE, else "
+                             "instance/arcade.sqlite3)")
     parser.add_argument("--debug", action="store_true")
     parser.add_argument("--message-queue", metavar="URL", default=os.environ.get("ARCADE_MESSAGE_QUEUE"),
                         help="redis://HOST:PORT/DB shared by several server processes, so that any of "

@@ -1,0 +1,50 @@
+"""``scripts/cluster.sh N``: Redis and N server processes sharing it; Ctrl-C stops all of them."""
+
+import os
+import signal
+import socket
+import subprocess
+import time
+
+import requests
+
+from tests.cluster.procs import ROOT, free_port, stop_group
+
+
+def listening(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def test_cluster_script_serves_one_set_of_games_and_ctrl_c_stops_everything(redis_server, tmp_path):
+    # (redis_server: skipped like the other multi-process tests where no redis-server is installed)
+    while True:  # two consecutive free ports
+        port = free_port()
+        if not listening(port + 1):
+            break
+    redis_port = free_port()
+    out = tmp_path / "cluster.out"
+    with open(out, "wb") as log:
+        proc = subprocess.Popen(["scripts/cluster.sh", "2", "--port", str(port), "--redis-port", str(redis_port),
+                                 "--data", str(tmp_path / "redis")],
+                                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 90
+        while "Ctrl-C stops everything" not in out.read_text(errors="replace"):
+            assert proc.poll() is None and time.monotonic() < deadline, out.read_text(errors="replace")
+            time.sleep(0.2)
+        text = out.read_text()
+        urls = [f"http://127.0.0.1:{port}/", f"http://127.0.0.1:{port + 1}/"]
+        assert all(url in text for url in urls) and f"redis://127.0.0.1:{redis_port}/0" in text
+        r = requests.post(f"{urls[0]}api/games", timeout=10,
+                          json={"game": "nim", "options": {"piles": "3,4"}, "players": ["human", "human"]})
+        assert r.status_code == 201, r.text
+        assert requests.get(f"{urls[1]}api/games/{r.json()['id']}", timeout=10).json()["version"] == 1
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in its terminal sends
+        proc.wait(30)
+        deadline = time.monotonic() + 15
+        while any(listening(p) for p in (port, port + 1, redis_port)):
+            assert time.monotonic() < deadline, "a process of the cluster outlived Ctrl-C"
+            time.sleep(0.2)
+    finally:
+        stop_group(proc)
