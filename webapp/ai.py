@@ -75,7 +75,7 @@ class AIRunner:
             seat = session.ai_to_move()
             if seat is None or not session.ai_due or live.thinking is not None:
                 return
-            if not self.leases.take(session.id):
+            if not self.leases.take(session.id, session.version):
                 return  # another process searches this turn
             if self.store.backend.version(session.id) != session.version:
                 self.leases.drop(session.id)  # moved on meanwhile: whoever moved it kicks again
@@ -167,7 +167,8 @@ class AIRunner:
                 self.leases.drop(session.id)
 
     def _lost_turn(self, game_id: str) -> None:
-        """Another process took this game's AI turn (ours stalled): stop searching it."""
+        """The game this process searches moved on (through another process), or another
+        process took its AI turn: stop searching it."""
         try:
             self.store.get(game_id).stop_search()
         except ArcadeError:

@@ -69,9 +69,10 @@ class TurnLeases:
     """This process's leases on games' AI turns (see ``GameStore.claim_turn``).
 
     A process searches a game's AI move only while it holds the game's lease: ``take`` claims
-    it for ``ttl`` seconds, a background thread renews every held lease each ``ttl / 3``
-    seconds, ``drop`` gives it back. A lease that could not be renewed (another process took
-    the turn after a stall) is reported to ``on_lost`` so the search stops. With a store
+    it for the version to search, for ``ttl`` seconds; a background thread renews every held
+    lease each ``ttl / 3`` seconds while the game is still at that version; ``drop`` gives it
+    back. A lease that is lost (the game moved on through any process, or another process
+    took the turn after a stall) is reported to ``on_lost`` so the search stops. With a store
     that only one process uses, every claim is granted and nothing runs in the background.
     """
 
@@ -80,19 +81,20 @@ class TurnLeases:
         self.ttl = ttl
         self.on_lost = on_lost
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
-        self._held: set[str] = set()
+        self._held: dict[str, tuple[str, int]] = {}  # game id -> (holder, version searched)
         self._lock = threading.Lock()
         self.closed = threading.Event()  # set by close()
         self._renewer: threading.Thread | None = None
 
-    def take(self, game_id: str) -> bool:
-        """Claim the game's AI turn; False if another process holds it."""
+    def take(self, game_id: str, version: int) -> bool:
+        """Claim the game's AI turn at ``version``; False if another search holds it."""
         if not self.backend.shared:
             return True
-        if not self.backend.claim_turn(game_id, self.owner, self.ttl):
+        holder = f"{self.owner}@{version}"
+        if not self.backend.claim_turn(game_id, holder, self.ttl):
             return False
         with self._lock:
-            self._held.add(game_id)
+            self._held[game_id] = (holder, version)
             if self._renewer is None:
                 self._renewer = threading.Thread(target=self._renew_forever, name="turn-leases", daemon=True)
                 self._renewer.start()
@@ -101,31 +103,36 @@ class TurnLeases:
     def drop(self, game_id: str) -> None:
         """Give the game's AI turn back (a no-op if this process does not hold it)."""
         with self._lock:
-            if game_id not in self._held:
-                return
-            self._held.discard(game_id)
+            turn = self._held.pop(game_id, None)
+        if turn is None:
+            return
         try:
-            self.backend.release_turn(game_id, self.owner)
+            self.backend.release_turn(game_id, turn[0])
         except redis.RedisError:  # it times out by itself
             log.warning("could not release the AI turn of game %s", game_id)
 
-    def held(self) -> list[str]:
+    def held(self) -> dict[str, tuple[str, int]]:
         with self._lock:
-            return sorted(self._held)
+            return dict(self._held)
 
     def _renew_forever(self) -> None:
         while not self.closed.wait(self.ttl / 3):
-            ids = self.held()
+            turns = self.held()
             try:
-                kept = set(self.backend.renew_turns(ids, self.owner, self.ttl))
+                kept = set(self.backend.renew_turns(turns, self.ttl))
             except redis.RedisError as exc:
-                log.warning("could not renew %d AI turn lease(s): %s", len(ids), exc)
+                log.warning("could not renew %d AI turn lease(s): %s", len(turns), exc)
                 continue
-            for game_id in ids:
-                if game_id not in kept:
-                    with self._lock:
-                        self._held.discard(game_id)
-                    log.warning("lost the AI turn of game %s to another process", game_id)
+            for game_id, turn in turns.items():
+                if game_id in kept:
+                    continue
+                with self._lock:  # unless a new turn of the game was taken meanwhile
+                    lost = self._held.get(game_id) == turn
+                    if lost:
+                        del self._held[game_id]
+                if lost:
+                    log.info("AI turn of game %s (version %d) is no longer ours: stopping its search",
+                             game_id, turn[1])
                     self.on_lost(game_id)
 
     def close(self) -> None:

@@ -21,7 +21,7 @@ process sweeps.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from .cluster import RedisUnavailable, connect
 from .store import DAY, GameRecord, GameStore, Retention, StoreError
@@ -98,19 +98,26 @@ redis.call('SREM', KEYS[4], ARGV[1])
 return existed > 0 and 1 or 0
 """
 
-# KEYS: turn:<id> for each game. ARGV: owner, ttl_ms. Returns the keys still held (and renewed).
+# KEYS: turn:<id>, game:<id> for each game. ARGV: ttl_ms, then holder, version for each game.
+# Renews the leases still held for the version their holder searches; a lease whose game has
+# moved on (a move, restart, pause or delete through any process) is given up.
 _RENEW = """
 local held = {}
-for _, key in ipairs(KEYS) do
-  if redis.call('GET', key) == ARGV[1] then
-    redis.call('PEXPIRE', key, ARGV[2])
-    held[#held + 1] = key
+for i = 1, #KEYS, 2 do
+  local holder, version = ARGV[i + 1], ARGV[i + 2]
+  if redis.call('GET', KEYS[i]) == holder then
+    if redis.call('HGET', KEYS[i + 1], 'version') == version then
+      redis.call('PEXPIRE', KEYS[i], ARGV[1])
+      held[#held + 1] = KEYS[i]
+    else
+      redis.call('DEL', KEYS[i])
+    end
   end
 end
 return held
 """
 
-# KEYS: turn:<id>. ARGV: owner
+# KEYS: turn:<id>. ARGV: holder
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
@@ -193,6 +200,9 @@ class RedisStore(GameStore):
                 rows.append((float(updated), data))
         return [GameRecord.from_json(data) for _, data in sorted(rows, key=lambda row: row[0])]
 
+    def ai_due_ids(self) -> list[str]:
+        return sorted(self._redis.smembers(AI_DUE))  # (only playing games are in the set)
+
     def delete(self, game_id: str) -> bool:
         return bool(self._delete(keys=[game_key(game_id), GAMES, DEADLINE, AI_DUE, turn_key(game_id)],
                                  args=[game_id]))
@@ -229,18 +239,22 @@ class RedisStore(GameStore):
         return [dict(json.loads(data), updated=float(updated)) for data, updated in pipe.execute() if data is not None]
 
     # ----- AI turns ------------------------------------------------------------------------------
-    def claim_turn(self, game_id: str, owner: str, ttl: float) -> bool:
-        return bool(self._redis.set(turn_key(game_id), owner, nx=True, px=int(ttl * 1000)))
+    def claim_turn(self, game_id: str, holder: str, ttl: float) -> bool:
+        return bool(self._redis.set(turn_key(game_id), holder, nx=True, px=int(ttl * 1000)))
 
-    def renew_turns(self, game_ids: Iterable[str], owner: str, ttl: float) -> list[str]:
-        ids = list(game_ids)
-        if not ids:
+    def renew_turns(self, turns: Mapping[str, tuple[str, int]], ttl: float) -> list[str]:
+        if not turns:
             return []
-        held = set(self._renew(keys=[turn_key(i) for i in ids], args=[owner, int(ttl * 1000)]))
-        return [i for i in ids if turn_key(i) in held]
+        keys: list[str] = []
+        args: list[str | int] = [int(ttl * 1000)]
+        for game_id, (holder, version) in turns.items():
+            keys += [turn_key(game_id), game_key(game_id)]
+            args += [holder, str(version)]
+        held = set(self._renew(keys=keys, args=args))
+        return [game_id for game_id in turns if turn_key(game_id) in held]
 
-    def release_turn(self, game_id: str, owner: str) -> None:
-        self._release(keys=[turn_key(game_id)], args=[owner])
+    def release_turn(self, game_id: str, holder: str) -> None:
+        self._release(keys=[turn_key(game_id)], args=[holder])
 
     def unclaimed(self, game_ids: Iterable[str]) -> list[str]:
         ids = list(game_ids)

@@ -451,7 +451,7 @@ class SessionStore:
 
     def ai_due(self) -> list[str]:
         """Ids of the stored games whose AI is to move (the server starts those searches)."""
-        return [record.id for record in self.backend.list_games(status="playing", ai_due=True)]
+        return self.backend.ai_due_ids()
 
     # ----- connected clients and expiry -----------------------------------------------------------
     def connect(self, sid: str, game_id: str) -> None:

@@ -24,7 +24,7 @@ import threading
 import time
 from abc import ABC, abstractmethod
 from dataclasses import asdict, dataclass, field, fields
-from typing import Iterable
+from typing import Iterable, Mapping
 
 DAY = 86400.0
 
@@ -119,6 +119,10 @@ class GameStore(ABC):
     def list_games(self, *, status: str | None = None, ai_due: bool | None = None) -> list[GameRecord]:
         """Stored games, oldest update first, optionally only those with that status / ai_due."""
 
+    def ai_due_ids(self) -> list[str]:
+        """Ids of the playing games whose AI is to move (a store may answer without reading them)."""
+        return [record.id for record in self.list_games(status="playing", ai_due=True)]
+
     @abstractmethod
     def delete(self, game_id: str) -> bool:
         """Remove a game; False if there was none."""
@@ -146,21 +150,24 @@ class GameStore(ABC):
 
     # ----- AI turns: which process searches a game's AI move --------------------------------------
     # A store that several processes share (``shared``) keeps a lease per game: a process
-    # searches only while it holds the game's lease, and renews it meanwhile; a lease that is
-    # not renewed (its process died) times out and another process takes the turn. A store
-    # for one process needs none: the defaults grant every claim.
+    # searches only while it holds the game's lease, renewing it meanwhile; a lease that is not
+    # renewed (its process died) or whose game has moved on times out or is given up, and the
+    # turn of the game's current version is taken by whichever process claims it. A store for
+    # one process needs none: the defaults grant every claim. ``holder`` names one process's
+    # search of one version.
     shared = False
 
-    def claim_turn(self, game_id: str, owner: str, ttl: float) -> bool:
-        """Take the game's lease for ``ttl`` seconds unless another owner holds it."""
+    def claim_turn(self, game_id: str, holder: str, ttl: float) -> bool:
+        """Take the game's lease for ``ttl`` seconds unless another holder has it."""
         return True
 
-    def renew_turns(self, game_ids: Iterable[str], owner: str, ttl: float) -> list[str]:
-        """Extend the leases ``owner`` still holds among ``game_ids``; return those."""
-        return list(game_ids)
+    def renew_turns(self, turns: Mapping[str, tuple[str, int]], ttl: float) -> list[str]:
+        """Extend the leases of ``{game_id: (holder, version searched)}`` still held whose game
+        is still at that version (giving up the others); return the ids of those renewed."""
+        return list(turns)
 
-    def release_turn(self, game_id: str, owner: str) -> None:
-        """Give the lease up (only if ``owner`` holds it)."""
+    def release_turn(self, game_id: str, holder: str) -> None:
+        """Give the lease up (only if ``holder`` has it)."""
         return None
 
     def unclaimed(self, game_ids: Iterable[str]) -> list[str]:

@@ -62,20 +62,25 @@ def test_a_game_key_expires_with_its_retention_and_indexes_follow(store, redis_s
 
 def test_deleting_a_game_drops_it_everywhere(store):
     store.create(record("g", ai_due=True))
-    assert [r.id for r in store.list_games(ai_due=True)] == ["g"]
+    assert [r.id for r in store.list_games(ai_due=True)] == ["g"] and store.ai_due_ids() == ["g"]
     assert store.delete("g") and not store.delete("g")
-    assert store.get("g") is None and store.list_games() == [] and store.list_games(ai_due=True) == []
+    assert store.get("g") is None and store.list_games() == [] and store.ai_due_ids() == []
 
 
-def test_turn_leases_have_one_owner_until_released_or_timed_out(store):
-    assert store.claim_turn("g", "proc-a", ttl=5)
-    assert not store.claim_turn("g", "proc-b", ttl=5)
+def test_turn_leases_have_one_holder_until_released_timed_out_or_outdated(store):
+    store.create(record("g"))
+    assert store.claim_turn("g", "a@1", ttl=5)
+    assert not store.claim_turn("g", "b@1", ttl=5)
     assert store.unclaimed(["g", "h"]) == ["h"]
-    assert store.renew_turns(["g"], "proc-b", ttl=5) == []  # not b's to renew
-    assert store.renew_turns(["g"], "proc-a", ttl=5) == ["g"]
-    store.release_turn("g", "proc-b")  # not b's to release: still a's
-    assert not store.claim_turn("g", "proc-b", ttl=5)
-    store.release_turn("g", "proc-a")
-    assert store.claim_turn("g", "proc-b", ttl=0.2)
+    assert store.renew_turns({"g": ("b@1", 1)}, ttl=5) == []  # not b's to renew
+    assert store.renew_turns({"g": ("a@1", 1)}, ttl=5) == ["g"]
+    store.release_turn("g", "b@1")  # not b's to release: still a's
+    assert not store.claim_turn("g", "b@1", ttl=5)
+    store.release_turn("g", "a@1")
+    assert store.claim_turn("g", "b@1", ttl=0.2)
     time.sleep(0.3)  # b died without renewing: the lease timed out
-    assert store.claim_turn("g", "proc-a", ttl=5)
+    assert store.claim_turn("g", "a@1", ttl=5)
+    # the game moves on (here: a move stored by anyone): a's search of version 1 is outdated
+    store.compare_and_set(record("g", version=2, moves=[{"seat": 0, "move": "1:1", "ply": 1}]), 1)
+    assert store.renew_turns({"g": ("a@1", 1)}, ttl=5) == []
+    assert store.unclaimed(["g"]) == ["g"]  # given up: the new version's turn is free

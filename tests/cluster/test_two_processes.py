@@ -10,6 +10,7 @@ import threading
 import time
 
 import pytest
+import redis
 import requests
 
 
@@ -177,3 +178,29 @@ def test_a_process_stopped_with_sigterm_the_game_goes_on_on_the_other(doomed_pai
     again.sio.emit("move", {"game_id": gid, "token": t0, "move": "2:4"})
     final, _ = on_b.wait("state", plies(3))
     assert final["board"]["piles"] == [0, 0, 0] and final["status"] == "over"
+
+
+def test_a_restart_on_one_process_stops_the_search_running_on_the_other(pair, players, redis_server):
+    """The AI (seat 0) searches on A; the human restarts the game through B. A notices within
+    a lease renewal that the version it searches is gone, stops, and gives the turn up: the
+    restarted game's AI turn starts at once instead of after A's whole search."""
+    a, b = pair
+    r = requests.post(f"{a.url}/api/games", timeout=10, json={
+        "game": "nim", "options": {"piles": ",".join(["25"] * 8)}, "players": ["alphabeta:time=8", "human"]})
+    assert r.status_code == 201, r.text
+    gid, token = r.json()["id"], r.json()["seats"][1]["token"]
+    db = redis.Redis.from_url(f"{redis_server.base}/0")
+    deadline = time.monotonic() + 10
+    while (holder := db.get(f"arcade:turn:{gid}")) is None:  # A started the AI's first move
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert holder.decode().endswith("@1")
+    p = players(b.url)
+    joined(p, gid, token)
+    p.sio.emit("restart", {"game_id": gid, "token": token})
+    restarted, _ = p.wait("state", lambda s: s["version"] > 1)
+    deadline = time.monotonic() + 6  # a renewal (2 s) and a sweep (2 s), not A's 8 s search
+    while (db.get(f"arcade:turn:{gid}") or b"").decode().rsplit("@", 1)[-1] != str(restarted["version"]):
+        assert time.monotonic() < deadline, f"the outdated search still holds the turn: {db.get(f'arcade:turn:{gid}')}"
+        time.sleep(0.1)
+    assert "is no longer ours: stopping its search" in a.output() + b.output()
