@@ -259,7 +259,7 @@ class Shannon(Game):
         self._open_memo: dict[int, bool] = {}  # cut -> do undeleted edges still join the terminals?
         self._conductance_memo: dict[tuple[int, int], int] = {}
         self._naming_memo: dict[tuple[int, int], tuple] = {}
-        self._choices_memo: dict[tuple[int, int], tuple] = {}
+        self._choices_memo: dict[tuple[int, int], list] = {}
         self._last_graph: tuple = (None, None)
         self._parent: tuple = (0, 0, self.all_edges)  # (coloured, cut, relevant) of the last position played from
 
@@ -383,17 +383,18 @@ class Shannon(Game):
         self._last_graph = ((closure, relevant), graph)
         return graph
 
-    def _choices(self, state) -> tuple:
-        """``(choices, ranked, forced)`` of a live position, shared by all positions with the
-        same contracted board: one edge per class of interchangeable edges, in edge order
-        and best first, and the move each seat is forced to make, if any (see
-        :meth:`Contracted.forced`)."""
+    def _choices(self, state) -> list:
+        """``[forced, choices, ranked]`` of a live position, shared by all positions with the
+        same contracted board and filled in as they are needed: the moves each seat is
+        forced to make (see :meth:`Contracted.forced`); then, where nothing is forced, one
+        edge per class of interchangeable edges, in edge order; and those best first (only
+        once the search orders them: a forced move is searched alone, unordered)."""
         _, closure, relevant, _ = self._facts(state[0], state[1])
         found = self._choices_memo.get((closure, relevant))
         if found is None:
             graph = self.contracted(state)
-            choices = graph.choices()
-            found = (choices, graph.ranked(choices), graph.forced())
+            forced = graph.forced()
+            found = [forced, graph.choices() if forced[0] is None else None, None]
             if len(self._choices_memo) >= MEMO_LIMIT:
                 self._choices_memo.clear()
             self._choices_memo[closure, relevant] = found
@@ -452,7 +453,7 @@ class Shannon(Game):
         # the same move renamed (see the module docstring and Contracted).
         if self.status(state) is not None:
             return []
-        choices, _, forced = self._choices(state)
+        forced, choices, _ = self._choices(state)
         move = forced[state[2]]
         return [move] if move is not None else list(choices)
 
@@ -492,7 +493,15 @@ class Shannon(Game):
     def order(self, state, moves):
         """Edges in a smallest cut next to a terminal first, then edges on short start-goal
         paths (both sides care most about those: Short to finish one, Cut to break it)."""
-        ranked = self._choices(state)[1] if self.status(state) is None else ()
+        if self.status(state) is not None:
+            return list(moves)
+        found = self._choices(state)
+        ranked = found[2]
+        if ranked is None:
+            graph = self.contracted(state)
+            ranked = found[2] = graph.ranked(found[1] if found[1] is not None else graph.choices())
+        if len(moves) == len(ranked) and tuple(moves) == found[1]:
+            return list(ranked)  # the search's own moves (search_moves): the usual case
         wanted = set(moves)
         front = [e for e in ranked if e in wanted]
         if len(front) < len(wanted):
@@ -761,91 +770,105 @@ class Contracted:
     (0, 2)
     """
 
-    __slots__ = ("source", "sink", "edges", "_adjacent", "_flow")
+    __slots__ = ("source", "sink", "edges", "names", "pairs", "_adjacent", "_flow")
 
     def __init__(self, source: int, sink: int, edges: list[tuple[int, int, int]]):
         self.source, self.sink, self.edges = source, sink, edges
-        self._adjacent: dict[int, list[tuple[int, int, int]]] | None = None
-        self._flow: tuple[int, int, set, set] | None = None
+        # The methods work on vertex numbers: the terminals 0 and 1, then the other
+        # components in the order they first appear (lists, not dicts, in the hot path).
+        index = {source: 0, sink: 1}
+        pairs = []  # one (i, j) per edge: parallel edges repeat
+        for _, a, b in edges:
+            i = index.get(a)
+            if i is None:
+                i = index[a] = len(index)
+            j = index.get(b)
+            if j is None:
+                j = index[b] = len(index)
+            pairs.append((i, j))
+        self.names = list(index)  # vertex number -> component
+        self.pairs = pairs
+        self._adjacent: list[list[tuple[int, int, int]]] | None = None
+        self._flow: tuple[int, int, list[bool], list[bool]] | None = None
 
     @property
-    def adjacent(self) -> dict[int, list[tuple[int, int, int]]]:
-        """Component -> ``[(other end, position in edges, +1 or -1), ...]`` (built on first
-        use); the sign says which way along the edge that is (+1: from its ``a`` to its
-        ``b``), which the flow needs."""
+    def adjacent(self) -> list[list[tuple[int, int, int]]]:
+        """Vertex number -> ``[(other end, position in edges, +1 or -1), ...]`` (built on
+        first use); the sign says which way along the edge that is (+1: from its ``a`` to
+        its ``b``), which the flow needs."""
         if self._adjacent is None:
-            adjacent: dict[int, list[tuple[int, int, int]]] = {self.source: [], self.sink: []}
-            for i, (_, a, b) in enumerate(self.edges):
-                around = adjacent.get(a)
-                if around is None:
-                    around = adjacent[a] = []
-                around.append((b, i, 1))
-                around = adjacent.get(b)
-                if around is None:
-                    around = adjacent[b] = []
-                around.append((a, i, -1))
+            adjacent: list[list[tuple[int, int, int]]] = [[] for _ in self.names]
+            for k, (i, j) in enumerate(self.pairs):
+                adjacent[i].append((j, k, 1))
+                adjacent[j].append((i, k, -1))
             self._adjacent = adjacent
         return self._adjacent
 
-    def distances(self, origin) -> dict[int, int]:
-        """Edges on a shortest path from ``origin`` to each component it reaches."""
+    def distances(self, origin: int) -> list[int]:
+        """Edges on a shortest path from vertex number ``origin`` to each vertex (the number
+        of vertices where there is none)."""
         adjacent = self.adjacent
-        distance = {origin: 0}
+        far = len(adjacent)
+        distance = [far] * far
+        distance[origin] = 0
         queue = [origin]
         for x in queue:
             step = distance[x] + 1
             for y, _, _ in adjacent[x]:
-                if y not in distance:
+                if distance[y] == far:
                     distance[y] = step
                     queue.append(y)
         return distance
 
-    def flow(self) -> tuple[int, int, set, set]:
+    def flow(self) -> tuple[int, int, list[bool], list[bool]]:
         """``(paths, distance, near_source, near_sink)``: the most edge-disjoint source-sink
         paths (= the fewest deletions that separate the terminals, by Menger), the length of
-        a shortest path, and the two sides of the smallest cuts closest to each terminal
-        (computed on first use)."""
+        a shortest path, and the two sides of the smallest cuts closest to each terminal, as
+        flags by vertex number (computed on first use)."""
         if self._flow is None:
             self._flow = self._max_flow()
         return self._flow
 
     def _max_flow(self):
-        adjacent, source, sink = self.adjacent, self.source, self.sink
-        flow = [0] * len(self.edges)  # +1: one unit from the edge's a to its b
+        adjacent = self.adjacent
+        n = len(adjacent)
+        flow = [0] * len(self.pairs)  # +1: one unit from the edge's a to its b
         paths = distance = 0
         while True:
-            # breadth first from the source along edges where flow still fits
-            parent = {source: None}
-            queue = [source]
+            # breadth first from the source (0) along edges where flow still fits
+            parent: list = [None] * n
+            parent[0] = ()
+            queue = [0]
             for x in queue:
                 for y, i, forward in adjacent[x]:
-                    if y not in parent and forward * flow[i] < 1:
+                    if parent[y] is None and forward * flow[i] < 1:
                         parent[y] = (x, i, forward)
-                        if y == sink:
+                        if y == 1:
                             break
                         queue.append(y)
                 else:
                     continue
                 break
-            if sink not in parent:
+            if parent[1] is None:
                 break
-            y, length = sink, 0
-            while y != source:
+            y, length = 1, 0
+            while y:
                 x, i, forward = parent[y]
                 flow[i] += forward
                 y, length = x, length + 1
             if not paths:
                 distance = length  # the first search runs on the empty flow: a shortest path
             paths += 1
-        # the components that can still send flow to the sink
-        near_sink = {sink}
-        queue = [sink]
+        # the vertices that can still send flow to the sink (1)
+        near_sink = [False] * n
+        near_sink[1] = True
+        queue = [1]
         for x in queue:
             for y, i, forward in adjacent[x]:
-                if y not in near_sink and forward * flow[i] > -1:
-                    near_sink.add(y)
+                if not near_sink[y] and forward * flow[i] > -1:
+                    near_sink[y] = True
                     queue.append(y)
-        return paths, distance, set(parent), near_sink
+        return paths, distance, [p is not None for p in parent], near_sink
 
     def choices(self) -> tuple[int, ...]:
         """The lowest edge of each class of interchangeable edges: parallel edges (joining
@@ -855,12 +878,12 @@ class Contracted:
         edges = self.edges
         root = list(range(len(edges)))  # union-find over positions in edges
         first_between: dict[tuple[int, int], int] = {}
-        for i, (_, a, b) in enumerate(edges):
-            first = first_between.setdefault((a, b) if a < b else (b, a), i)
-            if first != i:
-                root[i] = first  # (first is still a root here: series joins come after)
-        for x, around in self.adjacent.items():
-            if len(around) == 2 and x != self.source and x != self.sink:
+        for k, (i, j) in enumerate(self.pairs):
+            first = first_between.setdefault((i, j) if i < j else (j, i), k)
+            if first != k:
+                root[k] = first  # (first is still a root here: series joins come after)
+        for around in self.adjacent[2:]:  # not the terminals
+            if len(around) == 2:
                 i, j = around[0][1], around[1][1]
                 while root[i] != i:
                     i = root[i]
@@ -868,21 +891,19 @@ class Contracted:
                     j = root[j]
                 if i != j:
                     root[max(i, j)] = min(i, j)
-        return tuple(sorted(edges[i][0] for i in range(len(edges)) if root[i] == i))
+        return tuple(sorted(edges[k][0] for k in range(len(edges)) if root[k] == k))
 
     def ranked(self, choices) -> tuple[int, ...]:
         """``choices`` best first: edges of the smallest cuts next to the terminals (where Cut
         wins soonest and Short must answer), then edges on shorter start-goal paths."""
         _, _, near_source, near_sink = self.flow()
-        from_source, from_sink = self.distances(self.source), self.distances(self.sink)
-        far = len(self.adjacent)
+        from_source, from_sink = self.distances(0), self.distances(1)
         wanted = set(choices)
         score = {}
-        for e, a, b in self.edges:
+        for (e, _, _), (i, j) in zip(self.edges, self.pairs):
             if e in wanted:
-                critical = ((a in near_source) != (b in near_source)) + ((a in near_sink) != (b in near_sink))
-                through = min(from_source.get(a, far) + from_sink.get(b, far),
-                              from_source.get(b, far) + from_sink.get(a, far))
+                critical = (near_source[i] != near_source[j]) + (near_sink[i] != near_sink[j])
+                through = min(from_source[i] + from_sink[j], from_source[j] + from_sink[i])
                 score[e] = (-critical, through)
         return tuple(sorted(choices, key=score.__getitem__))
 
@@ -898,14 +919,14 @@ class Contracted:
         >>> Contracted(0, 2, [(5, 0, 1), (6, 1, 2), (7, 0, 2)]).forced()   # 7 joins them
         (7, 7)
         """
-        ends = {self.source, self.sink}
-        direct = next((e for e, a, b in self.edges if {a, b} == ends), None)
-        if direct is not None:
-            return direct, direct
+        edges, pairs = self.edges, self.pairs
+        for k, (i, j) in enumerate(pairs):
+            if i + j == 1:  # the terminals' numbers are 0 and 1, every other one is more
+                return edges[k][0], edges[k][0]
         paths, _, near_source, _ = self.flow()
         if paths > 1:
             return None, None
-        bridge = next(e for e, a, b in self.edges if (a in near_source) != (b in near_source))
+        bridge = next(edges[k][0] for k, (i, j) in enumerate(pairs) if near_source[i] != near_source[j])
         return bridge, bridge
 
     def canonical(self) -> tuple[tuple, list[int]]:
@@ -925,17 +946,8 @@ class Contracted:
         >>> one.canonical()[0] == two.canonical()[0], one.canonical()[1], two.canonical()[1]
         (True, [0, 3, 1], [5, 2, 4])
         """
-        index = {self.source: 0, self.sink: 1}  # component -> vertex number, terminals first
-        pairs = []  # one (i, j) per edge: parallel edges repeat
-        for _, a, b in self.edges:
-            i = index.get(a)
-            if i is None:
-                i = index[a] = len(index)
-            j = index.get(b)
-            if j is None:
-                j = index[b] = len(index)
-            pairs.append((i, j))
-        n = len(index)
+        pairs = self.pairs
+        n = len(self.names)
         colour, classes = [0, 0] + [1] * (n - 2), min(n, 2)
         while True:
             colour, classes = _refine(pairs, colour, classes)
@@ -952,14 +964,14 @@ class Contracted:
                 for i, j in pairs]  # colours < 32: a board has at most 31 vertices
         code.sort()
         naming: list = [None] * n
-        for x, i in index.items():
-            naming[colour[i]] = x
+        for x, c in zip(self.names, colour):
+            naming[c] = x
         return tuple(code), naming
 
     def conductance(self) -> float:
         """The conductance between the terminals when every edge is a 1-ohm resistor (see
         :func:`conductance`)."""
-        return conductance([(a, b) for _, a, b in self.edges], self.source, self.sink)
+        return conductance(self.pairs, 0, 1)
 
 
 TIE_MARGIN = 1e-6  # a float 300 ln(conductance) this close to a half is recomputed exactly
