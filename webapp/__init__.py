@@ -87,6 +87,7 @@ class Arcade:
 
     def shutdown(self, timeout: float = 5.0) -> None:
         """Stop every search and child process (games are stored already: nothing is lost)."""
+        self.ai.stopping = True  # no new search starts; a stopped one stores nothing
         self.store.stop_searches()
         self.ai.leases.close()  # other processes take this one's AI turns at once
         try:
@@ -94,6 +95,7 @@ class Arcade:
         except Exception:
             log.exception("search pool shutdown failed")
         stop_children(timeout)
+        self.store.backend.close()
 
 
 def stop_children(timeout: float) -> None:

@@ -4,10 +4,14 @@ and print the lobby's URL."""
 import argparse
 import logging
 import os
+import signal
+import sys
 
 from . import create_app, get_socketio
 from .cluster import RedisUnavailable
 from .store import StoreError
+
+log = logging.getLogger("webapp")
 
 
 def main(argv=None):
@@ -37,9 +41,34 @@ def main(argv=None):
         parser.error(f"--store: {exc}")
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
     print(f"Alpha-Beta Arcade: lobby at http://{shown}:{args.port}/", flush=True)
-    get_socketio(app).run(app, host=args.host, port=args.port, debug=args.debug,
-                          allow_unsafe_werkzeug=True, use_reloader=False)
+    serve(app, args.host, args.port, args.debug)
+
+
+def _interrupt(signum, frame):
+    """SIGTERM as Ctrl-C: unwind the server loop in the main thread (a second signal kills)."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    raise KeyboardInterrupt
+
+
+def serve(app, host: str, port: int, debug: bool = False) -> None:
+    """Serve until SIGTERM or Ctrl-C, then stop every search and child process. Games are
+    stored as they change, so stopping loses nothing; the next start resumes them."""
+    signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGINT, _interrupt)
+    try:
+        get_socketio(app).run(app, host=host, port=port, debug=debug, allow_unsafe_werkzeug=True, use_reloader=False)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        log.info("stopping: searches, search workers, store")
+        app.extensions["arcade"].shutdown()
 
 
 if __name__ == "__main__":
     main()
+    # Everything is stopped and stored: leave without waiting for daemon threads or an
+    # executor's bookkeeping thread.
+    logging.shutdown()
+    sys.stdout.flush()
+    os._exit(0)

@@ -44,6 +44,7 @@ class AIRunner:
     def __init__(self, socketio, config: dict, store: SessionStore):
         self.socketio = socketio
         self.store = store
+        self.stopping = False  # the server is shutting down: start no search
         self.time_cap = float(config["AI_TIME_CAP"])
         self.pause = float(config["AI_PAUSE"])
         self.hint_time = float(config["HINT_TIME"])
@@ -66,6 +67,8 @@ class AIRunner:
         """Start the AI's search if an AI seat is to move (not paused, not failed) and this
         process runs none for the game. Called after every change and, for every stored game,
         when the server starts: a game whose AI is due never waits for nobody."""
+        if self.stopping:
+            return
         try:
             session = self.store.get(game if isinstance(game, str) else game.id)
         except ArcadeError:

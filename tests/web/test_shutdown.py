@@ -1,0 +1,164 @@
+"""A real ``python -m webapp`` process: SIGTERM stops it and every child within seconds, and a
+new process on the same store resumes the games (same version, history, tokens; an AI turn
+that was due is played)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def descendants(pid: int) -> set[int]:
+    """Every live process below ``pid`` (from /proc: psutil is not installed)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            children.setdefault(ppid, []).append(int(entry))
+    found, todo = set(), [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.add(child)
+            todo.append(child)
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+class Server:
+    """``python -m webapp --store PATH`` on a free port, in its own process group."""
+
+    def __init__(self, store: Path, log: Path):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.out = open(log, "ab")
+        self.proc = subprocess.Popen([sys.executable, "-m", "webapp", "--port", str(self.port), "--store", str(store)],
+                                     cwd=ROOT, stdout=self.out, stderr=subprocess.STDOUT, start_new_session=True,
+                                     env={k: v for k, v in os.environ.items() if k != "ARCADE_STORE"})
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if requests.get(f"{self.url}/api/catalog", timeout=2).status_code == 200:
+                    break
+            except requests.RequestException:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"the server did not start:\n{log.read_text(errors='replace')}")
+            time.sleep(0.1)
+
+    def kill_all(self) -> None:
+        """Whatever happened, nothing of this server outlives the test."""
+        for pid in descendants(self.proc.pid):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.proc.wait(10)
+        self.out.close()
+
+
+@pytest.fixture
+def servers(tmp_path):
+    started: list[Server] = []
+
+    def start() -> Server:
+        started.append(Server(tmp_path / "games.sqlite3", tmp_path / "server.log"))
+        return started[-1]
+
+    yield start
+    for server in started:
+        server.kill_all()
+
+
+def state(server: Server, gid: str) -> dict:
+    return requests.get(f"{server.url}/api/games/{gid}", timeout=10).json()
+
+
+def wait_state(server: Server, gid: str, pred, timeout: float = 30.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while True:
+        data = state(server, gid)
+        if pred(data):
+            return data
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no such state within {timeout}s: {data['history']}, {data['ai']}")
+        time.sleep(0.1)
+
+
+def test_sigterm_stops_every_child_and_a_restart_resumes_the_games(servers, tmp_path):
+    import socketio
+
+    server = servers()
+    create = f"{server.url}/api/games"
+    human = requests.post(create, json={"game": "nim", "options": {"piles": "3,4,5"},
+                                        "players": ["human", "alphabeta"]}, timeout=10).json()
+    gid, token = human["id"], human["seats"][0]["token"]
+    player = socketio.Client(reconnection=False)
+    player.connect(server.url, transports=["websocket"], wait_timeout=10)
+    try:
+        player.emit("join", {"game_id": gid, "token": token})
+        player.emit("move", {"game_id": gid, "token": token, "move": "1:1"})
+        before = wait_state(server, gid, lambda s: len(s["history"]) == 2 and s["ai"]["thinking"] is None)
+    finally:
+        threading.Thread(target=player.disconnect, daemon=True).start()  # its close handshake may wait 3 s
+    # an AI seat to move at the moment of the stop: it searches (up to 3 s) when SIGTERM comes
+    due = requests.post(create, json={"game": "cantris", "options": {"board": "10x5", "seed": 7},
+                                      "players": ["alphabeta:time=3", "human"]}, timeout=10).json()
+    wait_state(server, due["id"], lambda s: s["ai"]["thinking"] == 0, timeout=10)
+    children = descendants(server.proc.pid)
+    assert children, "the search pool's worker processes should be running"
+
+    server.proc.send_signal(signal.SIGTERM)
+    server.proc.wait(15)
+    deadline = time.monotonic() + 15
+    while any(alive(pid) for pid in children) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in children if alive(pid)], "processes outlived the server by 15 s"
+
+    again = servers()
+    after = state(again, gid)
+    assert after == before  # same version, seats, history with the AI's statistics
+    assert state(again, due["id"])["history"] == []
+    resumed = wait_state(again, due["id"], lambda s: len(s["history"]) >= 1, timeout=40)
+    assert resumed["history"][0]["seat"] == 0 and resumed["history"][0]["nodes"] > 0
+    # the old token still holds its seat on the new process
+    player = socketio.Client(reconnection=False)
+    player.connect(again.url, transports=["websocket"], wait_timeout=10)
+    try:
+        player.emit("move", {"game_id": gid, "token": token, "move": after["legal_moves"][0]})
+        wait_state(again, gid, lambda s: len(s["history"]) >= 3)
+    finally:
+        threading.Thread(target=player.disconnect, daemon=True).start()  # its close handshake may wait 3 s
+    manage = requests.delete(f"{again.url}/api/games/{due['id']}", params={"token": due["manage_token"]}, timeout=10)
+    assert manage.status_code == 200 and state(again, due["id"])["status"] == "over"
