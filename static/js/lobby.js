@@ -130,6 +130,8 @@
       errorBox.hidden = false;
       return;
     }
+    // The creator keeps the game's manage token (restart, pause, end it) in this browser.
+    if (data.manage_token) localStorage.setItem(`arcade.manage.${data.id}`, data.manage_token);
     const humans = data.seats.filter((s) => s.join_url);
     if (humans.length > 1) sessionStorage.setItem(`arcade.invites.${data.id}`, JSON.stringify(humans.slice(1)));
     location.href = humans.length ? humans[0].join_url : data.url;

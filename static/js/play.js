@@ -8,6 +8,9 @@
   const view = ArcadeViews.get(root.dataset.game);
   const params = new URLSearchParams(location.search);
   const token = params.get("token") || null;
+  // The creator's manage token (kept by the lobby): restart, pause, resume, end the game.
+  const manageToken = localStorage.getItem(`arcade.manage.${gameId}`);
+  const control = manageToken || token;
   const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
 
   let state = null;      // newest state shown
@@ -70,9 +73,16 @@
     socket.emit("hint", { game_id: gameId, token });
   });
   $("restart").addEventListener("click", () => {
-    if (confirm("Restart this game from the beginning?")) socket.emit("restart", { game_id: gameId, token });
+    if (confirm("Restart this game from the beginning?")) socket.emit("restart", { game_id: gameId, token: control });
   });
-  $("retry-ai").addEventListener("click", () => socket.emit("retry_ai", { game_id: gameId, token }));
+  $("retry-ai").addEventListener("click", () => socket.emit("retry_ai", { game_id: gameId, token: control }));
+  $("pause").addEventListener("click", () => socket.emit("pause", { game_id: gameId, token: manageToken }));
+  $("resume").addEventListener("click", () => socket.emit("resume", { game_id: gameId, token: manageToken }));
+  $("delete").addEventListener("click", async () => {
+    if (!confirm("End this game for everyone?")) return;
+    const res = await fetch(`/api/games/${encodeURIComponent(gameId)}?token=${encodeURIComponent(manageToken)}`, { method: "DELETE" });
+    if (!res.ok) showError((await res.json().catch(() => ({}))).error || `The server refused (${res.status}).`);
+  });
   $("speed").value = String(speed);
   $("speed").addEventListener("change", () => {
     speed = Number($("speed").value);
@@ -94,8 +104,12 @@
     renderMoves();
     renderThinking();
     $("hint").disabled = !canMove();
-    $("restart").disabled = !token;
-    $("retry-ai").hidden = !(token && state.ai.error);
+    $("restart").disabled = !control;
+    $("retry-ai").hidden = !(control && state.ai.error);
+    const managing = !!manageToken && state.status === "playing";
+    $("pause").hidden = !managing || state.paused;
+    $("resume").hidden = !managing || !state.paused;
+    $("delete").hidden = !managing;
     if (state.status !== "playing") $("hint-box").hidden = true;
     // Other panels (the teaching tools) follow the game through this event.
     document.dispatchEvent(new CustomEvent("arcade:state", { detail: { state, seat: mySeat, token } }));
@@ -115,6 +129,8 @@
       const winner = r.winner == null ? "Draw" : `${sideName(r.winner)} wins`;
       text = `Game over — ${winner}: ${r.reason}.`;
       if (mySeat !== null && r.winner != null) text += r.winner === mySeat ? " You win!" : " You lose.";
+    } else if (state.paused && state.to_move != null && !state.seat_info[state.to_move]?.human) {
+      text = "Paused: the AI waits until the game is resumed.";
     } else if (state.ai.error) {
       text = `The AI failed: ${state.ai.error}. Retry, or restart the game.`;
     } else if (thinking || state.ai.thinking != null) {
