@@ -57,11 +57,14 @@ def run_arena(
     *,
     cancel: threading.Event | None = None,
     progress: Callable[[dict], None] | None = None,
+    choose: Callable[..., Any] | None = None,
 ) -> dict:
     """Play ``games`` games and return the results (JSON-ready, agent A's point of view).
 
     ``progress`` is called after every game with the partial results; ``cancel`` stops the
     run between moves (the partial results are returned with ``"cancelled": True``).
+    ``choose(agent, game, state, cancel=...)`` makes each move (default ``agent.choose``; the
+    server passes its search pool's).
     """
     game_cls, specs = check_arena(game_name, options, agents, games, seed)
     options = dict(options or {})
@@ -96,7 +99,8 @@ def run_arena(
                     state = game.play(state, move)
                     continue
                 t0 = time.perf_counter()
-                result = specs[side].choose(game, state, cancel=cancel)
+                agent = specs[side]
+                result = choose(agent, game, state, cancel=cancel) if choose else agent.choose(game, state, cancel=cancel)
                 spent = time.perf_counter() - t0
                 if not result.completed and cancel.is_set():
                     raise ArenaCancelled

@@ -47,6 +47,10 @@ DEFAULTS = {
     # taken over by the others, which look for them every AI_TURN_SWEEP seconds.
     "AI_LEASE": 6.0,
     "AI_TURN_SWEEP": 2.0,
+    "AI_PROGRESS_INTERVAL": 0.25,  # seconds between two ai_progress events of one search
+    "MAX_AI_GAMES_PER_CLIENT": 4,  # AI-against-AI games playing at once per address (then 429)
+    "MAX_ARENA_RUNS_PER_CLIENT": 2,  # arena runs running at once per address (then 429)
+    "TT_MAX_ENTRIES": None,  # a worker's transposition-table size limit (None: the engine's, ~75 MB)
     "MAX_ARENA_GAMES": 10_000,
     "TRACE_MAX_NODES": 5000,
     # redis://HOST:PORT/DB shared by several server processes (else ARCADE_MESSAGE_QUEUE, else none)
@@ -126,7 +130,7 @@ def create_app(config: dict | None = None) -> Flask:
     store = SessionStore(open_store(store_url(app), retention), hot_games=int(app.config["HOT_GAMES"]))
     arcade = Arcade(socketio, store, AIRunner(socketio, app.config, store), {},
                     sweep_interval=float(app.config["SWEEP_INTERVAL"]))
-    atexit.register(arcade.ai.pool.shutdown)
+    atexit.register(arcade.ai.shutdown)
     atexit.register(arcade.ai.leases.close)
     if store.backend.shared:  # other processes may die holding AI turns: take them over
         arcade.ai.watch_turns(float(app.config["AI_TURN_SWEEP"]))

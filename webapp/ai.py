@@ -5,18 +5,26 @@ searches the position it was given; when it ends it stores the move (compare-and
 game store) only if the game has not changed meanwhile (same ``version``), and only then tells
 the room. A search that raises is reported to the game's room and leaves the game playable
 (anyone holding a seat can ask for a retry).
+
+Every search goes through one :class:`~webapp.search_pool.SearchPool`, queued under its game's
+id (so games take turns); a seat has at most one hint in flight, and a client at most
+``MAX_AI_GAMES_PER_CLIENT`` AI-against-AI games playing and ``MAX_ARENA_RUNS_PER_CLIENT``
+arena runs running (:class:`ClientCaps`: beyond them, a 429 ``too_many``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
+import weakref
+from typing import Any, Callable, Iterator
 
 from engine.agents import parse_agent
 from engine.search import describe_score
 
 from .cluster import TurnLeases
-from .search_pool import SearchPool
+from .search_pool import SearchCancelled, SearchPool
 from .sessions import ArcadeError, GameSession, SessionStore
 
 log = logging.getLogger(__name__)
@@ -40,6 +48,56 @@ def stats_entry(result, agent_spec: str) -> dict:
     }
 
 
+class ClientCaps:
+    """At most ``cap`` live things (games, arena runs) per client address.
+
+    ``with caps.slot(client) as hold: thing = make(); hold(thing)``: the slot is taken on
+    entry (a 429 ``too_many`` if the client has ``cap`` live ones: nothing is made) and
+    counts ``thing`` while ``live(thing)``; a slot left without ``hold`` is given back."""
+
+    def __init__(self, what: str, cap: int, live: Callable[[Any], bool]):
+        self.what, self.cap, self.live = what, cap, live
+        self._lock = threading.Lock()
+        self._held: dict[str, weakref.WeakValueDictionary] = {}  # client -> id -> thing (games are unhashable)
+        self._reserved: dict[str, int] = {}
+
+    def count(self, client: str) -> int:
+        with self._lock:
+            return self._count(client)
+
+    def _count(self, client: str) -> int:
+        held = self._held.get(client)
+        alive = sum(1 for thing in list(held.values()) if self.live(thing)) if held else 0
+        if held is not None and not alive and not self._reserved.get(client):
+            del self._held[client]  # forget clients with nothing live
+        return alive + self._reserved.get(client, 0)
+
+    @contextlib.contextmanager
+    def slot(self, client: str) -> Iterator[Callable[[Any], None]]:
+        with self._lock:
+            if self._count(client) >= self.cap:
+                raise ArcadeError("too_many", f"too many {self.what} at once from your address "
+                                              f"(at most {self.cap}): wait for one to finish or stop one", 429)
+            self._reserved[client] = self._reserved.get(client, 0) + 1
+
+        def hold(thing: Any) -> None:
+            with self._lock:
+                self._held.setdefault(client, weakref.WeakValueDictionary())[id(thing)] = thing
+
+        try:
+            yield hold
+        finally:
+            with self._lock:
+                self._reserved[client] -= 1
+                if not self._reserved[client]:
+                    del self._reserved[client]
+
+
+def _is_ai_game(session: GameSession) -> bool:
+    """A game the AI plays on both sides, still going: it searches without anyone moving."""
+    return not session.over and not any(seat.is_human for seat in session.seats)
+
+
 class AIRunner:
     def __init__(self, socketio, config: dict, store: SessionStore):
         self.socketio = socketio
@@ -49,9 +107,37 @@ class AIRunner:
         self.pause = float(config["AI_PAUSE"])
         self.hint_time = float(config["HINT_TIME"])
         self.hint_agent = config["HINT_AGENT"]
-        self.pool = SearchPool(int(config["AI_PROCESSES"]))
+        self.pool = SearchPool(int(config["AI_PROCESSES"]), max_time=self.time_cap,
+                               progress_interval=float(config.get("AI_PROGRESS_INTERVAL", 0.0)),
+                               table_entries=config.get("TT_MAX_ENTRIES"))
+        self.ai_games = ClientCaps("AI-against-AI games", int(config.get("MAX_AI_GAMES_PER_CLIENT", 4)), _is_ai_game)
+        self.arena_runs = ClientCaps("arena runs", int(config.get("MAX_ARENA_RUNS_PER_CLIENT", 2)),
+                                     lambda job: job.status == "running")
+        self._hinting: set[tuple[str, int]] = set()  # (game id, seat) with a hint in flight
+        self._hint_lock = threading.Lock()
         # several processes on one store: a game's AI turn is searched by the lease holder only
         self.leases = TurnLeases(store.backend, float(config["AI_LEASE"]), on_lost=self._lost_turn)
+
+    def shutdown(self) -> None:
+        """Stop every search and worker process (within seconds)."""
+        self.pool.shutdown()
+
+    def forget(self, game_id: str) -> None:
+        """A game no longer exists (deleted, expired, evicted): stop its queued and running searches."""
+        self.pool.cancel_key(game_id)
+
+    @contextlib.contextmanager
+    def admit_game(self, payload: Any, client: str) -> Iterator[Callable[[GameSession], None]]:
+        """Around creating a game from ``payload`` for ``client``: an AI-against-AI game takes
+        one of the client's slots (429 beyond them, before anything is made)."""
+        players = payload.get("players") if isinstance(payload, dict) else None
+        both_ai = (isinstance(players, list) and len(players) == 2
+                   and all(isinstance(p, str) and p.partition(":")[0].strip() != "human" for p in players))
+        if not both_ai:
+            yield lambda session: None
+            return
+        with self.ai_games.slot(client) as hold:
+            yield hold
 
     # ----- pushing -------------------------------------------------------------------------
     def push_state(self, session: GameSession) -> None:
@@ -132,7 +218,9 @@ class AIRunner:
 
         try:
             result = self.pool.choose(seat.agent, session.game, session.state, cancel=cancel, progress=progress,
-                                      time_cap=self.time_cap)
+                                      time_cap=self.time_cap, key=room)
+        except SearchCancelled:  # restarted, paused or gone while it waited for a worker: dropped
+            return None
         except Exception as exc:  # a crashed search must not take the game down
             log.exception("AI search failed in game %s", room)
             message = f"the AI ({seat.agent.spec}) failed: {type(exc).__name__}: {exc}"
@@ -218,14 +306,25 @@ class AIRunner:
             state = session.state
             game = session.game
         agent = parse_agent(self.hint_agent, type(game))
+        busy = (session.id, seat_index)
+        with self._hint_lock:
+            if busy in self._hinting:
+                raise ArcadeError("too_many", "a hint for your seat is still being searched: one at a time", 429)
+            self._hinting.add(busy)
 
         def run():
             try:
-                result = self.pool.choose(agent, game, state, cancel=threading.Event(), time_cap=self.hint_time)
+                result = self.pool.choose(agent, game, state, cancel=threading.Event(), time_cap=self.hint_time,
+                                          key=session.id)
+            except SearchCancelled:  # the game is gone
+                return
             except Exception as exc:
                 log.exception("hint search failed in game %s", session.id)
                 self.socketio.emit("error", {"code": "hint_failed", "message": f"the hint search failed: {exc}"}, to=sid)
                 return
+            finally:
+                with self._hint_lock:
+                    self._hinting.discard(busy)
             stats = stats_entry(result, agent.spec)
             self.socketio.emit("hint", {"game_id": session.id, "move": result.best_move, "score": stats["score"],
                                         "score_text": stats["score_text"], "stats": stats}, to=sid)

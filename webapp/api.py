@@ -12,6 +12,7 @@ from engine.games import catalog, get_game
 from engine.options import OptionError
 
 from .arena_jobs import ArenaJob
+from .search_pool import SearchCancelled
 from .security import refused
 from .sessions import ArcadeError
 
@@ -35,6 +36,11 @@ def bad_method(exc):
     return jsonify({"error": f"method {request.method} is not allowed here", "code": "bad_method"}), 405
 
 
+def client_address() -> str:
+    """Who is asking, for the per-client caps (ClientCaps)."""
+    return request.remote_addr or "unknown"
+
+
 def json_body() -> dict:
     body = request.get_json(silent=True)
     if body is None:
@@ -53,7 +59,10 @@ def get_catalog():
 
 @bp.post("/games")
 def create_game():
-    session, created = arcade().store.create(json_body())
+    body = json_body()
+    with arcade().ai.admit_game(body, client_address()) as hold:
+        session, created = arcade().store.create(body)
+        hold(session)
     arcade().ai.kick(session)
     arcade().maybe_sweep()
     return jsonify({"id": session.id, "url": f"/play/{session.id}", **created}), 201
@@ -107,14 +116,17 @@ def game_trace(game_id):
         timer = threading.Timer(cap, cancel.set)
         timer.start()
         try:
-            result = agent.choose(game, state, trace_limit=max_nodes, cancel=cancel)
+            result = arcade().ai.pool.choose(agent, game, state, trace_limit=max_nodes, cancel=cancel,
+                                             key=f"teach:{client_address()}")
+        except SearchCancelled:  # the cap ran out while it waited for a worker
+            result = None
         finally:
             timer.cancel()
     except (AgentError, OptionError, IllegalMove, ValueError) as exc:
         raise ArcadeError("bad_request", str(exc)) from None
-    if result.trace is None:  # cancelled before the search finished
-        raise ArcadeError("too_big", f"the search did not finish within {cap:g} s "
-                                     f"({result.stats.nodes:,} nodes): choose a smaller depth")
+    if result is None or result.trace is None:  # cancelled before the search finished
+        nodes = f" ({result.stats.nodes:,} nodes)" if result is not None else ""
+        raise ArcadeError("too_big", f"the search did not finish within {cap:g} s{nodes}: choose a smaller depth")
     data = dict(result.trace["root"])
     data.update(game=game.name, agent=agent.spec, ply=ply, nodes=result.trace["nodes"],
                 recorded=result.trace["recorded"], truncated=result.trace["truncated"],
@@ -149,7 +161,8 @@ def start_arena():
         raise ArcadeError("bad_request", f"games must be an integer from 1 to {current_app.config['MAX_ARENA_GAMES']}")
     try:
         get_game(body["game"])
-        job = ArenaJob.start(body["game"], body.get("options") or {}, body["agents"], games, body.get("seed"))
+        job = ArenaJob.start(body["game"], body.get("options") or {}, body["agents"], games, body.get("seed"),
+                             runner=arcade().ai, client=client_address())
     except (OptionError, IllegalMove) as exc:
         raise ArcadeError("bad_request", str(exc)) from None
     arcade().arenas[job.id] = job

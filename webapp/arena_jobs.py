@@ -1,20 +1,28 @@
-"""Arena runs as background jobs: started over HTTP, polled, cancellable."""
+"""Arena runs as background jobs: started over HTTP, polled, cancellable.
+
+A run's thread only plays the moves; every search goes to the server's search pool under
+the run's own key (``arena:<id>``), so arena games take turns with everyone else's searches
+and a client runs at most ``MAX_ARENA_RUNS_PER_CLIENT`` at once."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import secrets
 import threading
 import time
 
-from engine.arena import check_arena, run_arena
+from engine.arena import ArenaCancelled, check_arena, run_arena
+
+from .search_pool import SearchCancelled
 
 log = logging.getLogger(__name__)
 
 
 class ArenaJob:
-    def __init__(self, game, options, agents, games, seed):
+    def __init__(self, game, options, agents, games, seed, pool=None):
         self.id = secrets.token_urlsafe(6)
+        self.pool = pool
         self.request = {"game": game, "options": options, "agents": agents, "games": games, "seed": seed}
         self.cancel = threading.Event()
         self.status = "running"
@@ -24,18 +32,31 @@ class ArenaJob:
         self.finished: float | None = None
 
     @classmethod
-    def start(cls, game, options, agents, games, seed) -> "ArenaJob":
-        """Validate (raising OptionError: a 400, not a failed job), then run in a thread."""
+    def start(cls, game, options, agents, games, seed, *, runner=None, client: str = "") -> "ArenaJob":
+        """Validate (raising OptionError: a 400, not a failed job), take one of ``client``'s
+        arena slots on ``runner`` (the AIRunner: a 429 beyond them), then run in a thread
+        whose searches go to ``runner``'s pool."""
         check_arena(game, options, agents, games, seed)
-        job = cls(game, options, agents, games, seed)
+        slot = runner.arena_runs.slot(client) if runner is not None else contextlib.nullcontext(lambda job: None)
+        with slot as hold:
+            job = cls(game, options, agents, games, seed, runner.pool if runner is not None else None)
+            hold(job)
         threading.Thread(target=job._run, name=f"arena-{job.id}", daemon=True).start()
         return job
+
+    def _choose(self, agent, game, state, *, cancel):
+        if self.pool is None:
+            return agent.choose(game, state, cancel=cancel)
+        try:
+            return self.pool.choose(agent, game, state, cancel=cancel, key=f"arena:{self.id}")
+        except SearchCancelled:
+            raise ArenaCancelled from None
 
     def _run(self):
         try:
             r = self.request
             self.results = run_arena(r["game"], r["options"], r["agents"], r["games"], r["seed"],
-                                     cancel=self.cancel, progress=self._progress)
+                                     cancel=self.cancel, progress=self._progress, choose=self._choose)
             self.status = "cancelled" if self.results["cancelled"] else "done"
         except Exception as exc:
             log.exception("arena run %s failed", self.id)

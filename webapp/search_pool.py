@@ -1,97 +1,674 @@
-"""Searches in worker processes, so AI turns use every core and never hold the server's GIL.
+"""One bounded pool for every search the server runs: AI moves, hints, Compare, theory
+checks, traces and arena games.
 
-Threads share one interpreter lock: a search in a thread slows every request a little and
-two searches halve each other. A :class:`SearchPool` sends each search to a process instead;
-progress comes back through a queue and cancellation goes out through an event, both held by
-a manager process. With ``processes=0`` the search runs in the calling thread (tests use that
-to patch the engine in-process).
+Threads share one interpreter lock, so searches run in worker processes. Each worker is a
+small process of our own with one :func:`multiprocessing.Pipe`: the server sends it a task,
+it sends back progress and the result, and a cancel goes down the same pipe (the search
+polls it between nodes). No manager process, no per-search queue or event to set up.
+
+- **Fair**: waiting tasks queue per *key* (a game, or a client for the teaching tools, or an
+  arena run) and idle workers take the keys in turn, so one busy key never starves another.
+- **Bounded**: a fixed number of workers; every task's time is capped by the server
+  (``max_time``) whatever its spec asks; a worker that overruns its cap is killed.
+- **Robust**: a worker that dies is replaced and its task retried once on the new one; the
+  other workers' tasks never notice.
+- **Cancellable**: a task whose cancel event is set leaves the queue (its caller gets
+  :class:`SearchCancelled`) or is stopped in its worker; :meth:`SearchPool.cancel_key` does
+  that for every task of a game that no longer exists.
+
+With ``processes=0`` every search runs in the calling thread (tests use that to patch the
+engine in-process).
 """
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import json
 import logging
 import multiprocessing
+import pickle
 import queue
+import signal
 import threading
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+import time
+from collections import OrderedDict, deque
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from engine.agents import Agent, parse_agent
 from engine.game import Game
 from engine.games import get_game
+from engine.search import SearchResult, TranspositionTable, search_root
 
 log = logging.getLogger(__name__)
 
+SWEEP_SECONDS = 0.05  # how often the pool looks for cancelled and overdue tasks
+GRACE_SECONDS = 1.0  # a task may overrun its time cap this long before it is cancelled
+KILL_SECONDS = 5.0  # ... and a cancelled task this long before its worker is killed
+PIN_IDLE_SECONDS = 30.0  # a pinned worker waits this long for its holder's next search
+START_SECONDS = 60.0  # a new worker must say it is ready within this (imports on a busy machine)
 
-@lru_cache(maxsize=64)
+
+class SearchCancelled(Exception):
+    """The task was cancelled (its game is gone, or it was restarted) before it finished."""
+
+
+class PoolClosed(RuntimeError):
+    """The pool was shut down."""
+
+
+class WorkerDied(RuntimeError):
+    """A worker died running the task, twice (or overran its time cap and was killed)."""
+
+
+# ----- in the worker process --------------------------------------------------------------------
+@lru_cache(maxsize=16)
 def _game(name: str, settings_json: str) -> Game:
-    """A worker builds each game configuration once (Sim's and Shannon's tables are not free)."""
+    """A worker builds each game configuration once (Sim's and Shannon's tables are not free);
+    bounded, so a worker's memory does not grow with the games it has served."""
     return get_game(name).from_options(json.loads(settings_json))
 
 
-def _search_in_worker(spec: str, name: str, settings_json: str, state, time_cap, cancel, progress_queue):
-    game = _game(name, settings_json)
+class _PipeCancel:
+    """The cancel flag a search in the worker polls (``is_set``, every thousand nodes): it
+    becomes set when the server sends ``cancel`` for this task, ``stop``, or goes away."""
+
+    def __init__(self, conn, task_id: int):
+        self._conn = conn
+        self._task_id = task_id
+        self._set = False
+        self.stopping = False
+
+    def is_set(self) -> bool:
+        if not self._set:
+            try:
+                while self._conn.poll():
+                    msg = self._conn.recv()
+                    if msg[0] == "stop":
+                        self._set = self.stopping = True
+                    elif msg[0] == "cancel" and msg[1] == self._task_id:
+                        self._set = True
+            except (EOFError, OSError):  # the server is gone
+                self._set = self.stopping = True
+        return self._set
+
+    def set(self) -> None:
+        self._set = True
+
+
+class _Throttle:
+    """Sends search progress to the server at most every ``interval`` seconds (0: every
+    iteration): a fast search's dozen iterations are not worth a dozen messages."""
+
+    def __init__(self, conn, task_id: int, interval: float):
+        self._conn, self._task_id, self._interval = conn, task_id, interval
+        self._last = time.monotonic()
+
+    def __call__(self, info: dict) -> None:
+        now = time.monotonic()
+        if self._interval <= 0 or now - self._last >= self._interval:
+            self._last = now
+            self._conn.send(("progress", self._task_id, info))
+
+
+class _WorkerState:
+    """What a worker keeps between tasks: at most one pinned holder's table."""
+
+    table_id: str | None = None
+    table: TranspositionTable | None = None
+
+    def table_for(self, table_id: str | None) -> TranspositionTable | None:
+        if table_id is None:
+            return None
+        if table_id != self.table_id:
+            self.table_id, self.table = table_id, TranspositionTable()
+        return self.table
+
+
+def _task_choose(state: _WorkerState, spec: str, name: str, settings: str, position, time_cap, trace_limit,
+                 *, cancel, progress) -> SearchResult:
+    game = _game(name, settings)
     agent = parse_agent(spec, type(game))
-    return agent.choose(game, state, cancel=cancel, progress=progress_queue.put, time_cap=time_cap)
+    return agent.choose(game, position, cancel=cancel, progress=progress, time_cap=time_cap,
+                        trace_limit=trace_limit)
 
 
-def _warm_up() -> bool:
-    return True
+def _task_search(state: _WorkerState, name: str, settings: str, position, view: bool, eval_name, table_id,
+                 kwargs: dict, *, cancel, progress) -> SearchResult:
+    game = _game(name, settings)
+    return _run_search(game, position, view, eval_name, state.table_for(table_id), kwargs, cancel, progress)
+
+
+def _run_search(game: Game, position, view: bool, eval_name, table, kwargs: dict, cancel, progress) -> SearchResult:
+    """``search_root`` of ``position`` (as the side to move sees it when ``view``)."""
+    if view:
+        game, position = game.perspective(position, game.to_move(position))
+    evaluate = game.evaluator(eval_name) if eval_name is not None else None
+    return search_root(game, position, cancel=cancel, progress=progress, evaluate=evaluate, table=table,
+                       **kwargs)
+
+
+_TASKS: dict[str, Callable[..., Any]] = {"choose": _task_choose, "search": _task_search}
+
+
+def _portable(exc: BaseException) -> BaseException:
+    """``exc`` if it survives pickling, else a RuntimeError with the same text."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+        return exc
+    except Exception:
+        return RuntimeError(f"{type(exc).__name__}: {exc}")
+
+
+def _worker_main(conn, table_entries: int | None = None) -> None:
+    """A worker: run tasks from ``conn`` one at a time until told to stop or the server goes.
+    ``table_entries``: the size limit of this worker's transposition tables (None: the engine's)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle: it stops us
+    if table_entries is not None:
+        TranspositionTable.default_max_entries = table_entries
+    conn.send(("ready", 0, None))
+    state = _WorkerState()
+    while True:
+        try:
+            msg = conn.recv()
+        except (EOFError, OSError):
+            return
+        if msg[0] == "stop":
+            return
+        if msg[0] != "run":
+            continue  # a cancel that came after its task ended
+        _, task_id, kind, args, interval = msg
+        cancel = _PipeCancel(conn, task_id)
+        reply: tuple
+        try:
+            result = _TASKS[kind](state, *args, cancel=cancel, progress=_Throttle(conn, task_id, interval))
+            reply = ("done", task_id, result)
+        except Exception as exc:
+            reply = ("error", task_id, _portable(exc))
+        try:
+            conn.send(reply)
+        except (EOFError, OSError):
+            return
+        except Exception as exc:  # the result did not pickle
+            conn.send(("error", task_id, RuntimeError(f"the result could not be sent: {exc}")))
+        if cancel.stopping:
+            return
+
+
+# ----- in the server ----------------------------------------------------------------------------
+_ids = itertools.count(1)
+
+
+@dataclass(eq=False)
+class Task:
+    """One search waiting for, or running in, a worker."""
+
+    key: str
+    kind: str
+    args: tuple
+    cancel: Any  # threading.Event-like: is_set()
+    progress: Callable[[dict], None] | None = None
+    time_cap: float = 0.0  # the server's cap for this task, seconds
+    pin: "Pinned | None" = None
+    droppable: bool = True  # a cancel drops it unstarted (else it starts and stops at once)
+    id: int = field(default_factory=lambda: next(_ids))
+    done: threading.Event = field(default_factory=threading.Event)
+    result: Any = None
+    error: BaseException | None = None
+    attempts: int = 0
+    worker: "_Worker | None" = None
+    started: float = 0.0  # monotonic time it was sent to a worker
+    cancel_sent: bool = False
+    overdue: bool = False  # overran its cap: cancelled, and killed if it does not stop
+
+    def finish(self, result: Any = None, error: BaseException | None = None) -> None:
+        if not self.done.is_set():
+            self.result, self.error = result, error
+            self.done.set()
+
+
+class FairQueue:
+    """Tasks waiting for a worker: FIFO within a key, keys served in turn (round robin)."""
+
+    def __init__(self):
+        self._queues: OrderedDict[str, deque[Task]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return sum(len(q) for q in self._queues.values())
+
+    def put(self, task: Task) -> None:
+        self._queues.setdefault(task.key, deque()).append(task)
+
+    def pop(self) -> Task | None:
+        """The head of the first key's queue; that key then goes to the back of the line."""
+        if not self._queues:
+            return None
+        key, tasks = next(iter(self._queues.items()))
+        task = tasks.popleft()
+        if tasks:
+            self._queues.move_to_end(key)
+        else:
+            del self._queues[key]
+        return task
+
+    def remove(self, keep: Callable[[Task], bool]) -> list[Task]:
+        """Take out (and return) every task for which ``keep`` is false."""
+        removed = []
+        for key in list(self._queues):
+            tasks = self._queues[key]
+            gone = [t for t in tasks if not keep(t)]
+            if gone:
+                removed += gone
+                left = deque(t for t in tasks if keep(t))
+                if left:
+                    self._queues[key] = left
+                else:
+                    del self._queues[key]
+        return removed
+
+    def keys(self) -> dict[str, int]:
+        return {key: len(tasks) for key, tasks in self._queues.items()}
+
+
+class _Worker:
+    """One worker process, its pipe, and the server thread that feeds it tasks."""
+
+    def __init__(self, pool: "SearchPool", index: int):
+        self.pool = pool
+        self.index = index
+        self.send_lock = threading.Lock()
+        self.task: Task | None = None
+        self.process: Any = None
+        self.conn: Any = None
+        self.ready = threading.Event()  # the current process has started and takes tasks
+        self.thread = threading.Thread(target=self._serve, name=f"search-worker-{index}", daemon=True)
+        self.thread.start()
+
+    @property
+    def pid(self) -> int | None:
+        return self.process.pid if self.process is not None else None
+
+    def _launch(self) -> bool:
+        """Start a worker process and wait until it is ready; False if it could not start."""
+        self.ready.clear()
+        parent, child = self.pool._context.Pipe()
+        process = self.pool._context.Process(target=_worker_main, args=(child, self.pool.table_entries), daemon=True,
+                                             name=f"search-worker-{self.index}")
+        with self.pool._cond:
+            if self.pool._closing:
+                return False
+            process.start()
+            self.process, self.conn = process, parent
+        child.close()  # only the worker holds its end: its death reads as EOF here
+        try:
+            if parent.poll(START_SECONDS) and parent.recv()[0] == "ready":
+                self.ready.set()
+                return True
+        except (EOFError, OSError):
+            pass
+        log.error("search worker %d did not start", self.index)
+        self._reap()
+        return False
+
+    def _reap(self) -> None:
+        """Forget a dead (or stuck) worker process for good."""
+        with contextlib.suppress(Exception):
+            self.process.kill()
+            self.process.join(2)
+        with contextlib.suppress(Exception):
+            self.conn.close()
+
+    def send(self, msg: tuple) -> bool:
+        with self.send_lock:
+            if self.conn is None:
+                return False
+            try:
+                self.conn.send(msg)
+                return True
+            except (OSError, ValueError):
+                return False
+
+    def _serve(self) -> None:
+        pool = self.pool
+        while not self._launch():
+            if pool._closing:
+                return
+            time.sleep(1.0)  # a worker that cannot start: try again, without spinning
+        while True:
+            task = pool._next_task()
+            pin = task.pin if task is not None else None
+            while task is not None:
+                self._run(task)
+                task = pin._next(self) if pin is not None else None  # a pinned holder's next search
+            if pool._closing:
+                break
+        with contextlib.suppress(Exception):
+            self.send(("stop",))
+
+    def _run(self, task: Task) -> None:
+        """Run ``task`` here; when the worker dies under it, start a new one and retry once."""
+        pool = self.pool
+        while not task.done.is_set():
+            task.attempts += 1
+            with pool._cond:
+                if pool._closing:
+                    return task.finish(error=PoolClosed("the search pool is shut down"))
+                task.worker, task.started, task.cancel_sent, task.overdue = self, time.monotonic(), False, False
+                self.task = task
+            if task.cancel.is_set() and task.droppable:
+                return self._finish(task, error=SearchCancelled("cancelled before it started"))
+            sent = self.send(("run", task.id, task.kind, task.args, pool.progress_interval))
+            if sent and task.cancel.is_set():
+                pool._send_cancel(task)
+            outcome = self._collect(task) if sent else None
+            if outcome is not None:
+                return self._finish(task, **outcome)
+            # the worker died under the task (or was killed for overrunning its cap)
+            with pool._cond:
+                self.task = None  # not running while a new worker starts: the sweeper leaves it be
+            overdue = task.overdue
+            self._reap()
+            if pool._closing:
+                return self._finish(task, error=PoolClosed("the search pool is shut down"))
+            pool.restarts += 1
+            log.error("search worker %d (pid %s) died running a %s task of %r: starting a new one",
+                      self.index, self.pid, task.kind, task.key)
+            launched = self._launch()
+            if overdue:
+                return self._finish(task, error=WorkerDied(
+                    f"the search overran the server's time cap ({task.time_cap:g} s) and was stopped"))
+            if not launched:
+                return self._finish(task, error=WorkerDied("the search worker died and a new one could not start"))
+            if task.attempts >= 2:
+                return self._finish(task, error=WorkerDied("the search worker died twice running this search"))
+
+    def _collect(self, task: Task) -> dict | None:
+        """Read the worker's messages until the task's result: ``{result}``/``{error}``, or
+        None when the worker died."""
+        while True:
+            try:
+                msg = self.conn.recv()
+            except (EOFError, OSError):
+                return None
+            except Exception as exc:  # a result that does not unpickle here
+                return {"error": RuntimeError(f"the search's result could not be read: {exc}")}
+            what, task_id, payload = msg
+            if task_id != task.id:
+                continue
+            if what == "progress":
+                if task.progress is not None:
+                    try:
+                        task.progress(payload)
+                    except Exception:
+                        log.exception("a progress callback failed")
+                continue
+            return {"result": payload} if what == "done" else {"error": payload}
+
+    def _finish(self, task: Task, result: Any = None, error: BaseException | None = None) -> None:
+        with self.pool._cond:
+            self.task = None
+        task.finish(result, error)
+
+
+class Pinned:
+    """Searches that run one after another on one worker and share its table (a theory check
+    proves the root, then every child, with what the root search stored).
+
+    The first search queues like any other; the worker that runs it then serves this holder's
+    next searches until :meth:`close` (or PIN_IDLE_SECONDS without one: the pin lapses and
+    later searches queue again, with a fresh table)."""
+
+    def __init__(self, pool: "SearchPool", key: str, cancel):
+        self.pool = pool
+        self.key = key
+        self.cancel = cancel
+        self.table_id = f"pin-{next(_ids)}"
+        self._lock = threading.Lock()
+        self._inbox: queue.Queue = queue.Queue()
+        self._state = "new"  # then "pinned" (a worker serves the inbox), then "lapsed"
+        self._local_table = TranspositionTable() if not pool._workers else None
+
+    def search(self, game: Game, state: Any, *, view: bool = True, eval_name: str | None = None,
+               progress: Callable[[dict], None] | None = None, **kwargs) -> SearchResult:
+        """``search_root`` on the pinned worker with its shared table (see SearchPool.search)."""
+        if self._local_table is not None:
+            return _run_search(game, state, view, eval_name, self._local_table, kwargs, self.cancel, progress)
+        task = self.pool._task(self.key, "search", (game.name, _settings(game), state, view, eval_name,
+                                                    self.table_id, kwargs), self.cancel, progress)
+        task.droppable = False
+        with self._lock:
+            if self._state == "pinned":
+                self._inbox.put(task)
+                first = False
+            else:
+                first = self._state == "new"
+                task.pin = self if first else None
+                self._state = "pinned" if first else self._state
+                self.pool._enqueue(task)
+        try:
+            return self.pool._wait(task)
+        finally:
+            if first and task.worker is None:  # dropped before any worker took it: nobody serves the pin
+                with self._lock:
+                    self._state = "lapsed"
+
+    def _next(self, worker: _Worker) -> Task | None:
+        """On the pinned worker's thread: the holder's next search, or None once it is done."""
+        idle = 0.0
+        while idle < PIN_IDLE_SECONDS and not self.pool._closing:
+            try:
+                return self._inbox.get(timeout=0.5)
+            except queue.Empty:
+                idle += 0.5
+        with self._lock:
+            self._state = "lapsed"
+            left = []
+            while not self._inbox.empty():
+                left.append(self._inbox.get_nowait())
+        for task in left:
+            if task is not None:  # sent as the pin lapsed: queue it like any other
+                self.pool._enqueue(task)
+        return None
+
+    def close(self) -> None:
+        with self._lock:
+            if self._state == "pinned":
+                self._inbox.put(None)
+            self._state = "lapsed"
+
+
+def _settings(game: Game) -> str:
+    return json.dumps(game.settings, sort_keys=True)
 
 
 class SearchPool:
-    def __init__(self, processes: int):
+    """``processes`` worker processes serving every search; see the module's docstring.
+
+    ``max_time``: the server's cap on one task, seconds (a spec asking more gets this).
+    ``progress_interval``: progress messages at most this often per search (0: each iteration).
+    ``table_entries``: the workers' transposition-table size limit (None: the engine's default).
+    """
+
+    def __init__(self, processes: int, *, max_time: float = 10.0, progress_interval: float = 0.0,
+                 table_entries: int | None = None):
         self.processes = processes
-        self._executor = None
-        self._manager = None
-        self._lock = threading.Lock()
+        self.table_entries = table_entries
+        self.max_time = float(max_time)
+        self.progress_interval = float(progress_interval)
+        self.restarts = 0
+        self._cond = threading.Condition()
+        self._queue = FairQueue()
+        self._closing = False
+        self._workers: list[_Worker] = []
         if processes > 0:
             # "spawn": forking a process that runs server threads can copy a held lock.
             self._context = multiprocessing.get_context("spawn")
-            self._start()
+            self._workers = [_Worker(self, i) for i in range(processes)]
+            self._sweeper = threading.Thread(target=self._sweep, name="search-pool-sweeper", daemon=True)
+            self._sweeper.start()
 
-    def _start(self):
-        self._manager = self._context.Manager()
-        self._executor = ProcessPoolExecutor(self.processes, mp_context=self._context)
-        for _ in range(self.processes):
-            self._executor.submit(_warm_up)
+    # ----- what callers use -------------------------------------------------------------------
+    def choose(self, agent: Agent, game: Game, state: Any, *, cancel, progress: Callable[[dict], None] | None = None,
+               time_cap: float | None = None, trace_limit: int | None = None, key: str = "") -> SearchResult:
+        """``agent.choose(game, state)``: in a worker when the pool has any and the agent searches.
 
-    def choose(self, agent: Agent, game: Game, state: Any, *, cancel: threading.Event,
-               progress: Callable[[dict], None] | None = None, time_cap: float | None = None):
-        """Run ``agent.choose`` on ``state``: in a worker process when the pool has any."""
-        if self._executor is None or not agent.searches:
-            return agent.choose(game, state, cancel=cancel, progress=progress, time_cap=time_cap)
-        with self._lock:
-            remote_cancel = self._manager.Event()
-            progress_queue = self._manager.Queue()
-            settings = json.dumps(game.settings, sort_keys=True)
-            future = self._executor.submit(_search_in_worker, agent.spec, game.name, settings, state,
-                                           time_cap, remote_cancel, progress_queue)
-        while True:
-            if cancel.is_set():
-                remote_cancel.set()
-            try:
-                info = progress_queue.get(timeout=0.05)
-            except queue.Empty:
-                if future.done():
-                    break
-                continue
-            if progress is not None:
-                progress(info)
+        A spec's own time is capped at ``max_time``; ``time_cap`` (the caller's budget: an
+        agent with neither depth nor time deepens within it) too."""
+        if agent.time is not None or time_cap is not None:
+            time_cap = min(time_cap or self.max_time, self.max_time)
+        if not self._workers or not agent.searches:
+            return agent.choose(game, state, cancel=cancel, progress=progress, time_cap=time_cap,
+                                trace_limit=trace_limit)
+        task = self._task(key, "choose", (agent.spec, game.name, _settings(game), state, time_cap, trace_limit),
+                          cancel, progress)
+        if time_cap is not None:
+            task.time_cap = time_cap
+        return self._submit(task)
+
+    def search(self, game: Game, state: Any, *, cancel, key: str = "", view: bool = True,
+               eval_name: str | None = None, progress: Callable[[dict], None] | None = None,
+               **kwargs) -> SearchResult:
+        """``search_root(game, state, **kwargs)`` in a worker; with ``view`` the position is
+        searched as the side to move sees it (``Game.perspective``), and ``eval_name`` picks
+        one of the game's evaluations (functions do not cross to a worker, names do)."""
+        if not self._workers:
+            return _run_search(game, state, view, eval_name, kwargs.pop("table", None), kwargs, cancel, progress)
+        task = self._task(key, "search", (game.name, _settings(game), state, view, eval_name, None, kwargs),
+                          cancel, progress)
+        task.droppable = False  # cancelled (out of time) while it waited: it still answers, unfinished
+        return self._submit(task)
+
+    @contextlib.contextmanager
+    def pinned(self, key: str, cancel) -> Iterator[Pinned]:
+        """Searches made through the yielded :class:`Pinned` run on one worker, sharing a table."""
+        pin = Pinned(self, key, cancel)
         try:
-            return future.result()  # re-raises what the search raised
-        except BrokenProcessPool:
-            log.error("a search worker died; starting a new pool")
-            with self._lock:
-                self.shutdown()
-                self._start()
-            raise
+            yield pin
+        finally:
+            pin.close()
 
-    def shutdown(self):
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._manager.shutdown()
-            self._executor = self._manager = None
+    def cancel_key(self, key: str) -> int:
+        """Cancel every queued and running task of ``key`` (a game that no longer exists);
+        their callers get SearchCancelled (or the running search's partial result)."""
+        with self._cond:
+            dropped = self._queue.remove(lambda t: t.key != key)
+            running = [w.task for w in self._workers if w.task is not None and w.task.key == key]
+        for task in dropped:
+            task.finish(error=SearchCancelled(f"the searches of {key!r} were cancelled"))
+        for task in running:
+            self._send_cancel(task)
+        return len(dropped) + len(running)
+
+    def stats(self) -> dict:
+        """What the pool is doing: workers (pid, running key), queued tasks per key, restarts."""
+        with self._cond:
+            return {
+                "workers": [{"pid": w.pid, "key": w.task.key if w.task else None} for w in self._workers],
+                "queued": self._queue.keys(),
+                "restarts": self.restarts,
+            }
+
+    def wait_ready(self, timeout: float = START_SECONDS) -> bool:
+        """Wait until every worker has started (True), or ``timeout`` seconds (False)."""
+        deadline = time.monotonic() + timeout
+        return all(w.ready.wait(max(0.0, deadline - time.monotonic())) for w in self._workers)
+
+    def worker_pids(self) -> list[int]:
+        return [w.pid for w in self._workers if w.pid is not None]
+
+    def shutdown(self, timeout: float = 2.0) -> None:
+        """Stop every worker within ``timeout`` seconds (then kill what is left); fail the
+        queued tasks with PoolClosed. Safe to call twice."""
+        with self._cond:
+            if self._closing:
+                return
+            self._closing = True
+            dropped = self._queue.remove(lambda t: False)
+            self._cond.notify_all()
+        for task in dropped:
+            task.finish(error=PoolClosed("the search pool is shut down"))
+        for w in self._workers:
+            w.send(("stop",))
+        deadline = time.monotonic() + timeout
+        started = [w for w in self._workers if w.process is not None]
+        for w in started:
+            w.process.join(max(0.0, deadline - time.monotonic()))
+        for w in started:
+            if w.process.is_alive():
+                log.warning("search worker %d (pid %s) did not stop: killing it", w.index, w.pid)
+            w._reap()
+        for w in self._workers:
+            w.thread.join(1)
+
+    # ----- inside -----------------------------------------------------------------------------
+    def _task(self, key, kind, args, cancel, progress, pin=None) -> Task:
+        return Task(key=str(key), kind=kind, args=args, cancel=cancel if cancel is not None else threading.Event(),
+                    progress=progress, time_cap=self.max_time, pin=pin)
+
+    def _submit(self, task: Task):
+        self._enqueue(task)
+        return self._wait(task)
+
+    def _enqueue(self, task: Task) -> None:
+        with self._cond:
+            if self._closing:
+                task.finish(error=PoolClosed("the search pool is shut down"))
+                return
+            self._queue.put(task)
+            self._cond.notify_all()
+
+    @staticmethod
+    def _wait(task: Task):
+        task.done.wait()
+        if task.error is not None:
+            raise task.error
+        return task.result
+
+    def _next_task(self) -> Task | None:
+        """On a worker's thread: the next task in turn (blocks), or None when closing."""
+        with self._cond:
+            while True:
+                if self._closing:
+                    return None
+                task = self._queue.pop()
+                if task is not None:
+                    return task
+                self._cond.wait()
+
+    def _send_cancel(self, task: Task) -> None:
+        worker = task.worker
+        if worker is not None and not task.cancel_sent and not task.done.is_set():
+            task.cancel_sent = True
+            worker.send(("cancel", task.id))
+
+    def _sweep(self) -> None:
+        """Every SWEEP_SECONDS: drop queued tasks whose cancel is set; forward the cancel of
+        running ones; cancel a task past its cap, and kill its worker if it does not stop."""
+        while not self._closing:
+            time.sleep(SWEEP_SECONDS)
+            with self._cond:
+                dropped = self._queue.remove(lambda t: not (t.droppable and t.cancel.is_set()))
+                running = [(w, w.task) for w in self._workers if w.task is not None]
+            for task in dropped:
+                task.finish(error=SearchCancelled("cancelled while it waited for a worker"))
+            now = time.monotonic()
+            for worker, task in running:
+                overrun = now - task.started - task.time_cap - GRACE_SECONDS
+                if overrun > 0 and not task.overdue:
+                    task.overdue = True
+                    log.warning("a %s task of %r overran the %g s cap: cancelling it", task.kind, task.key,
+                                task.time_cap)
+                    self._send_cancel(task)
+                elif task.cancel.is_set():
+                    self._send_cancel(task)
+                if task.overdue and overrun > KILL_SECONDS:
+                    with self._cond:
+                        stuck = worker.task is task
+                    if stuck:
+                        log.error("search worker %d (pid %s) ignores its cancel: killing it", worker.index, worker.pid)
+                        worker.process.kill()
+
+
+__all__ = ["FairQueue", "Pinned", "PoolClosed", "SearchCancelled", "SearchPool", "WorkerDied"]

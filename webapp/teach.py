@@ -25,9 +25,9 @@ from engine.agents import AGENT_HELP
 from engine.game import CHANCE, IllegalMove
 from engine.games import catalog
 from engine.options import OptionError
-from engine.search import TranspositionTable, describe_score, search_root
+from engine.search import describe_score
 
-from .api import _int_arg, _job, arcade, json_body, refused
+from .api import _int_arg, _job, arcade, client_address, json_body, refused
 from .arena_jobs import ArenaJob
 from .sessions import ArcadeError
 
@@ -144,9 +144,9 @@ def compare(game_id):
     _, game, ply, state = position(game_id)
     depth = _int_arg(request.args, "depth", type(game).default_depth, 0, MAX_DEPTH)
     eval_name = _eval_arg(game)
-    view_game, view_state = searcher_view(game, state)
+    view_game, _ = searcher_view(game, state)
     try:
-        evaluate = view_game.evaluator(eval_name)
+        view_game.evaluator(eval_name)  # a bad name is a 400 here, not a failed search in a worker
     except OptionError as exc:
         raise ArcadeError("bad_request", str(exc)) from None
     seconds = budget()
@@ -154,8 +154,8 @@ def compare(game_id):
     for algo in ALGORITHMS:
         with Deadline(seconds) as deadline:
             try:
-                r = search_root(view_game, view_state, depth=depth, cancel=deadline.event, evaluate=evaluate,
-                                **algo["search"])
+                r = arcade().ai.pool.search(game, state, key=f"teach:{client_address()}", depth=depth,
+                                            cancel=deadline.event, eval_name=eval_name, **algo["search"])
             except ValueError as exc:
                 raise ArcadeError("bad_request", str(exc)) from None
         finished = r.completed and not deadline.expired
@@ -224,10 +224,9 @@ def check_theory(game, state, claim: dict, seconds: float) -> dict:
     """Search ``state`` to the end (alpha-beta, table) and compare with ``claim``'s value and,
     when it lists them, its winning moves (each legal move's child searched to the end)."""
     started = time.perf_counter()
-    table = TranspositionTable()
-    view_game, view_state = searcher_view(game, state)
-    with Deadline(seconds) as deadline:
-        root = search_root(view_game, view_state, depth=0, cancel=deadline.event, table=table)
+    # one pool worker runs every search of the check, sharing its table
+    with Deadline(seconds) as deadline, arcade().ai.pool.pinned(f"teach:{client_address()}", deadline.event) as pinned:
+        root = pinned.search(game, state, depth=0)
         nodes = root.stats.nodes
         search: dict[str, Any] = {"outcome": root.outcome, "best_move": root.best_move,
                                   "score_text": describe_score(root.score), "pv": root.pv, "winning_moves": None}
@@ -246,8 +245,7 @@ def check_theory(game, state, claim: dict, seconds: float) -> dict:
                 if game.to_move(child) == CHANCE:
                     chance_child = True
                     break
-                cg, cs = game.perspective(child, game.to_move(child))
-                r = search_root(cg, cs, depth=0, cancel=deadline.event, table=table)
+                r = pinned.search(game, child, depth=0)
                 nodes += r.stats.nodes
                 if not r.completed or deadline.expired:
                     finished = False
@@ -315,7 +313,8 @@ def run_preset(name):
         raise ArcadeError("bad_request", f"games must be an integer from 1 to {limit}")
     seed = body.get("seed", args["seed"])
     try:
-        job = ArenaJob.start(args["game"], args["options"], args["agents"], games, seed)
+        job = ArenaJob.start(args["game"], args["options"], args["agents"], games, seed,
+                             runner=arcade().ai, client=client_address())
     except (OptionError, IllegalMove) as exc:
         raise ArcadeError("bad_request", str(exc)) from None
     job.request["preset"] = preset.name

@@ -1,6 +1,9 @@
 """Searches in worker processes: same answers, progress and cancellation cross the boundary,
-and a live server with a pool plays AI moves."""
+games take turns, a dead worker costs no search, shutdown leaves no process behind, and a
+live server with a pool plays AI moves."""
 
+import os
+import signal
 import threading
 import time
 
@@ -9,14 +12,53 @@ import requests
 
 from engine.agents import parse_agent
 from engine.games import get_game
-from webapp.search_pool import SearchPool
+from engine.search import search_root
+from webapp.search_pool import FairQueue, SearchCancelled, SearchPool, Task
+
+BIG = ",".join(["30"] * 10)  # misère Nim no search solves in seconds: a search uses its whole time
+
+
+def big_nim():
+    return get_game("nim").from_options({"piles": BIG})
 
 
 @pytest.fixture(scope="module")
 def pool():
     p = SearchPool(1)
+    assert p.wait_ready()
     yield p
     p.shutdown()
+
+
+def in_thread(fn, *args, **kwargs):
+    """Run ``fn`` in a thread; ``.out`` holds ("ok", value, when) or ("error", exc, when)."""
+    def run():
+        try:
+            box.out = ("ok", fn(*args, **kwargs), time.perf_counter())
+        except Exception as exc:
+            box.out = ("error", exc, time.perf_counter())
+
+    box = threading.Thread(target=run, daemon=True)
+    box.out = None
+    box.start()
+    return box
+
+
+def wait_until(check, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.02)
+    raise AssertionError("timed out")
+
+
+def alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 def test_a_worker_finds_what_the_thread_finds(pool):
@@ -30,12 +72,140 @@ def test_a_worker_finds_what_the_thread_finds(pool):
 
 
 def test_cancelling_a_worker_search(pool):
-    nim = get_game("nim").from_options({"piles": ",".join(["30"] * 10)})
+    nim = big_nim()
     cancel = threading.Event()
     threading.Timer(0.5, cancel.set).start()
     t0 = time.perf_counter()
     result = pool.choose(parse_agent("alphabeta:time=30"), nim, nim.start(), cancel=cancel)
     assert time.perf_counter() - t0 < 5 and not result.completed and result.stats.depth >= 1
+
+
+def test_a_search_in_a_worker_equals_search_root_here(pool):
+    sim = get_game("sim").from_options({})
+    state = sim.push_notation(sim.start(), "1-2")
+    here = search_root(sim, state, depth=3, algorithm="alphabeta", tt=False)
+    there = pool.search(sim, state, cancel=threading.Event(), depth=3, algorithm="alphabeta", tt=False)
+    assert (there.best_move, there.score, there.stats.nodes) == (here.best_move, here.score, here.stats.nodes)
+
+
+def test_pinned_searches_share_one_table(pool):
+    nim = get_game("nim").from_options({"piles": "3,4,5"})
+    cancel = threading.Event()
+    with pool.pinned("k", cancel) as pin:
+        first = pin.search(nim, nim.start(), depth=0)
+        again = pin.search(nim, nim.start(), depth=0)
+    fresh = pool.search(nim, nim.start(), cancel=cancel, depth=0)
+    assert first.score == again.score == fresh.score
+    assert fresh.stats.nodes == first.stats.nodes  # a search outside the pin starts from an empty table
+    assert again.stats.nodes < first.stats.nodes  # the second found the first one's table
+
+
+def test_the_server_caps_a_specs_time_and_the_workers_tables():
+    capped = SearchPool(1, max_time=0.5, table_entries=2000)
+    try:
+        assert capped.wait_ready()
+        nim = get_game("nim").from_options({"piles": "1,3,5,7,9,11"})
+        roomy = search_root(nim, nim.start())
+        small = capped.search(nim, nim.start(), cancel=threading.Event())
+        assert small.score == roomy.score and small.stats.nodes > roomy.stats.nodes  # the small table forgot
+        assert roomy.stats.tt_entries > 2000 + 1024 + 20 >= small.stats.tt_entries
+        t0 = time.perf_counter()
+        result = capped.choose(parse_agent("alphabeta:time=600"), big_nim(), big_nim().start(), cancel=threading.Event())
+        assert time.perf_counter() - t0 < 5 and result.stats.elapsed_ms < 1500 and result.stats.depth >= 1
+    finally:
+        capped.shutdown()
+
+
+def test_the_fair_queue_serves_keys_in_turn():
+    q = FairQueue()
+    tasks = [Task(key=k, kind="choose", args=(), cancel=threading.Event()) for k in "aaaab"]
+    for t in tasks[:3]:
+        q.put(t)
+    first = q.pop()
+    for t in tasks[3:]:
+        q.put(t)
+    order = [first.key] + [q.pop().key for _ in range(4)]
+    assert order == ["a", "a", "b", "a", "a"]  # b waits for one a, not for all of them
+    assert q.pop() is None and len(q) == 0
+
+
+def test_a_game_is_not_starved_by_another_games_queue():
+    """One worker; game "spam" queues six searches, then game "b" one: b's answer comes
+    after at most two of spam's, not after all six."""
+    one = SearchPool(1)
+    try:
+        assert one.wait_ready()
+        nim, agent = big_nim(), parse_agent("alphabeta:time=0.3")
+        spam = [in_thread(one.choose, agent, nim, nim.start(), cancel=threading.Event(), key="spam")]
+        wait_until(lambda: one.stats()["workers"][0]["key"] == "spam")
+        spam += [in_thread(one.choose, agent, nim, nim.start(), cancel=threading.Event(), key="spam") for _ in range(5)]
+        wait_until(lambda: one.stats()["queued"].get("spam") == 5)
+        b = in_thread(one.choose, agent, nim, nim.start(), cancel=threading.Event(), key="b")
+        for t in spam + [b]:
+            t.join(20)
+        assert all(t.out[0] == "ok" for t in spam + [b])
+        before_b = sum(1 for t in spam if t.out[2] < b.out[2])
+        assert before_b <= 2, f"b waited for {before_b} of spam's searches"
+    finally:
+        one.shutdown()
+
+
+def test_cancel_key_drops_queued_searches_and_stops_the_running_one():
+    one = SearchPool(1)
+    try:
+        assert one.wait_ready()
+        nim, agent = big_nim(), parse_agent("alphabeta:time=20")
+        running = in_thread(one.choose, agent, nim, nim.start(), cancel=threading.Event(), key="gone")
+        wait_until(lambda: one.stats()["workers"][0]["key"] == "gone")
+        queued = in_thread(one.choose, agent, nim, nim.start(), cancel=threading.Event(), key="gone")
+        wait_until(lambda: one.stats()["queued"].get("gone") == 1)
+        t0 = time.perf_counter()
+        assert one.cancel_key("gone") == 2
+        running.join(5)
+        queued.join(5)
+        assert time.perf_counter() - t0 < 10  # not the 20 s the search had
+        assert running.out[0] == "ok" and not running.out[1].completed
+        assert queued.out[0] == "error" and isinstance(queued.out[1], SearchCancelled)
+    finally:
+        one.shutdown()
+
+
+def test_a_killed_worker_is_replaced_and_only_its_search_retried():
+    two = SearchPool(2)
+    try:
+        assert two.wait_ready()
+        nim, agent = big_nim(), parse_agent("alphabeta:time=1.5")
+        a = in_thread(two.choose, agent, nim, nim.start(), cancel=threading.Event(), key="a")
+        b = in_thread(two.choose, agent, nim, nim.start(), cancel=threading.Event(), key="b")
+        wait_until(lambda: {w["key"] for w in two.stats()["workers"]} == {"a", "b"})
+        time.sleep(0.3)  # both well inside their search
+        victim = next(w["pid"] for w in two.stats()["workers"] if w["key"] == "a")
+        os.kill(victim, signal.SIGKILL)
+        a.join(30)
+        b.join(30)
+        assert b.out[0] == "ok" and b.out[1].stats.depth >= 1  # the other search never noticed
+        assert a.out[0] == "ok" and a.out[1].stats.elapsed_ms > 1000  # retried in full on a new worker
+        assert two.stats()["restarts"] == 1
+        assert victim not in two.worker_pids() and len(two.worker_pids()) == 2
+        assert not alive(victim)
+    finally:
+        two.shutdown()
+
+
+def test_shutdown_stops_every_worker_within_seconds():
+    two = SearchPool(2)
+    assert two.wait_ready()
+    pids = two.worker_pids()
+    assert len(pids) == 2 and all(alive(p) for p in pids)
+    nim = big_nim()
+    busy = in_thread(two.choose, parse_agent("alphabeta:time=30"), nim, nim.start(), cancel=threading.Event())
+    wait_until(lambda: any(w["key"] is not None for w in two.stats()["workers"]))
+    t0 = time.perf_counter()
+    two.shutdown()
+    assert time.perf_counter() - t0 < 6
+    assert not any(alive(p) for p in pids)
+    busy.join(5)
+    assert busy.out is not None  # the caller was answered, not left waiting
 
 
 def test_live_server_with_a_pool_answers_moves(make_live_server, players):
@@ -49,3 +219,30 @@ def test_live_server_with_a_pool_answers_moves(make_live_server, players):
     p.sio.emit("move", {"game_id": data["id"], "token": token, "move": "1:1"})
     stats, _ = p.wait("ai_stats", timeout=30)
     assert stats["nodes"] > 0 and stats["outcome"] == "win"
+
+
+def test_killing_a_worker_mid_search_costs_no_game(make_live_server, players):
+    """Two games' AIs search at once; the worker of one is killed: that game still gets its
+    AI move (the search is retried) and the other game's move is not disturbed."""
+    server = make_live_server(AI_PROCESSES=2, AI_TIME_CAP=1.5)
+    pool = server.app.extensions["arcade"].ai.pool
+    assert pool.wait_ready()
+    games = []
+    for _ in range(2):
+        data = requests.post(f"{server.url}/api/games", timeout=5, json={
+            "game": "nim", "options": {"piles": BIG}, "players": ["human", "alphabeta"]}).json()
+        p = players(server.url)
+        p.sio.emit("join", {"game_id": data["id"], "token": data["seats"][0]["token"]})
+        p.wait("state")
+        games.append((data["id"], data["seats"][0]["token"], p))
+    for gid, token, p in games:
+        p.sio.emit("move", {"game_id": gid, "token": token, "move": "1:1"})
+    wait_until(lambda: {w["key"] for w in pool.stats()["workers"]} == {gid for gid, _, _ in games})
+    time.sleep(0.3)
+    victim = next(w["pid"] for w in pool.stats()["workers"] if w["key"] == games[0][0])
+    os.kill(victim, signal.SIGKILL)
+    for _, _, p in games:
+        stats, _ = p.wait("ai_stats", timeout=30)
+        state, _ = p.wait("state", lambda s: len(s["history"]) == 2)
+        assert stats["nodes"] > 0 and state["ai"]["error"] is None  # no ai_failed: the move was played
+    assert pool.stats()["restarts"] == 1
