@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-import weakref
 from typing import Any, Callable, Iterator
 
 from engine.agents import parse_agent
@@ -53,12 +52,13 @@ class ClientCaps:
 
     ``with caps.slot(client) as hold: thing = make(); hold(thing)``: the slot is taken on
     entry (a 429 ``too_many`` if the client has ``cap`` live ones: nothing is made) and
-    counts ``thing`` while ``live(thing)``; a slot left without ``hold`` is given back."""
+    counts ``thing`` while ``live(thing)``; a slot left without ``hold`` is given back. A
+    client keeps at most ``cap`` things here, and none once they are all over."""
 
     def __init__(self, what: str, cap: int, live: Callable[[Any], bool]):
         self.what, self.cap, self.live = what, cap, live
         self._lock = threading.Lock()
-        self._held: dict[str, weakref.WeakValueDictionary] = {}  # client -> id -> thing (games are unhashable)
+        self._held: dict[str, list] = {}
         self._reserved: dict[str, int] = {}
 
     def count(self, client: str) -> int:
@@ -66,11 +66,10 @@ class ClientCaps:
             return self._count(client)
 
     def _count(self, client: str) -> int:
-        held = self._held.get(client)
-        alive = sum(1 for thing in list(held.values()) if self.live(thing)) if held else 0
-        if held is not None and not alive and not self._reserved.get(client):
-            del self._held[client]  # forget clients with nothing live
-        return alive + self._reserved.get(client, 0)
+        alive = [thing for thing in self._held.pop(client, ()) if self.live(thing)]
+        if alive:
+            self._held[client] = alive  # (clients with nothing live are forgotten)
+        return len(alive) + self._reserved.get(client, 0)
 
     @contextlib.contextmanager
     def slot(self, client: str) -> Iterator[Callable[[Any], None]]:
@@ -82,7 +81,7 @@ class ClientCaps:
 
         def hold(thing: Any) -> None:
             with self._lock:
-                self._held.setdefault(client, weakref.WeakValueDictionary())[id(thing)] = thing
+                self._held.setdefault(client, []).append(thing)
 
         try:
             yield hold
@@ -91,11 +90,6 @@ class ClientCaps:
                 self._reserved[client] -= 1
                 if not self._reserved[client]:
                     del self._reserved[client]
-
-
-def _is_ai_game(session: GameSession) -> bool:
-    """A game the AI plays on both sides, still going: it searches without anyone moving."""
-    return not session.over and not any(seat.is_human for seat in session.seats)
 
 
 class AIRunner:
@@ -110,7 +104,8 @@ class AIRunner:
         self.pool = SearchPool(int(config["AI_PROCESSES"]), max_time=self.time_cap,
                                progress_interval=float(config.get("AI_PROGRESS_INTERVAL", 0.0)),
                                table_entries=config.get("TT_MAX_ENTRIES"))
-        self.ai_games = ClientCaps("AI-against-AI games", int(config.get("MAX_AI_GAMES_PER_CLIENT", 4)), _is_ai_game)
+        self.ai_games = ClientCaps("AI-against-AI games", int(config.get("MAX_AI_GAMES_PER_CLIENT", 4)),
+                                   self._ai_game_playing)
         self.arena_runs = ClientCaps("arena runs", int(config.get("MAX_ARENA_RUNS_PER_CLIENT", 2)),
                                      lambda job: job.status == "running")
         self._hinting: set[tuple[str, int]] = set()  # (game id, seat) with a hint in flight
@@ -121,10 +116,6 @@ class AIRunner:
     def shutdown(self) -> None:
         """Stop every search and worker process (within seconds)."""
         self.pool.shutdown()
-
-    def forget(self, game_id: str) -> None:
-        """A game no longer exists (deleted, expired, evicted): stop its queued and running searches."""
-        self.pool.cancel_key(game_id)
 
     @contextlib.contextmanager
     def admit_game(self, payload: Any, client: str) -> Iterator[Callable[[GameSession], None]]:
@@ -137,7 +128,15 @@ class AIRunner:
             yield lambda session: None
             return
         with self.ai_games.slot(client) as hold:
-            yield hold
+            yield lambda session: hold(session.id)
+
+    def _ai_game_playing(self, game_id: str) -> bool:
+        """The AI plays both sides of this stored game, still going: it searches with nobody moving."""
+        try:
+            session = self.store.get(game_id)
+        except ArcadeError:
+            return False  # deleted or expired
+        return not session.over and not any(seat.is_human for seat in session.seats)
 
     # ----- pushing -------------------------------------------------------------------------
     def push_state(self, session: GameSession) -> None:
