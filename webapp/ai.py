@@ -203,7 +203,9 @@ class AIRunner:
         """Search, then store the move (or the failure) if the game is still at the version
         searched. Returns the event to send the room, None if the result was dropped."""
         room, version = session.id, session.version
-        if after_ai and cancel.wait(self.pause):  # let people watch AI against AI
+        # Let people watch AI against AI (the game's own pause if set); a step plays at once.
+        pause = session.extra.get("ai_pause", self.pause)
+        if after_ai and not session.paused and cancel.wait(pause):
             return None
         self.socketio.emit("ai_thinking", {"game_id": room, "seat": seat.index, "agent": seat.agent.spec}, to=room)
 

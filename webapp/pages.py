@@ -22,3 +22,14 @@ def play(game_id):
     except ArcadeError as exc:
         abort(404, description=exc.message)
     return render_template("play.html", game=session.game, game_id=game_id)
+
+
+@bp.get("/replay/<game_id>")
+def replay(game_id):
+    """Step through a game's record (any game, finished or not) and continue from any point."""
+    store = current_app.extensions["arcade"].store
+    try:
+        session = store.get(game_id)
+    except ArcadeError as exc:
+        abort(404, description=exc.message)
+    return render_template("replay.html", game=session.game, game_id=game_id)

@@ -32,6 +32,8 @@ from .store import GameRecord, GameStore, hash_token
 T = TypeVar("T")
 CAS_RETRIES = 20
 MAX_TOKEN_LENGTH = 200
+MIN_AI_PAUSE, MAX_AI_PAUSE = 0.0, 10.0  # seconds between two AI moves, settable per game
+MAX_IMPORTED_MOVES = 1500  # moves a new game may start from (an imported record)
 
 
 class ArcadeError(Exception):
@@ -129,7 +131,8 @@ class GameSession:
     @property
     def ai_due(self) -> bool:
         """An AI seat is to move and may: the server starts its search (also after a restart)."""
-        return self.ai_to_move() is not None and not self.paused and not self.ai_error
+        return (self.ai_to_move() is not None and not self.ai_error
+                and (not self.paused or self.extra.get("steps", 0) > 0))
 
     def result(self) -> dict | None:
         result = self.game.result(self.state)
@@ -180,6 +183,8 @@ class GameSession:
             "ply": len(self.states) - 1,
             "result": result,
             "paused": self.paused,
+            "takeback_offer": self.extra.get("takeback_offer"),
+            "ai_pause": self.extra.get("ai_pause"),
             "ai": {"thinking": self.live.thinking, "error": self.ai_error, "last_stats": self.last_stats},
         }
 
@@ -276,6 +281,9 @@ class GameSession:
         self.states.append(new_state)
         self.history.append(entry)
         self.ai_error = None
+        self.extra.pop("takeback_offer", None)  # a move answers a takeback offer: no
+        if stats is not None and self.extra.get("steps"):
+            self.extra["steps"] -= 1  # the one AI move a paused game was allowed
         self.touch()
 
     def restart(self) -> None:
@@ -286,6 +294,8 @@ class GameSession:
         self.last_stats = None
         self.abandoned = False
         self.paused = False
+        self.extra.pop("takeback_offer", None)
+        self.extra.pop("steps", None)
         self.touch()
 
     def abandon(self) -> None:
@@ -302,6 +312,78 @@ class GameSession:
             raise ArcadeError("already_paused" if paused else "not_paused",
                               "the game is already paused" if paused else "the game is not paused")
         self.paused = paused
+        self.extra.pop("steps", None)
+        self.touch()
+
+    def step(self) -> None:
+        """While paused, let the AI play exactly one move (a teacher stepping through AI vs AI)."""
+        if self.over:
+            raise ArcadeError("game_over", "the game is over")
+        if not self.paused:
+            raise ArcadeError("not_paused", "step works on a paused game: pause it first")
+        if self.ai_to_move() is None:
+            raise ArcadeError("not_ai_turn", "no AI is to move: there is nothing to step")
+        if self.extra.get("steps"):
+            raise ArcadeError("ai_thinking", "the AI is already playing its step")
+        self.extra["steps"] = 1
+        self.touch()
+
+    def set_ai_pause(self, seconds: Any) -> None:
+        """The pause between two AI moves (AI against AI), so people can follow."""
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not MIN_AI_PAUSE <= seconds <= MAX_AI_PAUSE:
+            raise ArcadeError("bad_payload", f"'pause' must be a number of seconds from {MIN_AI_PAUSE:g} to "
+                                             f"{MAX_AI_PAUSE:g}, got {str(seconds)[:20]!r}")
+        self.extra["ai_pause"] = float(seconds)
+        self.touch()
+
+    # ----- takeback --------------------------------------------------------------------------
+    def _last_move_of(self, seat_index: int) -> int:
+        """The index in ``history`` of ``seat_index``'s last move."""
+        for i in range(len(self.history) - 1, -1, -1):
+            if self.history[i]["seat"] == seat_index:
+                return i
+        raise ArcadeError("nothing_to_take_back", "you have played no move to take back")
+
+    def take_back(self, seat_index: int) -> int:
+        """Undo ``seat_index``'s last move and every move after it (the replies); returns the
+        number of plies undone. The game plays on from the position before that move."""
+        if self.abandoned:
+            raise ArcadeError("game_over", "the game was abandoned: nothing to take back")
+        ply = self._last_move_of(seat_index)
+        undone = len(self.history) - ply
+        del self.states[ply + 1:]
+        del self.history[ply:]
+        self.ai_error = None
+        self.last_stats = next((dict(h) for h in reversed(self.history) if "nodes" in h), None)
+        self.extra.pop("takeback_offer", None)
+        self.touch()
+        return undone
+
+    def request_takeback(self, seat_index: int) -> str:
+        """``seat_index`` asks to take back its last move. Against the AI it happens at once
+        ("taken"); against a human it becomes an offer ("offered") that the other seat's own
+        ``takeback`` accepts ("accepted": the offering seat's move is taken back)."""
+        offer = self.extra.get("takeback_offer")
+        if offer is not None and offer["seat"] != seat_index:
+            self.take_back(offer["seat"])
+            return "accepted"
+        if offer is not None:
+            raise ArcadeError("takeback_pending", "you already asked to take back: wait for the answer")
+        self._last_move_of(seat_index)  # refuses when there is nothing to take back
+        if self.abandoned:
+            raise ArcadeError("game_over", "the game was abandoned: nothing to take back")
+        if any(s.is_human and s.index != seat_index for s in self.seats):
+            self.extra["takeback_offer"] = {"seat": seat_index, "ply": len(self.history)}
+            self.touch()
+            return "offered"
+        self.take_back(seat_index)
+        return "taken"
+
+    def decline_takeback(self, seat_index: int) -> None:
+        """The other seat says no (or the offering seat withdraws its offer)."""
+        if self.extra.get("takeback_offer") is None:
+            raise ArcadeError("no_takeback_offer", "there is no takeback offer to answer")
+        self.extra.pop("takeback_offer")
         self.touch()
 
 
@@ -407,7 +489,7 @@ class SessionStore:
         only time tokens leave the server (the store keeps their hashes)."""
         if not isinstance(payload, dict):
             raise ArcadeError("bad_request", "the body must be a JSON object with game, options and players")
-        unknown = set(payload) - {"game", "options", "players"}
+        unknown = set(payload) - {"game", "options", "players", "moves"}
         if unknown:
             raise ArcadeError("bad_request", f"unknown field(s): {', '.join(sorted(unknown))}")
         if "game" not in payload:
@@ -424,14 +506,15 @@ class SessionStore:
             agents = [parse_agent(p, game) for p in players]  # the game as configured
         except (OptionError, IllegalMove) as exc:
             raise ArcadeError("bad_request", str(exc)) from None
+        states, history = self._replay(game, payload.get("moves", []))
         tokens = [secrets.token_urlsafe(16) if agent.is_human else None for agent in agents]
         manage_token = secrets.token_urlsafe(16)
         seats = [Seat(i, agent, hash_token(t) if t else None) for i, (agent, t) in enumerate(zip(agents, tokens))]
         while True:
             game_id = secrets.token_urlsafe(6)
             live = LiveGame(game_id)
-            session = GameSession(id=game_id, game=game, seats=seats, states=[game.start()],
-                                  manage_hash=hash_token(manage_token), live=live)
+            session = GameSession(id=game_id, game=game, seats=seats, states=list(states),
+                                  manage_hash=hash_token(manage_token), live=live, history=list(history))
             if self.backend.create(session.to_record()):
                 break
         live.session = session
@@ -444,6 +527,32 @@ class SessionStore:
                       for s, t in zip(seats, tokens)],
             "manage_token": manage_token,
         }
+
+    @staticmethod
+    def _replay(game: Game, moves: Any) -> tuple[list[Any], list[dict]]:
+        """The positions and history after ``moves`` (notation) from the start: how a game
+        continues an imported record. Refuses, naming the move, if one is not legal."""
+        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+            raise ArcadeError("bad_request", "'moves' must be a list of moves in the game's notation")
+        if len(moves) > MAX_IMPORTED_MOVES:
+            raise ArcadeError("bad_request", f"'moves' holds {len(moves):,} moves: at most {MAX_IMPORTED_MOVES:,}")
+        states, history = [game.start()], []
+        for ply, text in enumerate(moves, start=1):
+            state = states[-1]
+            if game.status(state) is not None:
+                raise ArcadeError("bad_request", f"move {ply} ({text[:40]!r}): the game is already over")
+            try:
+                move = game.parse_move(state, text)
+            except IllegalMove as exc:
+                raise ArcadeError("bad_request", f"move {ply} ({text[:40]!r}) is not legal: {exc}") from None
+            side = game.to_move(state)
+            entry = {"seat": side, "move": game.notation(state, move), "ply": ply}
+            details = game.move_details(state, move)
+            if details is not None:
+                entry["details"] = details
+            states.append(game.play(state, move))
+            history.append(entry)
+        return states, history
 
     def all(self) -> list[GameSession]:
         """Every stored game, rebuilt (for tools and tests: it replays every game)."""

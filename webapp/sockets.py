@@ -1,4 +1,5 @@
-"""Socket.IO events (CONTRACT.md): join, move, hint, restart; plus pause, resume, retry_ai.
+"""Socket.IO events (CONTRACT.md): join, move, hint, takeback, restart; plus pause, resume,
+step, ai_speed, takeback_decline, retry_ai.
 
 Every change is stored (compare-and-set in the game store) before the room hears of it.
 Every refusal is an ``error`` event to the sender only, and changes nothing. Control events
@@ -87,6 +88,25 @@ def register(socketio, arcade) -> None:
         seat = session.seat_for_token(payload.get("token"))
         ai.hint(session, seat.index, request.sid)
 
+    @handler("takeback")
+    def takeback(payload):
+        """Take back the seat's last move and the replies after it: at once against the AI;
+        against a human an offer (``takeback_offer`` to the room) that the other seat's own
+        ``takeback`` accepts and its ``takeback_decline`` refuses."""
+        session = session_of(payload)
+        seat = session.seat_for_token(payload.get("token"))
+        session, outcome = store.update(session.id, lambda s: s.request_takeback(seat.index))
+        if outcome == "offered":
+            socketio.emit("takeback_offer", {"game_id": session.id, "seat": seat.index}, to=session.id)
+        after_change(session, stopped=outcome != "offered")
+
+    @handler("takeback_decline")
+    def takeback_decline(payload):
+        session = session_of(payload)
+        seat = session.seat_for_token(payload.get("token"))
+        session, _ = store.update(session.id, lambda s: s.decline_takeback(seat.index))
+        after_change(session)
+
     @handler("restart")
     def restart(payload):
         """A seat's token or the manage token: back to the start position."""
@@ -108,6 +128,24 @@ def register(socketio, arcade) -> None:
         session = session_of(payload)
         session.authorize(payload.get("token"), manage=True)
         session, _ = store.update(session.id, lambda s: s.set_paused(False))
+        after_change(session)
+
+    @handler("step")
+    def step(payload):
+        """A seat's token or the manage token: in a paused game, the AI plays one move."""
+        session = session_of(payload)
+        session.authorize(payload.get("token"), manage=True)
+        session, _ = store.update(session.id, lambda s: s.step())
+        after_change(session)
+
+    @handler("ai_speed")
+    def ai_speed(payload):
+        """A seat's token or the manage token: seconds between two AI moves (``pause``)."""
+        session = session_of(payload)
+        session.authorize(payload.get("token"), manage=True)
+        if "pause" not in payload:
+            raise ArcadeError("bad_payload", "missing field 'pause' (seconds between two AI moves)")
+        session, _ = store.update(session.id, lambda s: s.set_ai_pause(payload["pause"]))
         after_change(session)
 
     @handler("retry_ai")
