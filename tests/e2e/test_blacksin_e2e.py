@@ -58,7 +58,8 @@ def play_to_the_end(page: Page, base_url: str, game_id: str, choose, check=None,
     """Click the move `choose(state)` picks whenever it is our turn, until the game is over."""
     status = page.get_by_test_id("status")
     for _ in range(limit):
-        expect(status).to_contain_text(re.compile("Your move|Game over"))
+        # the AI's exact search takes ~0.1-1 s; allow for a busy machine
+        expect(status).to_contain_text(re.compile("Your move|Game over"), timeout=15_000)
         if "Game over" in status.inner_text():
             break
         state = api_state(base_url, game_id)
