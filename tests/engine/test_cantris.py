@@ -7,7 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.game import DRAW, IllegalMove
+from engine.game import DRAW, Game, IllegalMove
+from engine.games.cantris import CLEARS
 from engine.games import get_game
 from engine.options import OptionError
 from engine.search import search_root
@@ -26,6 +27,18 @@ def game(cells, board=None):
 
 def cells_of(g, state):
     return "/".join("".join(map(str, row)) for row in g.board(state)["cells"])
+
+
+def removed(g, state, move):
+    """The points of the removal alone (the removed tile), before any clear."""
+    return g.chain(state[0], move)[0][1]
+
+
+def tiles_left(g, state):
+    return sum(1 for row in g.grid(state[0]) for v in row if v)
+
+
+SIX_BY_THREE = Cantris.from_options({"board": "6x3", "seed": 0})  # grid() depends on the size only
 
 
 # ----- the rules, written as plainly as possible: the reference the engine must agree with ----
@@ -92,6 +105,71 @@ def test_random_games_follow_the_literal_rules(size):
         assert any(grid[-1][c] == 0 for c in range(g.cols))
         a, b = scores
         assert g.status(s) == (0 if a > b else 1 if b > a else DRAW)
+
+
+class LiteralCantris(Game):
+    """The same game written as plainly as possible on top of :func:`literal_removal`: a
+    state is (grid, score A, score B, removals), a move is (r, c), the key is the state
+    itself and every tile is searched. The search must find the same values in it as in the
+    bit-board game."""
+
+    name = "literal-cantris"
+
+    def __init__(self, size):
+        super().__init__({})
+        self.size = size
+
+    def to_move(self, state):
+        return literal_mover(self.size, state[3])
+
+    def status(self, state):
+        grid, a, b, _ = state
+        if all(grid[-1]):
+            return None
+        return 0 if a > b else 1 if b > a else DRAW
+
+    def moves(self, state):
+        if self.status(state) is not None:
+            return []
+        return [(r, c) for r, row in enumerate(state[0]) for c, v in enumerate(row) if v]
+
+    def play(self, state, move):
+        grid, points = literal_removal([list(row) for row in state[0]], *move)
+        scores = [state[1], state[2]]
+        scores[self.to_move(state)] += points
+        return (tuple(map(tuple, grid)), scores[0], scores[1], state[3] + 1)
+
+    def evaluate(self, state):
+        return state[1] - state[2]
+
+    def notation(self, state, move):
+        return f"{move[0]},{move[1]}"
+
+
+def literal_state(g, s):
+    return (tuple(map(tuple, g.grid(s[0]))), s[1], s[2], s[3])
+
+
+@pytest.mark.parametrize("size, depth", [("6x3", 3), ("8x4", 2), ("10x5", 2)])
+def test_search_values_equal_those_of_the_literal_rules(size, depth):
+    """Over many positions of random games, the bit-board game and the literal one have the
+    same value (depth-limited alpha-beta, each with its own moves, order and keys), and the
+    moves say rightly which removals set off a clear."""
+    rng = random.Random(f"values {size}")
+    literal = LiteralCantris(size)
+    checked = 0
+    for seed in range(6):
+        g = Cantris.from_options({"board": size, "seed": seed})
+        s = g.start()
+        while g.status(s) is None and checked < 40:
+            ours = search_root(g, s, depth=depth)
+            theirs = search_root(literal, literal_state(g, s), depth=depth)
+            assert ours.score == theirs.score
+            for m in g.moves(s):  # the flag a move carries: its removal sets off a clear
+                assert bool(m & CLEARS) == (len(g.chain(s[0], m)) > 1)
+            checked += 1
+            s = g.play(s, rng.choice(g.moves(s)))
+    assert checked >= 20
 
 
 # ----- the seed's worked example -------------------------------------------------------------
@@ -368,7 +446,7 @@ def test_order_puts_removals_that_clear_first():
     s = g.start()
     ordered = g.order(s, g.search_moves(s))
     assert sorted(ordered) == sorted(g.search_moves(s))
-    clears = [m for m in ordered if sum(g.play(s, m)[1:3]) > s[0][m]]
+    clears = [m for m in ordered if sum(g.play(s, m)[1:3]) > removed(g, s, m)]
     assert g.parse_move(s, "3,2") in clears and ordered[:len(clears)] == clears
 
 
@@ -383,7 +461,7 @@ def test_order_finds_exactly_the_removals_that_set_off_a_clear():
         moves = g.search_moves(s)
         ordered = g.order(s, moves)
         assert sorted(ordered) == sorted(moves)
-        clearing = {m for m in moves if g.play(s, m)[1] + g.play(s, m)[2] > s[1] + s[2] + s[0][m]}
+        clearing = {m for m in moves if g.play(s, m)[1] + g.play(s, m)[2] > s[1] + s[2] + removed(g, s, m)}
         assert set(ordered[:len(clearing)]) == clearing
 
 
@@ -414,7 +492,7 @@ def playout(seed, size, enough):
 @settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**9), tiles=st.integers(6, 9))
 def test_alphabeta_equals_minimax_to_the_end(seed, tiles):
-    g, s = playout(seed, "6x3", lambda s: sum(1 for v in s[0] if v) <= tiles)
+    g, s = playout(seed, "6x3", lambda s: tiles_left(SIX_BY_THREE, s) <= tiles)
     reference = search_root(g, s, algorithm="minimax")
     assert reference.exact and reference.outcome in ("win", "loss", "draw")
     for tt in (True, False):
