@@ -63,7 +63,7 @@ TWO_REMOVALS = "10x5"  # the board on which a turn is two removals
 FIELD = 3  # bits a cell takes: tiles 1..5, 0 for empty
 CLEARS = 1 << 11  # the flag of a move that sets off a clear
 CELL = (255).__and__  # a move -> its cell
-MEMO_LIMIT = 1 << 16  # boards remembered before the memo starts afresh (~40 MB)
+MEMO_LIMIT = 1 << 15  # boards remembered (per board size) before the memo starts afresh: ~25 MB
 
 
 def _windows(cols: int):
@@ -77,7 +77,7 @@ def _pack(values) -> int:
 
 
 class Tables:
-    """What the hot path looks up for one board size, built once per process (0.1 s for 10x5).
+    """What the hot path looks up for one board size, built once per process (10x5: 0.2 s).
 
     Rows are indexed by their value (``cols`` fields): a list of ``2**(3*cols)`` entries, at
     most 32,768, so that a lookup is an index, not a hash."""
@@ -101,23 +101,30 @@ class Tables:
         self.tiles = [0] * size
         #: per height h: row -> its tiles as moves (value << 8 | cell), left to right; and
         #: the same moves when they set off a clear (CLEARS | value << 8 | cell)
-        self.row_moves = [[()] * size for _ in range(rows)]
-        self.row_clearing_moves = [[()] * size for _ in range(rows)]
+        no_moves: tuple[int, ...] = ()
+        self.row_moves = [[no_moves] * size for _ in range(rows)]
+        self.row_clearing_moves = [[no_moves] * size for _ in range(rows)]
+        windows = _windows(cols)
         for row in product(range(cols + 1), repeat=cols):
             value = _pack(row)
             self.full[value] = all(row)
-            hit = {c for window in _windows(cols) if row[window[0]] and
+            hit = {c for window in windows if row[window[0]] and
                    row[window[0]] == row[window[1]] == row[window[2]] for c in window}
             if hit:
                 self.runs[value] = (sum(1 << c for c in hit), sum(row[c] for c in hit))
             self.tiles[value] = sum(1 << 8 * c + v for c, v in enumerate(row) if v)
-            self.completes[value] = sum(
-                1 << 8 * c + v for c in range(cols) if row[c] for v in range(1, cols + 1)
-                if v != row[c] and any(all((v if d == c else row[d]) == v for d in window)
-                                       for window in _windows(cols) if c in window))
+            # a window whose other two cells hold the same tile v: v completes it
+            completes = 0
+            for window in windows:
+                for c in window:
+                    a, b = (row[d] for d in window if d != c)
+                    if a and a == b and row[c] and row[c] != a:
+                        completes |= 1 << 8 * c + a
+            self.completes[value] = completes
+            moves = [v << 8 | c for c, v in enumerate(row) if v]
             for h in range(rows):
-                self.row_moves[h][value] = moves = tuple(v << 8 | (h * cols + c) for c, v in enumerate(row) if v)
-                self.row_clearing_moves[h][value] = tuple(CLEARS | m for m in moves)
+                self.row_moves[h][value] = tuple(map((h * cols).__add__, moves))
+                self.row_clearing_moves[h][value] = tuple(map((CLEARS + h * cols).__add__, moves))
         # per cell: (its shift, the board without the column from this cell up, the column
         # above this cell, the column's cells, the shift of the cell's row)
         column = [_pack([7 if i % cols == c else 0 for i in range(cells)]) for c in range(cols)]
@@ -129,7 +136,7 @@ class Tables:
             self.cell.append((FIELD * i, ~from_here, above, column[c], h * rb))
         #: the shift of row h -> columns (as bits) -> (the board without these columns from
         #: row h up, these columns above row h): clearing cells of one row is one fall
-        self.fall = {}
+        self.fall: dict[int, list[tuple[int, int]]] = {}
         for h in range(rows):
             self.fall[h * rb] = falls = []
             for pattern in range(1 << cols):
@@ -142,6 +149,8 @@ class Tables:
         #: column c -> the shift of row h -> the lowest bits of the column's fields below row h
         self.column_lows = [{h * rb: _pack([1 if i % cols == c and i < h * cols else 0 for i in range(cells)])
                              for h in range(rows + 1)} for c in range(cols)]
+        #: board -> what :meth:`Cantris._study` found
+        self.known: dict[int, list] = {}
         #: the shift of each row's value, bottom up
         self.row_shifts = tuple(range(0, rows * rb, rb))
 
@@ -188,7 +197,11 @@ class Cantris(Game):
         # (the hot path reads these as attributes of self: one look-up, not two)
         self._row_bits, self._row_mask, self._full, self._runs = t.row_bits, t.row_mask, t.full, t.runs
         self._cells = t.cell
-        self._known: dict[int, list] = {}  # board -> what _study found (search moves, clears)
+        # board -> what _study found. One memo per board size and process, not per game (a
+        # server keeps many games; this bounds the memory at MEMO_LIMIT boards a size), and
+        # emptied when a game is built, so that a search from a new game starts afresh.
+        self._known = t.known
+        self._known.clear()
         self._names = tuple(f"{rows - 1 - i // cols},{i % cols}" for i in range(rows * cols))
         self._index = {name: i for i, name in enumerate(self._names)}
         # (row shift, its moves table), top row first: reading order
@@ -380,7 +393,7 @@ class Cantris(Game):
         differs = board ^ (board << rb)
         kept = board & ((differs | differs >> 1 | differs >> 2) & t.lows) * 7
         plain_kept, clearing_kept = kept & ~clearing, kept & clearing
-        moves = []
+        moves: list[int] = []
         for shift, plain, clears in self._bottom_up:
             if shift >= kept.bit_length():
                 break
