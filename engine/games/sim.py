@@ -139,7 +139,7 @@ def _capacity_function():
 
 
 @cache
-def _symmetry() -> tuple[tuple, tuple, tuple, tuple]:
+def _symmetry() -> tuple[tuple, tuple, tuple]:
     """The relabelling tables ``(canonical, coset_tables, automorphisms)``.
 
     For every mask m: ``canonical[m]`` is its least image under the 720 relabellings of

@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.game import DRAW, Game, IllegalMove
-from engine.games.cantris import CLEARS
 from engine.games import get_game
+from engine.games.cantris import CLEARS
 from engine.options import OptionError
 from engine.search import search_root
 
