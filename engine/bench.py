@@ -29,7 +29,10 @@ Python peer we measured) solves the same position with the same timer, using eas
 ``easyAI.games.Nim`` (its misère Nim ends at zero sticks, which decides the same games).
 easyAI is optional: ``pip install -e '.[bench]'``.
 
-Then the targets of the issue are checked and printed as PASS or MISS with the figure.
+Then the targets of the issue are checked and printed as PASS or MISS with the figure. Some
+need runs of their own: Cantris's depth in a second of CPU time from five start boards, and
+Blacksin's CPU time a game against the rules agent over ``--blacksin-games`` games (100 by
+default, the issue's 500 with ``--blacksin-games 500``).
 """
 
 from __future__ import annotations
@@ -129,12 +132,12 @@ def run_search(make, kwargs: dict, budget: float, repeat: int) -> dict:
     return best
 
 
-def _watch(cancel: threading.Event, done: threading.Event, budget: float) -> None:
-    """Set ``cancel`` once the process has used ``budget`` CPU seconds (or WALL_FACTOR times
-    that on the wall clock), unless ``done`` comes first."""
+def _watch(cancel: threading.Event, done: threading.Event, budget: float, wall_factor: float = WALL_FACTOR) -> None:
+    """Set ``cancel`` once the process has used ``budget`` CPU seconds (or ``wall_factor``
+    times that on the wall clock), unless ``done`` comes first."""
     cpu0, wall0 = time.process_time(), time.perf_counter()
-    while not done.wait(0.02):
-        if time.process_time() - cpu0 > budget or time.perf_counter() - wall0 > WALL_FACTOR * budget:
+    while not done.wait(0.01):
+        if time.process_time() - cpu0 > budget or time.perf_counter() - wall0 > wall_factor * budget:
             cancel.set()
             return
 
@@ -350,6 +353,63 @@ def shannon_targets(repeat: int, log=None) -> list[dict]:
     return targets
 
 
+CANTRIS_DEPTHS = {"8x4": 8, "10x5": 6}  # board -> the median depth to reach in CANTRIS_BUDGET
+CANTRIS_BUDGET = 1.0  # CPU seconds of iterative deepening from the start, seeds 1-5
+BLACKSIN_GAMES = 100  # games against the rules agent (--blacksin-games 500: the issue's full count)
+BLACKSIN_GAME_MS = 50
+
+
+def deepening_depth(game, state, budget: float) -> tuple[int, int]:
+    """(depth, nodes) iterative deepening reaches from ``state`` in ``budget`` CPU seconds:
+    the clock of the bench, with a wall-clock stop only at 20 times the budget (on a busy
+    machine the wall clock would cut the search short)."""
+    cancel, done = threading.Event(), threading.Event()
+    watcher = threading.Thread(target=_watch, args=(cancel, done, budget, 20), daemon=True)
+    watcher.start()
+    try:
+        result = search_root(game, state, time_limit=20 * budget, cancel=cancel)
+    finally:
+        done.set()
+        watcher.join()
+    return result.stats.depth, result.stats.nodes
+
+
+def cantris_targets(log=None) -> list[dict]:
+    """The median depth ``alphabeta:time=1`` reaches from the start of seeds 1-5 (in CPU time)."""
+    targets = []
+    for board, wanted in CANTRIS_DEPTHS.items():
+        reached = []
+        for seed in range(1, 6):
+            if log:
+                log(f"cantris {board}, seed {seed}, {CANTRIS_BUDGET:g} s")
+            game = GAMES["cantris"].from_options({"board": board, "seed": seed})
+            reached.append(deepening_depth(game, game.start(), CANTRIS_BUDGET))
+        median = sorted(d for d, _ in reached)[2]
+        targets.append({"target": f"Cantris {board}: median depth >= {wanted} in {CANTRIS_BUDGET:g} s CPU "
+                                  "(iterative deepening from the start, seeds 1-5)",
+                        "pass": median >= wanted,
+                        "figure": f"median {median}; " + ", ".join(f"seed {seed}: {d} ({n:,} nodes)"
+                                                                   for seed, (d, n) in enumerate(reached, 1))})
+    return targets
+
+
+def blacksin_target(games: int = BLACKSIN_GAMES, log=None) -> dict:
+    """Exact alpha-beta against the rules agent: CPU time a game over ``games`` games of
+    ``python -m engine play blacksin --agents alphabeta rules --seed 1``."""
+    from .arena import run_arena
+
+    if log:
+        log(f"blacksin: alphabeta against rules, {games} games")
+    t0 = time.process_time()
+    result = run_arena("blacksin", {}, ["alphabeta", "rules"], games=games, seed=1)
+    ms = (time.process_time() - t0) * 1000 / games
+    return {"target": f"Blacksin exact alpha-beta <= {BLACKSIN_GAME_MS} ms CPU a game against rules "
+                      f"({games} games, seed 1)",
+            "pass": ms <= BLACKSIN_GAME_MS,
+            "figure": f"{ms:.1f} ms a game, {result['nodes'] / games:,.0f} nodes a game, "
+                      f"{result['wins']}/{result['draws']}/{result['losses']} W/D/L"}
+
+
 def _shannon_size(row) -> tuple[int, int]:
     game = GAMES["shannon"].from_options(dict(row["options"]))
     board = game.board(game.start())
@@ -421,11 +481,15 @@ def main(args) -> None:
                 rows.append(bench_row(row, repeat, peers, log))
             except Exception as exc:  # a game in the making: report the row, bench the rest
                 failed.append({"game": row.game, "label": row.label, "error": f"{type(exc).__name__}: {exc}"})
-    if log:
-        sys.stderr.write("\r\033[K")
     targets = check_targets(rows)
     if "shannon" in names:
         targets += shannon_targets(repeat, log)
+    if "cantris" in names:
+        targets += cantris_targets(log)
+    if "blacksin" in names:
+        targets.append(blacksin_target(getattr(args, "blacksin_games", None) or BLACKSIN_GAMES, log))
+    if log:
+        sys.stderr.write("\r\033[K")
     if args.json:
         print(json.dumps({"timer": "process CPU time, fastest of the repeats", "repeat": repeat,
                           "python": platform.python_version(), "rows": rows, "failed": failed,

@@ -232,6 +232,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--games", nargs="*", default=None, help="games to bench (default: all)")
     sp.add_argument("--repeat", type=int, default=3, help="runs per row; the fastest counts")
     sp.add_argument("--no-peers", action="store_true", help="skip easyAI even if installed")
+    sp.add_argument("--blacksin-games", type=int, default=None, metavar="N",
+                    help="games against the rules agent for the Blacksin target (default 100; the issue's: 500)")
     sp.add_argument("--json", action="store_true")
     sp.set_defaults(func=cmd_bench)
     from .experiments import add_cli

@@ -41,3 +41,11 @@ def test_minimax_tree_count_matches_the_search():
     nim = get_game("nim").from_options({"piles": "2,3,3"})
     counted = bench.count_tree(nim, nim.start(), 0)
     assert counted == search_root(nim, nim.start(), algorithm="minimax").stats.nodes
+
+
+def test_cantris_and_blacksin_targets_report_their_figures(monkeypatch):
+    monkeypatch.setattr(bench, "CANTRIS_BUDGET", 0.05)
+    for target in bench.cantris_targets():
+        assert isinstance(target["pass"], bool) and target["figure"].startswith("median ")
+    target = bench.blacksin_target(games=2)
+    assert isinstance(target["pass"], bool) and "2/0/0 W/D/L" in target["figure"]
