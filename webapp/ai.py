@@ -194,7 +194,7 @@ class AIRunner:
             self._done(session, cancel)
         if event is not None:
             self.socketio.emit(event[0], event[1], to=session.id)
-            self.push_state(session)
+        self.push_state(session)  # a dropped search too: pages must not keep showing it thinking
         if kick:
             self.kick(session.id)
 
@@ -207,10 +207,15 @@ class AIRunner:
         pause = session.extra.get("ai_pause", self.pause)
         if after_ai and not session.paused and cancel.wait(pause):
             return None
-        self.socketio.emit("ai_thinking", {"game_id": room, "seat": seat.index, "agent": seat.agent.spec}, to=room)
+        # `version`: the state the search started from, so a page drops the events of a search
+        # that a restart made stale.
+        self.socketio.emit("ai_thinking", {"game_id": room, "seat": seat.index, "agent": seat.agent.spec,
+                                           "version": version}, to=room)
 
         def progress(info):
-            self.socketio.emit("ai_progress", dict(info, game_id=room, seat=seat.index), to=room)
+            mine = info["score"] if seat.index == 0 else -info["score"]  # info's score is seat 0's view
+            self.socketio.emit("ai_progress", dict(info, game_id=room, seat=seat.index, version=version,
+                                                   score_text=describe_score(mine)), to=room)
 
         def still_searched(s: GameSession) -> None:
             # a result counts only for the version it searched (not after a move, restart, pause)

@@ -17,7 +17,7 @@
   let previous = null;   // the one before it (views animate the difference)
   let mySeat = null;     // set by the server's "joined" answer
   let hint = null;
-  let thinking = null;   // {seat, agent, progress}
+  let thinking = null;   // the running search as its events told: {seat, agent, version, progress}
   let speed = Number(localStorage.getItem("arcade.speed") || "1");
 
   const socket = io({ transports: ["websocket", "polling"] });
@@ -28,20 +28,24 @@
   socket.on("state", (s) => {
     if (s.id !== gameId) return;
     if (state && s.version < state.version) return;  // an older push arriving late
-    if (state && s.version === state.version && s.ai.thinking === state.ai.thinking) return;
+    if (state && s.version === state.version && s.ai.thinking === state.ai.thinking) { renderStatus(); return; }
     if (state && s.ply !== state.ply) { previous = state; hint = null; } else if (!state) previous = null;
+    // A search's events belong to the version it started on: any change (a move, restart,
+    // retry) or a state saying nobody thinks ends what the page shows of it.
+    if (!state || s.version !== state.version || s.ai.thinking == null) thinking = null;
     state = s;
-    if (s.ai.thinking == null) thinking = null;
     render();
   });
+  /** An event of a search that started before the state shown (restart, takeback) is stale. */
+  const stale = (msg) => msg.game_id !== gameId || (state && msg.version != null && msg.version < state.version);
   socket.on("ai_thinking", (msg) => {
-    if (msg.game_id !== gameId) return;
-    thinking = { seat: msg.seat, agent: msg.agent, progress: null };
+    if (stale(msg)) return;
+    thinking = { seat: msg.seat, agent: msg.agent, version: msg.version, progress: null };
     renderThinking();
     renderStatus();
   });
   socket.on("ai_progress", (msg) => {
-    if (msg.game_id !== gameId || !thinking) return;
+    if (stale(msg) || !thinking || thinking.seat !== msg.seat) return;
     thinking.progress = msg;
     renderThinking();
   });
@@ -60,7 +64,7 @@
     render();
   });
   socket.on("error", (msg) => showError(msg.message || String(msg)));
-  socket.on("disconnect", () => { $("status").textContent = "Connection lost — reconnecting…"; });
+  socket.on("disconnect", () => { thinking = null; render(); renderStatus(); });
 
   function play(move) {
     if (!token) return showError("You are watching: only a seat's holder can move.");
@@ -91,13 +95,31 @@
 
   // ----- rendering -----------------------------------------------------------------------
   function canMove() {
-    return !!(state && token && mySeat !== null && state.status === "playing" && state.to_move === mySeat);
+    return !!(state && token && socket.connected && mySeat !== null && state.status === "playing"
+      && state.to_move === mySeat);
+  }
+
+  /** The seat whose AI is searching now, or null: the side to move, while the server (its
+   * state, or a search's events since) says it thinks. Never a search of an older version. */
+  function thinkingSeat() {
+    if (!state || state.status !== "playing" || state.ai.error || !socket.connected) return null;
+    const seat = thinking ? thinking.seat : state.ai.thinking;
+    return seat != null && seat === state.to_move ? seat : null;
+  }
+
+  /** A view that is still showing the last move (Cantris' fall and chains) takes no click yet:
+   * it marks itself data-animating="true" and calls ctx.settled() when done. */
+  function boardBusy() {
+    return !!document.querySelector('#board [data-animating="true"]');
   }
 
   function render() {
     if (!state) return;
-    const ctx = { seat: mySeat, canMove: canMove(), play, hint, previous, speed };
-    view.render(document.getElementById("board"), state, ctx);
+    const ctx = { seat: mySeat, canMove: canMove(), play, hint, previous, speed, settled: renderStatus };
+    const board = document.getElementById("board");
+    const focus = boardFocus(board);
+    view.render(board, state, ctx);
+    restoreFocus(board, focus);
     renderStatus();
     renderSeats();
     renderStats();
@@ -115,6 +137,21 @@
     document.dispatchEvent(new CustomEvent("arcade:state", { detail: { state, seat: mySeat, token } }));
   }
 
+  /** What had the keyboard focus in the board before a render: {move} or {board: true}, or null. */
+  function boardFocus(board) {
+    const active = document.activeElement;
+    if (!active || !board.contains(active)) return null;
+    return { move: active.dataset ? active.dataset.move : undefined };
+  }
+
+  /** Keep the keyboard on the board across a re-render (which replaces its elements): the same
+   * move if it is still a target, else the first target, else the board itself. */
+  function restoreFocus(board, focus) {
+    if (!focus || board.contains(document.activeElement)) return;
+    const same = focus.move && board.querySelector(`.move-target[data-move="${CSS.escape(focus.move)}"]`);
+    (same || board.querySelector(".move-target") || board).focus({ preventScroll: true });
+  }
+
   function sideName(seat) {
     const info = state.seat_info[seat];
     const who = info.human ? (seat === mySeat ? "you" : "human") : info.agent;
@@ -129,12 +166,16 @@
       const winner = r.winner == null ? "Draw" : `${sideName(r.winner)} wins`;
       text = `Game over — ${winner}: ${r.reason}.`;
       if (mySeat !== null && r.winner != null) text += r.winner === mySeat ? " You win!" : " You lose.";
+    } else if (!socket.connected) {
+      text = "Connection lost — reconnecting…";
     } else if (state.paused && state.to_move != null && !state.seat_info[state.to_move]?.human) {
       text = "Paused: the AI waits until the game is resumed.";
     } else if (state.ai.error) {
       text = `The AI failed: ${state.ai.error}. Retry, or restart the game.`;
-    } else if (thinking || state.ai.thinking != null) {
+    } else if (thinkingSeat() != null) {
       text = `${sideName(state.to_move)} is thinking…`;
+    } else if (canMove() && boardBusy()) {
+      text = "Showing the last move… (click the board to skip)";
     } else if (canMove()) {
       text = `Your move (${cap(state.to_move_name)}).`;
     } else {
@@ -184,12 +225,13 @@
 
   function renderThinking() {
     const box = $("thinking");
-    box.hidden = !thinking;
-    if (!thinking) return;
-    const p = thinking.progress;
+    const seat = thinkingSeat();
+    box.hidden = seat == null;
+    if (seat == null) return;
+    const p = thinking && thinking.progress;
     $("ai-progress").textContent = p
-      ? `depth ${p.depth} done · ${fmt(p.nodes)} nodes · best ${p.best_move} (${p.score})`
-      : `${thinking.agent} is searching…`;
+      ? `depth ${p.depth} done · ${fmt(p.nodes)} nodes · best so far ${p.best_move}${p.score_text ? ` (${p.score_text})` : ""}`
+      : `${state.seat_info[seat].agent} is searching…`;
   }
 
   let errorTimer = null;

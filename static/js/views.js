@@ -11,7 +11,10 @@
  *   hint,        // the last hint's move (notation) or null: show it on the board
  *   previous,    // the state before this one (for animations) or null
  *   speed,       // animation speed factor (1 = normal, 0 = no animation)
+ *   settled(),   // call when an animation that blocked clicks ends (see below)
  * }
+ * A view whose animation takes no clicks yet marks an element data-animating="true" meanwhile
+ * (the page's status waits with "Your move" until then).
  * Every clickable move must carry data-move="<notation>" and call ctx.play(move) on click.
  */
 "use strict";
@@ -45,15 +48,20 @@ window.ArcadeViews = (function () {
     }
   }
 
-  /** Make `node` a move target: data-move, keyboard access, click -> ctx.play. */
-  function moveTarget(node, move, ctx, legal) {
+  /** Make `node` a move target: data-move, keyboard access, click -> ctx.play.
+   * opts.label: what the move does, in words ("take 3 from pile 1"), for screen readers (a
+   * <button> keeps its visible text as its name unless given one); opts.click = false: the
+   * pointer is handled elsewhere (lineTargets), only keys play the move here. */
+  function moveTarget(node, move, ctx, legal, opts = {}) {
     node.dataset.move = move;
     if (legal && ctx.canMove) {
       node.classList.add("move-target");
-      node.setAttribute("role", "button");
-      node.setAttribute("tabindex", "0");
-      node.setAttribute("aria-label", "move " + move);
-      node.addEventListener("click", () => ctx.play(move));
+      if (node.tagName !== "BUTTON") {
+        node.setAttribute("role", "button");
+        node.setAttribute("tabindex", "0");
+      }
+      if (opts.label || node.tagName !== "BUTTON") node.setAttribute("aria-label", opts.label || "move " + move);
+      if (opts.click !== false) node.addEventListener("click", () => ctx.play(move));
       node.addEventListener("keydown", (e) => {
         if (e.key === "Enter" || e.key === " ") { e.preventDefault(); ctx.play(move); }
       });
@@ -65,6 +73,71 @@ window.ArcadeViews = (function () {
   }
 
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+  /** Lines drawn in an SVG (Sim's segments, Shannon's edges) as click targets by distance
+   * (CONTRACT.md): a click or a hover goes to the nearest free line within a tolerance (larger
+   * for touch); lines equally near (an exact crossing, within a pixel and a half) go to the one
+   * whose middle is nearer, as people aim at the middle of a line. Only the free lines given
+   * here take clicks, so a coloured line never takes one meant for a free line.
+   *   lines: [{move, a: [x, y], b: [x, y], node}] in the SVG's user units.
+   *   onAim(line or null): called when the line a click would play changes (hover preview).
+   * The aimed line's node gets the class "aimed"; the SVG gets data-aim="<move>". */
+  function lineTargets(board, lines, ctx, onAim) {
+    let aimed = null;
+    const coarse = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+
+    function pick(ev) {
+      const ctm = board.getScreenCTM();
+      if (!ctm || !lines.length) return null;
+      const p = new DOMPoint(ev.clientX, ev.clientY).matrixTransform(ctm.inverse());
+      const px = Math.hypot(ctm.a, ctm.b) || 1;  // screen pixels per user unit
+      const touch = coarse || ev.pointerType === "touch" || ev.pointerType === "pen";
+      const tolerance = (touch ? 30 : 16) / px, tie = 1.5 / px;
+      const near = [];
+      for (const line of lines) {
+        const d = distanceToSegment([p.x, p.y], line.a, line.b);
+        if (d <= tolerance) {
+          const mid = Math.hypot(p.x - (line.a[0] + line.b[0]) / 2, p.y - (line.a[1] + line.b[1]) / 2);
+          near.push({ line, d, mid });
+        }
+      }
+      if (!near.length) return null;
+      const best = Math.min(...near.map((n) => n.d));
+      return near.filter((n) => n.d <= best + tie).sort((m, n) => m.mid - n.mid)[0].line;
+    }
+
+    function aim(line) {
+      if (line === aimed) return;
+      if (aimed) aimed.node.classList.remove("aimed");
+      aimed = line;
+      if (line) { line.node.classList.add("aimed"); board.dataset.aim = line.move; } else delete board.dataset.aim;
+      if (onAim) onAim(line);
+    }
+
+    board.addEventListener("pointermove", (ev) => aim(pick(ev)));
+    board.addEventListener("pointerleave", () => aim(null));
+    board.addEventListener("click", (ev) => {
+      const line = pick(ev);
+      aim(null);
+      if (line && ctx.canMove) ctx.play(line.move);
+    });
+  }
+
+  /** The points of a band `w` wide around the segment a-b (an SVG polygon's `points`): gives a
+   * drawn line an area, for the focus box screen readers draw and for "is it visible". */
+  function band(a, b, w) {
+    const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
+    const nx = -(b[1] - a[1]) / len * w / 2, ny = (b[0] - a[0]) / len * w / 2;
+    return [[a[0] + nx, a[1] + ny], [b[0] + nx, b[1] + ny], [b[0] - nx, b[1] - ny], [a[0] - nx, a[1] - ny]]
+      .map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
+  }
+
+  /** Distance from point p to the segment a-b. */
+  function distanceToSegment([px, py], [ax, ay], [bx, by]) {
+    const dx = bx - ax, dy = by - ay, len2 = dx * dx + dy * dy || 1e-9;
+    const t = Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / len2));
+    return Math.hypot(px - ax - t * dx, py - ay - t * dy);
+  }
 
   /** The view of a game that has none yet: its board as data, its moves as buttons. */
   const fallback = {
@@ -81,6 +154,6 @@ window.ArcadeViews = (function () {
   return {
     register(name, view) { views[name] = view; },
     get(name) { return views[name] || fallback; },
-    el, svg, moveTarget, sleep,
+    el, svg, moveTarget, lineTargets, band, distanceToSegment, sleep,
   };
 })();

@@ -5,31 +5,17 @@ import re
 
 import requests
 from playwright.sync_api import Page, expect
-
-# A point on segment `move` where a click really lands on it: the three long diagonals cross
-# at the centre of the hexagon (the middle of their bounding boxes), so walk along the
-# segment until the element under the point is the segment's own hit area.
-FIND_CLICK_POINT = """(move) => {
-  const g = document.querySelector(`.sim-seg[data-move="${move}"]`);
-  const line = g.querySelector(".sim-line");
-  const ctm = line.getScreenCTM();
-  const [x1, y1, x2, y2] = ["x1", "y1", "x2", "y2"].map((k) => line[k].baseVal.value);
-  for (const t of [0.5, 0.4, 0.6, 0.33, 0.67, 0.25, 0.75]) {
-    const p = new DOMPoint(x1 + t * (x2 - x1), y1 + t * (y2 - y1)).matrixTransform(ctm);
-    const hit = document.elementFromPoint(p.x, p.y);
-    if (hit && g.contains(hit)) return [p.x, p.y];
-  }
-  return null;
-}"""
+from svg_lines import line_point
 
 
 def click_segment(page: Page, move: str) -> None:
+    """A real click on the segment's line: its middle, or for a long diagonal (the three meet
+    at the centre, where no click can tell them apart) 40 % along it."""
     segment = page.locator(f'.sim-seg.move-target[data-move="{move}"]')
     expect(segment).to_have_count(1)
     segment.scroll_into_view_if_needed()
-    point = page.evaluate(FIND_CLICK_POINT, move)
-    assert point, f"no clickable point on segment {move}"
-    page.mouse.click(*point)
+    a, b = map(int, move.split("-"))
+    page.mouse.click(*line_point(page, f'.sim-seg[data-seg="{move}"] .sim-line', 0.4 if b - a == 3 else 0.5))
 
 
 def moves_listed(page: Page):
@@ -127,3 +113,62 @@ def test_hint_highlights_a_segment(page: Page, base_url):
     click_segment(page, move)
     expect(page.locator(f'.sim-seg.seat-0[data-seg="{move}"]')).to_have_count(1)
     expect(page.locator(".sim-seg.hinted")).to_have_count(0)
+
+
+SEGMENTS = [f"{a}-{b}" for a in range(1, 7) for b in range(a + 1, 7)]
+
+
+def restart(page: Page) -> None:
+    """Restart the game from the page (its confirm dialog accepted) and wait for the empty board."""
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_test_id("restart").click()
+    expect(moves_listed(page)).to_have_count(0)
+    expect(page.get_by_test_id("status")).to_contain_text("Your move")
+
+
+def test_a_click_anywhere_along_a_segment_plays_it(page: Page, base_url):
+    """The hexagon's segments cross each other (a short diagonal's middle lies on a long one,
+    short diagonals cross at a third of their length), yet a click on a segment plays it: the
+    nearest line wins, at a crossing the one whose middle is nearer."""
+    seats = requests.post(f"{base_url}/api/games",
+                          json={"game": "sim", "players": ["human", "human"]}).json()["seats"]
+    page.goto(seats[0]["join_url"])
+    expect(page.get_by_test_id("status")).to_contain_text("Your move (Red)")
+    board = page.locator(".sim-svg")
+    board.scroll_into_view_if_needed()
+    # the hover highlight names the segment a click would play, at 10 % .. 90 % of each
+    for seg in SEGMENTS:
+        a, b = map(int, seg.split("-"))
+        for t in (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9):
+            if b - a == 3 and t == 0.5:
+                continue  # the centre, where the three long diagonals meet: no click can choose
+            page.mouse.move(*line_point(page, f'.sim-seg[data-seg="{seg}"] .sim-line', t))
+            expect(board).to_have_attribute("data-aim", seg)
+            expect(page.locator(f'.sim-seg.aimed[data-seg="{seg}"]')).to_have_count(1)
+    page.mouse.move(2, 2)
+    expect(board).not_to_have_attribute("data-aim", re.compile("."))
+    # and real clicks play it, on the empty board each time
+    for seg in SEGMENTS:
+        a, b = map(int, seg.split("-"))
+        for t in (0.15, 0.45 if b - a == 3 else 0.5, 0.85):
+            page.mouse.click(*line_point(page, f'.sim-seg[data-seg="{seg}"] .sim-line', t))
+            expect(moves_listed(page)).to_have_count(1)
+            expect(moves_listed(page).locator("code")).to_have_text(seg)
+            restart(page)
+
+
+def test_a_coloured_segment_takes_no_click_meant_for_a_free_one(page: Page, context, base_url):
+    seats = requests.post(f"{base_url}/api/games",
+                          json={"game": "sim", "players": ["human", "human"]}).json()["seats"]
+    red, blue = page, context.new_page()
+    red.goto(seats[0]["join_url"])
+    blue.goto(seats[1]["join_url"])
+    click_segment(red, "1-3")
+    expect(blue.get_by_test_id("status")).to_contain_text("Your move (Blue)")
+    click_segment(blue, "4-5")
+    expect(red.get_by_test_id("status")).to_contain_text("Your move (Red)")
+    # on the red 1-3, a little past where it crosses the free 2-6 (a third of the way)
+    x, y = line_point(red, '.sim-seg[data-seg="1-3"] .sim-line', 0.36)
+    red.mouse.click(x, y)
+    expect(moves_listed(red)).to_have_count(3)
+    expect(moves_listed(red).nth(2).locator("code")).to_have_text("2-6")

@@ -43,7 +43,7 @@
 
       const overlay = grid.querySelector(".cantris-anim");
       if (overlay && overlay.run !== anim) overlay.stop();  // an animation of another position
-      if (anim && !anim.done && !anim.running) runAnimation(grid, b, ctx.speed, anim);
+      if (anim && !anim.done && !anim.running) runAnimation(grid, b, ctx.speed, anim, ctx.settled);
       const animating = !!(anim && !anim.done);
       grid.classList.toggle("animating", animating);
       grid.dataset.animating = String(animating);
@@ -81,7 +81,8 @@
         tile.classList.add("real");
         tile.dataset.cell = move;
         tile.title = `${move}: tile ${v}`;
-        moveTarget(tile, move, ctx, legal.has(move));
+        moveTarget(tile, move, ctx, legal.has(move),
+          { label: `${v}: remove the tile in row ${r + 1}, column ${c + 1} (+${v})` });
         if (ctx.canMove && legal.has(move)) {
           tile.title = `remove ${move}: +${v}`;
           tile.addEventListener("mouseenter", () => preview(tiles, r, c, true));
@@ -213,8 +214,8 @@
 
   /** Play the queued moves of `run` on an overlay of tiles over the (hidden) real board. Each
    * step of a move (the removal, then each clear) flashes with its points, then the tiles
-   * above fall. Clicking the overlay skips to the end. */
-  async function runAnimation(grid, b, speed, run) {
+   * above fall. Clicking the overlay skips to the end; `settled` is called at the end. */
+  async function runAnimation(grid, b, speed, run, settled) {
     run.running = true;
     const overlay = el("div", { class: "cantris-anim", "aria-hidden": "true", title: "click to skip" });
     let stopped = false;
@@ -228,6 +229,7 @@
       run.queue = [];
       grid.classList.remove("animating");
       grid.dataset.animating = "false";
+      if (settled) settled();  // the page's status may now say "Your move"
     };
     overlay.addEventListener("click", finish);
     grid.append(overlay);

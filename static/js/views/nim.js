@@ -17,7 +17,7 @@
           const take = count - j; // clicking stick j takes it and the ones to its right
           const move = `${pile}:${take}`;
           const stick = el("span", { class: "nim-stick", title: `take ${take} from pile ${pile}` });
-          moveTarget(stick, move, ctx, legal.has(move));
+          moveTarget(stick, move, ctx, legal.has(move), { label: `take ${take} from pile ${pile}` });
           stick.addEventListener("mouseenter", () => mark(row, j, true));
           stick.addEventListener("mouseleave", () => mark(row, j, false));
           sticks.push(stick);

@@ -5,13 +5,12 @@
  * path or Cut's cut set. Bridg-It boards draw S and T as the grid's left and right sides. */
 "use strict";
 (function () {
-  const { el, svg, moveTarget } = ArcadeViews;
+  const { el, svg, moveTarget, lineTargets, band, distanceToSegment } = ArcadeViews;
 
   // The viewBox follows the board's width (640..960 units) while discs, labels and lines
   // keep their size in those units: on a narrow page they stay large enough to read.
   let W = 960, H = 560;
   const PAD_X = 78, PAD_Y = 58;    // room for the terminals' tags
-  const HIT_W = 40;                // width of an edge's click target
   const BAR_W = 28;                // Bridg-It's side bars
   const SWEEP_MS = 650;            // the last move's animation at speed 1
 
@@ -36,13 +35,14 @@
       const cutSet = new Set(b.winning_cut || []);
       const over = b.winning_path ? "path" : b.winning_cut ? "cut" : null;
 
+      const free = [];  // the click targets: {move, a, b, node}
       const layers = { edges: svg("g", { class: "shn-edges" }),
                        marks: svg("g", { class: "shn-marks" }), vertices: svg("g", { class: "shn-vertices" }),
                        tags: svg("g", { class: "shn-tags" }) };
       const hover = svg("g", { class: "shn-tag shn-hover-tag", visibility: "hidden", "aria-hidden": "true" });
 
       for (const e of b.edges) {
-        const { p, q, trimP, trimQ } = geo.segment(e);
+        const { p, q } = geo.segment(e);
         const kind = coloured.has(e) ? "coloured" : cut.has(e) ? "cut" : "free";
         const cls = ["shn-edge", kind];
         if (e === last) cls.push("last");
@@ -53,14 +53,12 @@
           svg("title", { text: edgeTitle(e, kind, mover, state.sides) }),
           svg("line", { class: "shn-halo", ...line }),
           svg("line", { class: "shn-line", ...line }),
-          svg("polygon", { class: "shn-hit", points: hitPolygon(p, q, trimP, trimQ, HIT_W) }));
+          svg("polygon", { class: "shn-band", points: band(p, q, 30) }));
         if (kind === "free") {
-          moveTarget(g, e, ctx, legal.has(e));
+          moveTarget(g, e, ctx, legal.has(e), { click: false, label: `${mover === 0 ? "colour" : "cut"} ${e}` });
           if (g.classList.contains("move-target")) {
-            const show = () => showHover(hover, e, geo, mover, b);
-            g.addEventListener("mouseenter", show);
-            g.addEventListener("focus", show);
-            g.addEventListener("mouseleave", () => hover.setAttribute("visibility", "hidden"));
+            free.push({ move: e, a: p, b: q, node: g });
+            g.addEventListener("focus", () => showHover(hover, e, geo, mover));
             g.addEventListener("blur", () => hover.setAttribute("visibility", "hidden"));
           }
         }
@@ -88,6 +86,10 @@
         dataset: { mover: mover == null ? "none" : String(mover), testid: "shannon-board" } },
         layers.edges, layers.marks, layers.vertices, layers.tags, hover);
 
+      lineTargets(board, free, ctx, (target) => {
+        if (target) showHover(hover, target.move, geo, mover);
+        else hover.setAttribute("visibility", "hidden");
+      });
       root.replaceChildren(caption(state, b, mover, legal), el("div", { class: "shn-stage" }, board), legend(state, b));
 
       if (last && ctx.previous && ctx.speed > 0 && lastEntry) animateLast(board, state, last, lastEntry.seat, ctx.speed);
@@ -129,20 +131,10 @@
     /** The drawn segment of edge e: an edge to a Bridg-It side runs straight from the bar. */
     function segment(e) {
       const [u, v] = e.split("-");
-      let p = pos[u], q = pos[v], trimP = trimFor(u, q, p), trimQ = trimFor(v, p, q);
-      if (onBar(u)) { p = [pos[u][0] + (pos[u][0] < pos[v][0] ? 1 : -1) * BAR_W / 2, q[1]]; trimP = 0; }
-      if (onBar(v)) { q = [pos[v][0] + (pos[v][0] < pos[u][0] ? 1 : -1) * BAR_W / 2, p[1]]; trimQ = 0; }
-      return { p, q, trimP, trimQ };
-    }
-    /** How far from vertex v's centre the edge leaves its disc or pill (towards `other`). */
-    function trimFor(v, other, at) {
-      const s = size[v];
-      const dx = Math.abs(other[0] - at[0]), dy = Math.abs(other[1] - at[1]);
-      const len = Math.hypot(dx, dy) || 1;
-      if (s.w <= s.r) return s.r + 4;
-      // a pill: half width s.w, half height s.r
-      const tx = dx ? s.w / (dx / len) : Infinity, ty = dy ? s.r / (dy / len) : Infinity;
-      return Math.min(tx, ty) + 4;
+      let p = pos[u], q = pos[v];
+      if (onBar(u)) p = [pos[u][0] + (pos[u][0] < pos[v][0] ? 1 : -1) * BAR_W / 2, q[1]];
+      if (onBar(v)) q = [pos[v][0] + (pos[v][0] < pos[u][0] ? 1 : -1) * BAR_W / 2, p[1]];
+      return { p, q };
     }
     /** A point for labels on edge e: its middle (Bridg-It side edges: the middle of the drawn part). */
     function labelAt(e) {
@@ -150,16 +142,6 @@
       return [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2];
     }
     return { pos, size, bars, segment, labelAt, edgeBetween: (u, v) => names.get(`${u}|${v}`) };
-  }
-
-  /** The click target: a band `w` wide along the segment, stopping short of the vertices. */
-  function hitPolygon(p, q, trimP, trimQ, w) {
-    const len = Math.hypot(q[0] - p[0], q[1] - p[1]) || 1;
-    const ux = (q[0] - p[0]) / len, uy = (q[1] - p[1]) / len;
-    const nx = -uy * w / 2, ny = ux * w / 2;
-    const a = [p[0] + ux * trimP, p[1] + uy * trimP], c = [q[0] - ux * trimQ, q[1] - uy * trimQ];
-    return [[a[0] + nx, a[1] + ny], [c[0] + nx, c[1] + ny], [c[0] - nx, c[1] - ny], [a[0] - nx, a[1] - ny]]
-      .map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
   }
 
   // ----- pieces ------------------------------------------------------------------------------
@@ -203,12 +185,6 @@
     return best ? best[1] : [x, y + off];
   }
 
-  function distanceToSegment([px, py], [ax, ay], [bx, by]) {
-    const dx = bx - ax, dy = by - ay, len2 = dx * dx + dy * dy || 1e-9;
-    const t = Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / len2));
-    return Math.hypot(px - ax - t * dx, py - ay - t * dy);
-  }
-
   /** A Bridg-It terminal: the whole side of the grid, as a bar. */
   function bar(v, x, top, bottom, role, onPath) {
     return svg("g", { class: `shn-vertex terminal ${role} shn-bar` + (onPath ? " on-path" : ""), dataset: { vertex: v } },
@@ -240,7 +216,7 @@
       svg("line", { x1, y1, x2, y2 }), svg("line", { x1: x3, y1: y3, x2: x4, y2: y4 }));
   }
 
-  function showHover(hover, e, geo, mover, b) {
+  function showHover(hover, e, geo, mover) {
     const [mx, my] = geo.labelAt(e);
     const text = mover === 0 ? `colour ${e}` : `cut ${e}`;
     hover.replaceChildren(...tag(mx, my + 28, text, "").childNodes);

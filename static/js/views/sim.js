@@ -4,7 +4,7 @@
  * triangle. */
 "use strict";
 (function () {
-  const { el, svg, moveTarget } = ArcadeViews;
+  const { el, svg, moveTarget, lineTargets, band } = ArcadeViews;
 
   const CX = 300, CY = 290, R = 225;   // the hexagon, in viewBox units
   const POINT_R = 29;
@@ -30,21 +30,6 @@
     return [x1 + t * (x2 - x1), y1 + t * (y2 - y1)];
   }
 
-  /** A rectangle around the segment, `w` wide, stopping short of the point discs: the
-   * click target (a polygon has an area, so it can be hit and measured; a line cannot). */
-  function hitPolygon(seg, w) {
-    const [a, b] = ends(seg);
-    const [x1, y1] = pos(a), [x2, y2] = pos(b);
-    const len = Math.hypot(x2 - x1, y2 - y1);
-    const ux = (x2 - x1) / len, uy = (y2 - y1) / len;
-    const nx = -uy * w / 2, ny = ux * w / 2;
-    const s = POINT_R - 4;
-    const p = [[x1 + ux * s, y1 + uy * s], [x2 - ux * s, y2 - uy * s]];
-    return [[p[0][0] + nx, p[0][1] + ny], [p[1][0] + nx, p[1][1] + ny],
-            [p[1][0] - nx, p[1][1] - ny], [p[0][0] - nx, p[0][1] - ny]]
-      .map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
-  }
-
   // The draw-in survives re-renders of the same position (an "AI thinking" push arrives
   // right after a move): a new render resumes the animation where the old one was.
   let drawing = null;  // {key, started, duration}
@@ -64,6 +49,7 @@
       const triSides = new Set(tri ? [`${tri[0]}-${tri[1]}`, `${tri[0]}-${tri[2]}`, `${tri[1]}-${tri[2]}`] : []);
       const loserSeat = b.loser == null ? null : state.sides.indexOf(b.loser);
 
+      const free = [];  // the click targets: {move, a, b, node}
       const layers = { fill: svg("g", { class: "sim-fill" }), segs: svg("g", { class: "sim-segs" }),
                        marks: svg("g", { class: "sim-marks" }), points: svg("g", { class: "sim-points" }) };
 
@@ -89,9 +75,11 @@
           svg("title", { text: title }),
           svg("line", { class: "sim-halo", x1, y1, x2, y2 }),
           svg("line", { class: "sim-line", x1, y1, x2, y2 }),
-          svg("polygon", { class: "sim-hit", points: hitPolygon(seg, 34) }));
-        if (owner == null) moveTarget(g, seg, ctx, legal.has(seg));
-        else if (ctx.hint === seg) g.classList.add("hinted");
+          svg("polygon", { class: "sim-band", points: band([x1, y1], [x2, y2], 30) }));
+        if (owner == null) {
+          moveTarget(g, seg, ctx, legal.has(seg), { click: false, label: moveLabel(seg, dangers.has(seg), state, ctx) });
+          if (g.classList.contains("move-target")) free.push({ move: seg, a: [x1, y1], b: [x2, y2], node: g });
+        } else if (ctx.hint === seg) g.classList.add("hinted");
         layers.segs.append(g);
         if (dangers.has(seg)) layers.marks.append(warning(seg, mover));
       }
@@ -107,12 +95,20 @@
         "aria-label": "Sim board", dataset: { mover: mover == null ? "none" : String(mover) } },
         layers.fill, layers.segs, layers.marks, layers.points);
 
+      lineTargets(board, free, ctx);
       root.replaceChildren(caption(state, b, mover, dangers, legal),
         el("div", { class: "sim-stage" }, board), legend(state));
 
       if (last && ctx.previous && ctx.speed > 0) drawIn(board, state, last, ctx.speed);
     },
   });
+
+  /** A move in words: "draw 1-3 (would complete your triangle)". */
+  function moveLabel(seg, danger, state, ctx) {
+    if (!danger) return `draw ${seg}`;
+    const whose = ctx.seat === state.to_move ? "your" : `${state.sides[state.to_move]}'s`;
+    return `draw ${seg} (would complete ${whose} triangle: a loss)`;
+  }
 
   /** The line above the board: whose turn and what is at stake, or who lost and why. */
   function caption(state, b, mover, dangers, legal) {
