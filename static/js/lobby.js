@@ -60,11 +60,11 @@
   ];
 
   function seatField(side, i) {
-    const kind = el("select", { "data-testid": `seat-${i}-kind`, name: `seat-${i}-kind` },
+    const kind = el("select", { "data-testid": `seat-${i}-kind`, name: `seat-${i}-kind`, "aria-label": `${cap(side)}: who plays` },
       el("option", { value: "human", text: "Human", selected: i === 0 }),
       el("option", { value: "ai", text: "Computer", selected: i === 1 }));
     const algos = ALGOS.filter(([a]) => (a !== "expecti" || current.has_chance));
-    const algo = el("select", { "data-testid": `seat-${i}-algo` },
+    const algo = el("select", { "data-testid": `seat-${i}-algo`, "aria-label": `${cap(side)}: algorithm` },
       ...algos.map(([v, t]) => el("option", { value: v, text: t })),
       ...current.policies.map((p) => el("option", { value: p, text: `Fixed agent: ${p}` })));
     const depth = el("input", { type: "number", min: 0, max: 60, value: current.default_depth || 0, "data-testid": `seat-${i}-depth`, title: "plies; 0 = to the end of the game" });
