@@ -60,16 +60,24 @@ window.Teach = (function () {
    */
   function barChart(rows, opts = {}) {
     const longest = Math.max(0, ...rows.flatMap((r) => r.bars.map((b) => String(b.text ?? "").length)));
-    const labelW = opts.labelWidth || 230, barMax = opts.barWidth || 420, textW = Math.max(120, 16 + longest * 8.6);
-    const barH = opts.barHeight || 24, gap = 4, rowGap = 12, top = opts.title ? 34 : 8;
+    // On a phone each row's label goes above its bars, so the chart scales down little and
+    // its text stays readable (>= 12 px).
+    const stacked = window.innerWidth < 640;
+    const labelW = stacked ? 0 : opts.labelWidth || 230, barMax = stacked ? 170 : opts.barWidth || 420;
+    const textW = Math.max(stacked ? 60 : 120, 16 + longest * 8.6);
+    const barH = opts.barHeight || 24, gap = 4, rowGap = 12, top = opts.title ? 34 : 8, labelH = stacked ? 22 : 0;
     const scale = (v) => (opts.log ? Math.log10(1 + Math.max(0, v)) : Math.max(0, v));
     const max = Math.max(1e-9, ...rows.flatMap((r) => r.bars.map((b) => scale(b.value || 0))));
     let y = top;
     const parts = [];
     if (opts.title) parts.push(svg("text", { x: 0, y: 22, class: "chart-title", text: opts.title }));
     for (const row of rows) {
+      if (stacked) {
+        parts.push(svg("text", { x: 0, y: y + 16, class: "chart-label", text: row.label }));
+        y += labelH;
+      }
       const h = row.bars.length * (barH + gap) - gap;
-      parts.push(svg("text", { x: labelW - 12, y: y + h / 2 + 6, class: "chart-label", "text-anchor": "end", text: row.label }));
+      if (!stacked) parts.push(svg("text", { x: labelW - 12, y: y + h / 2 + 6, class: "chart-label", "text-anchor": "end", text: row.label }));
       row.bars.forEach((b, i) => {
         const by = y + i * (barH + gap);
         const w = b.value == null ? 0 : Math.max(2, (scale(b.value) / max) * barMax);

@@ -117,7 +117,7 @@
     const mark = data.agree === true ? "✓ " : data.agree === false ? "✗ " : "? ";
     const verdict = el("p", { class: `verdict compare-verdict ${cls}`, dataset: { testid: "compare-verdict", agree: String(data.agree) } },
       el("strong", { text: mark }), data.verdict);
-    box.replaceChildren(head, verdict, el("div", { class: "compare-body" }, el("div", { class: "table-wrap" }, table),
+    box.replaceChildren(head, verdict, el("div", { class: "compare-body" }, el("div", { class: "table-wrap", tabindex: 0, role: "region", "aria-label": "comparison table" }, table),
       el("div", { class: "compare-charts" }, nodesChart, timeChart)),
       el("p", { class: "small muted", text: "Counted by the engine (nodes = positions entered; hover an algorithm for its agent spec). " +
         "Best moves may differ where several moves are equally good." }));
@@ -165,7 +165,8 @@
         `No AI move yet. Each AI move's score will be plotted here, from ${side0}'s point of view (up is good for ${side0}).` }));
       return;
     }
-    const Wd = 640, Ht = 230, L = 64, R = 16, Tp = 16, B = 34;
+    // as wide as its box (at most 640 units): on a phone the text is not scaled down
+    const Wd = Math.round(Math.min(640, Math.max(280, box.clientWidth || 640))), Ht = 230, L = 64, R = 16, Tp = 16, B = 34;
     const plain = points.filter((p) => !T.isMate(p.v)).map((p) => Math.abs(p.v));
     const M = Math.max(1, ...plain);
     const mateY = 1.25 * M;

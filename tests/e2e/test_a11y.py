@@ -18,7 +18,8 @@ RUN_AXE = """async () => {
   const result = await axe.run(document, { rules: { "label-content-name-mismatch": { enabled: true } } });
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id} (${v.impact}) x${v.nodes.length}: ${v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(", ")}`);
+    .map((v) => `${v.id} (${v.impact}) x${v.nodes.length}: `
+      + v.nodes.slice(0, 4).map((n) => n.target.join(" ")).join(", "));
 }"""
 
 GAMES = {

@@ -7,9 +7,10 @@
 (function () {
   const { el, svg, moveTarget, lineTargets, band, distanceToSegment } = ArcadeViews;
 
-  // The viewBox follows the board's width (640..960 units) while discs, labels and lines
-  // keep their size in those units: on a narrow page they stay large enough to read.
-  let W = 960, H = 560;
+  // The viewBox follows the board's width (400..960 units) while discs, labels and lines
+  // keep their size in those units: on a narrow page they stay large enough to read, and no
+  // text is drawn smaller than MIN_FS units (12.5 px on the screen).
+  let W = 960, H = 560, MIN_FS = 12.5;
   const PAD_X = 78, PAD_Y = 58;    // room for the terminals' tags
   const BAR_W = 28;                // Bridg-It's side bars
   const SWEEP_MS = 650;            // the last move's animation at speed 1
@@ -21,8 +22,11 @@
   ArcadeViews.register("shannon", {
     render(root, state, ctx) {
       const b = state.board;
-      W = Math.round(Math.max(640, Math.min(960, root.clientWidth || 960)));
-      H = Math.round(W * (b.style === "bridgit" ? 0.72 : 0.58));  // a grid wants room between its rows
+      const width = root.clientWidth || 960;
+      W = Math.round(Math.max(400, Math.min(960, width)));
+      // a grid wants room between its rows; a phone, a taller board so the vertices spread
+      H = Math.round(W * (width < 560 ? 0.95 : b.style === "bridgit" ? 0.72 : 0.58));
+      MIN_FS = 12.5 * W / Math.min(W, width);
       const geo = geometry(b);
       const playing = state.status === "playing";
       const mover = playing ? state.to_move : null;
@@ -110,7 +114,7 @@
     for (const v of b.vertices) {
       const terminal = v === b.start || v === b.goal;
       const r = terminal ? radius + 8 : radius;
-      const fs = v.length <= 2 ? (terminal ? 24 : 20) : v.length <= 4 ? 15 : 14;
+      const fs = Math.max(MIN_FS, v.length <= 2 ? (terminal ? 24 : 20) : v.length <= 4 ? 15 : 14);
       const text = v.length * fs * 0.6;  // about the label's width
       const w = text + 8 <= 2 * r ? r : (text + 16) / 2;  // a disc, or a pill for a long name
       size[v] = { r, w, fs, terminal };
@@ -191,13 +195,13 @@
       svg("title", { text: `${v}: ${role} (the whole ${role === "start" ? "left" : "right"} side)` }),
       svg("rect", { class: "shn-ring", x: x - BAR_W / 2 - 6, y: top - 6, width: BAR_W + 12, height: bottom - top + 12, rx: BAR_W / 2 + 6 }),
       svg("rect", { class: "shn-disc", x: x - BAR_W / 2, y: top, width: BAR_W, height: bottom - top, rx: BAR_W / 2 }),
-      svg("text", { x, y: (top + bottom) / 2, dy: "0.35em", "font-size": 22, text: v }),
+      svg("text", { x, y: (top + bottom) / 2, dy: "0.35em", "font-size": Math.max(MIN_FS, 22), text: v }),
       tag(x + (role === "start" ? 6 : -6), bottom + 6 + 16 < H - 4 ? bottom + 6 + 18 : top - 24, role, `shn-role-tag ${role}`));
   }
 
   /** A pill with text, centred on (x, y). */
   function tag(x, y, text, cls, dataset) {
-    const fs = 15;
+    const fs = Math.max(MIN_FS, 15);
     const w = text.length * fs * 0.6 + 18, h = fs + 11;
     return svg("g", { class: `shn-tag ${cls || ""}`, dataset },
       svg("rect", { x: x - w / 2, y: y - h / 2, width: w, height: h, rx: h / 2 }),

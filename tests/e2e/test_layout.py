@@ -1,0 +1,64 @@
+"""Phones: every page fits 360 px and up without sideways scrolling (the teaching panels
+opened too), and the text drawn in boards and charts stays readable (>= 12 px rendered)."""
+
+import pytest
+import requests
+from playwright.sync_api import Page, expect
+
+GAMES = {
+    "nim": {},
+    "sim": {},
+    "shannon": {"board": "random", "seed": 226},
+    "blacksin": {"seed": 3},
+    "cantris": {"board": "10x5", "seed": 3},
+}
+
+WIDTH = "[document.documentElement.scrollWidth, innerWidth]"
+
+# The smallest rendered size (CSS px) of the SVG text matched by a selector: its font size
+# times the SVG's scale on the screen.
+SMALLEST_TEXT = """(selector) => {
+  const sizes = [...document.querySelectorAll(selector)].filter((t) => t.getBBox().width > 0)
+    .map((t) => parseFloat(getComputedStyle(t).fontSize) * Math.hypot(t.getScreenCTM().a, t.getScreenCTM().b));
+  return sizes.length ? Math.min(...sizes) : null;
+}"""
+
+
+@pytest.fixture(params=[(390, 844), (360, 740)], ids=["390", "360"])
+def phone(request, browser, base_url):
+    width, height = request.param
+    context = browser.new_context(base_url=base_url, viewport={"width": width, "height": height})
+    yield context.new_page()
+    context.close()
+
+
+def fits(page: Page, what: str) -> None:
+    scroll, inner = page.evaluate(WIDTH)
+    assert scroll <= inner, f"{what}: {scroll} px wide on a {inner} px screen"
+
+
+def test_site_pages_fit(phone: Page, base_url):
+    game_id = requests.post(f"{base_url}/api/games", json={"game": "nim", "players": ["human", "random"]}).json()["id"]
+    for path in ["/", "/?game=shannon", "/?game=blacksin", "/lessons", "/arena", f"/play/{game_id}/tree"]:
+        phone.goto(path)
+        phone.wait_for_load_state("networkidle")
+        fits(phone, path)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_play_pages_fit_and_read(phone: Page, base_url, game):
+    created = requests.post(f"{base_url}/api/games", json={
+        "game": game, "options": GAMES[game], "players": ["alphabeta:depth=1", "human"]}).json()
+    phone.goto(created["seats"][1]["join_url"])
+    expect(phone.get_by_test_id("status")).to_contain_text("Your move")  # the AI moved: a score to chart
+    fits(phone, game)
+    if game == "shannon":
+        assert phone.evaluate(SMALLEST_TEXT, ".shn-svg text") >= 12
+    expect(phone.get_by_test_id("score-chart").locator("svg")).to_be_visible()
+    assert phone.evaluate(SMALLEST_TEXT, ".score-chart text") >= 12
+    phone.get_by_test_id("compare").click()
+    expect(phone.get_by_test_id("compare-result").locator("svg").first).to_be_visible(timeout=30_000)  # four searches
+    phone.get_by_test_id("theory-toggle").click()
+    phone.wait_for_load_state("networkidle")
+    fits(phone, f"{game} with Compare and Theory open")
+    assert phone.evaluate(SMALLEST_TEXT, ".compare-result text, [data-testid=compare-result] text") >= 12
