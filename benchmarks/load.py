@@ -67,15 +67,26 @@ class Player(threading.Thread):
     def run(self):
         sio = None
         try:
-            r = requests.post(f"{self.url}/api/games", timeout=30, json={
-                "game": self.game, "options": self.options, "players": ["human", self.agent]})
+            while True:
+                r = requests.post(f"{self.url}/api/games", timeout=30, json={
+                    "game": self.game, "options": self.options, "players": ["human", self.agent]})
+                if r.status_code != 429:  # too many new games from this address: wait as told
+                    break
+                time.sleep(float(r.headers.get("Retry-After", 2)))
             r.raise_for_status()
             data = r.json()
             gid, token = data["id"], data["seats"][0]["token"]
             sio = socketio.Client(reconnection=False)
             sio.on("state", lambda d: self.events.put(("state", d, time.perf_counter())))
             sio.on("error", lambda d: self.events.put(("error", d, time.perf_counter())))
-            sio.connect(self.url, transports=["websocket"], wait_timeout=30)
+            for attempt in range(3):  # on a loaded machine the handshake can miss its 5 s
+                try:
+                    sio.connect(self.url, transports=["websocket"], wait_timeout=30)
+                    break
+                except socketio.exceptions.ConnectionError:
+                    if attempt == 2:
+                        raise
+                    time.sleep(1)
             sio.emit("join", {"game_id": gid, "token": token})
             state = self._wait_turn(0, 60)
         except Exception as exc:  # a player that cannot start is counted, not fatal
@@ -229,7 +240,13 @@ def run(urls: list[str], players: int, seconds: float, agent: str, seed: int) ->
     for p in team:
         p.start()
         time.sleep(0.02)  # don't open 50 connections in the same millisecond
-    ready.wait(180)
+    try:
+        ready.wait(180)
+    except threading.BrokenBarrierError:
+        for p in team:
+            p.stop.set()
+        failed = [e for p in team for e in p.errors]
+        raise SystemExit(f"players could not start ({len(failed)}): " + "; ".join(failed[:3])) from None
     started = time.perf_counter()
     time.sleep(seconds)
     ended = time.perf_counter()
