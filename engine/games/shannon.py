@@ -898,14 +898,15 @@ class Contracted:
         wins soonest and Short must answer), then edges on shorter start-goal paths."""
         _, _, near_source, near_sink = self.flow()
         from_source, from_sink = self.distances(0), self.distances(1)
-        wanted = set(choices)
-        score = {}
-        for (e, _, _), (i, j) in zip(self.edges, self.pairs):
-            if e in wanted:
-                critical = (near_source[i] != near_source[j]) + (near_sink[i] != near_sink[j])
-                through = min(from_source[i] + from_sink[j], from_source[j] + from_sink[i])
-                score[e] = (-critical, through)
-        return tuple(sorted(choices, key=score.__getitem__))
+        position = {e: k for k, (e, _, _) in enumerate(self.edges)}
+        pairs = self.pairs
+        scored = []
+        for e in choices:
+            i, j = pairs[position[e]]
+            critical = (near_source[i] != near_source[j]) + (near_sink[i] != near_sink[j])
+            scored.append((-critical, min(from_source[i] + from_sink[j], from_source[j] + from_sink[i]), e))
+        scored.sort()  # ties: by edge, as choices come
+        return tuple(e for _, _, e in scored)
 
     def forced(self) -> tuple[int | None, int | None]:
         """The edge Short, and the edge Cut, must take now, or None. An edge joining the
@@ -1108,9 +1109,10 @@ def _refine(pairs, colour, classes) -> tuple[list[int], int]:
     shift = COUNT_BITS * n
     while True:
         signature = [c << shift for c in colour]
+        weight = [1 << COUNT_BITS * c for c in colour]
         for i, j in pairs:
-            signature[i] += 1 << COUNT_BITS * colour[j]
-            signature[j] += 1 << COUNT_BITS * colour[i]
+            signature[i] += weight[j]
+            signature[j] += weight[i]
         ranks = sorted(set(signature))
         if len(ranks) == classes:
             return colour, classes
