@@ -472,9 +472,9 @@ class Shannon(Game):
     def key(self, state):
         """The contracted board up to renaming its vertices (and swapping the terminals: the
         game is symmetric in them), with the side to move."""
-        status = self.status(state)
-        if status is not None:
-            return (status,)
+        facts = self._facts(state[0], state[1])  # (the search keys live positions mostly)
+        if facts[0] is not None:
+            return (facts[0],)
         return (self._naming(state)[0], state[2])
 
     def _naming(self, state) -> tuple:

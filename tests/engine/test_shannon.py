@@ -842,3 +842,16 @@ def test_resistance_score_is_the_same_for_renamed_boards():
                 other_pairs = [(a, b) for _, a, b in other.edges]
                 assert log_conductance(other_pairs, other.source, other.sink) == score
             state = game.play(state, rng.choice(game.moves(state)))
+
+
+def test_bench_reports_the_shannon_targets(monkeypatch):
+    """The bench's Shannon targets (PASS or MISS with a figure); here on a few seeds and a
+    short budget, so that only their shape is checked (no timing assertions)."""
+    from engine import bench
+
+    monkeypatch.setattr(bench, "SHANNON_SEEDS", range(1, 4))
+    monkeypatch.setattr(bench, "BRIDGIT_BUDGET", 0.2)
+    solves, bridgit = bench.shannon_targets(repeat=1)
+    assert "all 6 solves" in solves["target"] and "seed" in solves["figure"]
+    assert "short first: depth" in bridgit["figure"] and "cut first: depth" in bridgit["figure"]
+    assert isinstance(solves["pass"], bool) and isinstance(bridgit["pass"], bool)
