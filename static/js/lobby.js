@@ -115,26 +115,41 @@
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     errorBox.hidden = true;
-    const body = collect();
-    let res, data;
+    const answer = await ArcadeCreate.create(collect());
+    if (!answer.ok) {
+      errorBox.textContent = answer.error;
+      errorBox.hidden = false;
+      return;
+    }
+    ArcadeCreate.open(answer.data);  // keeps the manage token and the invites for this creator
+  });
+
+  // Import a record (a file downloaded from a replay): the game is rebuilt move by move on the
+  // server as a new game between two people, and its replay opens, to continue from any point.
+  const importInput = document.querySelector('[data-testid="import-record"]');
+  const importError = document.querySelector('[data-testid="import-error"]');
+  importInput.addEventListener("change", async () => {
+    importError.hidden = true;
+    const file = importInput.files[0];
+    if (!file) return;
+    let record;
     try {
-      res = await fetch("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-      data = await res.json();
+      record = JSON.parse(await file.text());
+      if (!record || typeof record.game !== "string" || !Array.isArray(record.moves)) throw new Error("not a game record");
     } catch (err) {
-      errorBox.textContent = `Could not reach the server: ${err}`;
-      errorBox.hidden = false;
+      importError.textContent = `${file.name} is not a game record (JSON with game, options and moves): ${err.message}`;
+      importError.hidden = false;
       return;
     }
-    if (res.status !== 201) {
-      errorBox.textContent = data.error || `The server refused (${res.status}).`;
-      errorBox.hidden = false;
+    const moves = record.moves.map((m) => (typeof m === "string" ? m : m && m.move));
+    const answer = await ArcadeCreate.create({ game: record.game, options: record.options || {},
+                                               players: ["human", "human"], moves });
+    if (!answer.ok) {
+      importError.textContent = `The record could not be imported: ${answer.error}`;
+      importError.hidden = false;
       return;
     }
-    // The creator keeps the game's manage token (restart, pause, end it) in this browser.
-    if (data.manage_token) localStorage.setItem(`arcade.manage.${data.id}`, data.manage_token);
-    const humans = data.seats.filter((s) => s.join_url);
-    if (humans.length > 1) sessionStorage.setItem(`arcade.invites.${data.id}`, JSON.stringify(humans.slice(1)));
-    location.href = humans.length ? humans[0].join_url : data.url;
+    location.href = `/replay/${answer.data.id}`;
   });
 
   document.querySelectorAll(".game-card").forEach((b) => b.addEventListener("click", () => choose(b.dataset.game)));

@@ -80,6 +80,12 @@
     if (confirm("Restart this game from the beginning?")) socket.emit("restart", { game_id: gameId, token: control });
   });
   $("retry-ai").addEventListener("click", () => socket.emit("retry_ai", { game_id: gameId, token: control }));
+  $("takeback").addEventListener("click", () => socket.emit("takeback", { game_id: gameId, token }));
+  $("takeback-accept").addEventListener("click", () => socket.emit("takeback", { game_id: gameId, token }));
+  $("takeback-decline").addEventListener("click", () => socket.emit("takeback_decline", { game_id: gameId, token }));
+  $("step").addEventListener("click", () => socket.emit("step", { game_id: gameId, token: manageToken }));
+  $("ai-speed").addEventListener("change", () =>
+    socket.emit("ai_speed", { game_id: gameId, token: manageToken, pause: Number($("ai-speed").value) }));
   $("pause").addEventListener("click", () => socket.emit("pause", { game_id: gameId, token: manageToken }));
   $("resume").addEventListener("click", () => socket.emit("resume", { game_id: gameId, token: manageToken }));
   $("delete").addEventListener("click", async () => {
@@ -132,6 +138,11 @@
     $("pause").hidden = !managing || state.paused;
     $("resume").hidden = !managing || !state.paused;
     $("delete").hidden = !managing;
+    renderTakeback();
+    const aiVsAi = state.seat_info.every((info) => !info.human);
+    $("step").hidden = !managing || !state.paused || state.to_move == null || state.seat_info[state.to_move].human;
+    $("ai-speed-box").hidden = !managing || !aiVsAi;
+    if (state.ai_pause != null) $("ai-speed").value = String(state.ai_pause);
     if (state.status !== "playing") $("hint-box").hidden = true;
     // Other panels (the teaching tools) follow the game through this event.
     document.dispatchEvent(new CustomEvent("arcade:state", { detail: { state, seat: mySeat, token } }));
@@ -150,6 +161,20 @@
     if (!focus || board.contains(document.activeElement)) return;
     const same = focus.move && board.querySelector(`.move-target[data-move="${CSS.escape(focus.move)}"]`);
     (same || board.querySelector(".move-target") || board).focus({ preventScroll: true });
+  }
+
+  /** Take back: for a seat that has moved; an offer from the other human shows Accept / Decline. */
+  function renderTakeback() {
+    const offer = state.takeback_offer;
+    const mine = mySeat !== null && !!token;
+    const moved = mine && state.history.some((h) => h.seat === mySeat);
+    const pending = offer && offer.seat === mySeat;
+    $("takeback").hidden = !moved || !!offer;
+    const theirs = mine && offer && offer.seat !== mySeat;
+    $("takeback-offer").hidden = !(theirs || pending);
+    $("takeback-accept").hidden = $("takeback-decline").hidden = !theirs;
+    if (theirs) $("takeback-offer-text").textContent = `${sideName(offer.seat)} asks to take back their last move.`;
+    else if (pending) $("takeback-offer-text").textContent = "You asked to take back your last move: waiting for the answer…";
   }
 
   function sideName(seat) {
