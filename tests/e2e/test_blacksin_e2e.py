@@ -242,7 +242,10 @@ def test_two_humans_in_two_pages(page: Page, context, base_url):
     # the player has stopped: the opponent moves on alone, and stops at 7 against 27
     expect(opponent.get_by_test_id("status")).to_contain_text("Your move (Opponent)")
     opponent.locator('.bs-move.move-target[data-move="stop"]').click()
+    # read the stored state once the move has landed (the click is sent asynchronously)
+    expect(player.get_by_test_id("verdict")).to_contain_text("Player wins")
     state = api_state(base_url, game["id"])
+    assert state["status"] == "over"
     for p in (player, opponent):
         expect(p.get_by_test_id("verdict")).to_contain_text("Player wins")
         assert_verdict(p, state)
