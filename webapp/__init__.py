@@ -22,6 +22,7 @@ from flask import Flask
 from flask_socketio import SocketIO
 
 from .ai import AIRunner
+from .arena_runs import ArenaRuns
 from .sessions import SessionStore
 from .store import DAY, Retention, open_store
 
@@ -65,7 +66,7 @@ class Arcade:
     socketio: SocketIO
     store: SessionStore
     ai: AIRunner
-    arenas: dict
+    arenas: ArenaRuns
     sweep_interval: float = 60.0
     _next_sweep: float = 0.0
     _sweep_lock: threading.Lock = field(default_factory=threading.Lock)
@@ -93,6 +94,7 @@ class Arcade:
         """Stop every search and child process (games are stored already: nothing is lost)."""
         self.ai.stopping = True  # no new search starts; a stopped one stores nothing
         self.store.stop_searches()
+        self.arenas.stop()
         self.ai.leases.close()  # other processes take this one's AI turns at once
         try:
             self.ai.pool.shutdown()
@@ -128,7 +130,7 @@ def create_app(config: dict | None = None) -> Flask:
     retention = Retention(finished=app.config["KEEP_FINISHED_DAYS"] * DAY, idle=app.config["KEEP_IDLE_DAYS"] * DAY,
                           arena=app.config["KEEP_ARENA_DAYS"] * DAY)
     store = SessionStore(open_store(store_url(app), retention), hot_games=int(app.config["HOT_GAMES"]))
-    arcade = Arcade(socketio, store, AIRunner(socketio, app.config, store), {},
+    arcade = Arcade(socketio, store, AIRunner(socketio, app.config, store), ArenaRuns(store.backend),
                     sweep_interval=float(app.config["SWEEP_INTERVAL"]))
     atexit.register(arcade.ai.shutdown)
     atexit.register(arcade.ai.leases.close)

@@ -11,6 +11,7 @@ import logging
 import secrets
 import threading
 import time
+from typing import Callable
 
 from engine.arena import ArenaCancelled, check_arena, run_arena
 
@@ -30,6 +31,7 @@ class ArenaJob:
         self.error: str | None = None
         self.started = time.time()
         self.finished: float | None = None
+        self.on_change: Callable[["ArenaJob"], None] | None = None  # the registry stores the run
 
     @classmethod
     def start(cls, game, options, agents, games, seed, *, runner=None, client: str = "") -> "ArenaJob":
@@ -63,9 +65,37 @@ class ArenaJob:
             self.error = f"{type(exc).__name__}: {exc}"
             self.status = "failed"
         self.finished = time.time()
+        self._changed()
 
     def _progress(self, totals):
         self.results = {k: (list(v) if isinstance(v, list) else v) for k, v in totals.items()}
+        self._changed()
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            try:
+                self.on_change(self)
+            except Exception:  # storing must never stop the run
+                log.exception("arena run %s not stored", self.id)
+
+    # ----- stored form ---------------------------------------------------------------------------
+    def to_store(self) -> dict:
+        return {"id": self.id, "request": self.request, "status": self.status, "results": self.results,
+                "error": self.error, "started": self.started, "finished": self.finished}
+
+    @classmethod
+    def from_store(cls, data: dict, *, stale_after: float = 120.0) -> "ArenaJob":
+        """A stored run, read-only here. A run stored as running whose process stopped updating
+        it (a restart) is reported ``interrupted``."""
+        req = data["request"]
+        job = cls(req["game"], req["options"], req["agents"], req["games"], req["seed"])
+        job.id, job.request = data["id"], req
+        job.status, job.results, job.error = data["status"], data.get("results"), data.get("error")
+        job.started, job.finished = data["started"], data.get("finished")
+        if job.status == "running" and time.time() - data.get("updated", 0) > stale_after:
+            job.status, job.error = "interrupted", "the server stopped during this run"
+            job.finished = data.get("updated")
+        return job
 
     def summary(self) -> dict:
         played = self.results["games"] if self.results else 0
