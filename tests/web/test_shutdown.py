@@ -135,7 +135,7 @@ def test_sigterm_stops_every_child_and_a_restart_resumes_the_games(servers, tmp_
     # an AI seat to move at the moment of the stop: it searches (up to 3 s) when SIGTERM comes
     due = requests.post(create, json={"game": "cantris", "options": {"board": "10x5", "seed": 7},
                                       "players": ["alphabeta:time=3", "human"]}, timeout=10).json()
-    wait_state(server, due["id"], lambda s: s["ai"]["thinking"] == 0, timeout=10)
+    wait_state(server, due["id"], lambda s: s["ai"]["thinking"] == 0, timeout=30)
     children = descendants(server.proc.pid)
     assert children, "the search pool's worker processes should be running"
 
@@ -150,7 +150,7 @@ def test_sigterm_stops_every_child_and_a_restart_resumes_the_games(servers, tmp_
     after = state(again, gid)
     assert after == before  # same version, seats, history with the AI's statistics
     assert state(again, due["id"])["history"] == []
-    resumed = wait_state(again, due["id"], lambda s: len(s["history"]) >= 1, timeout=40)
+    resumed = wait_state(again, due["id"], lambda s: len(s["history"]) >= 1, timeout=60)
     assert resumed["history"][0]["seat"] == 0 and resumed["history"][0]["nodes"] > 0
     # the old token still holds its seat on the new process
     player = socketio.Client(reconnection=False)
