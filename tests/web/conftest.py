@@ -65,6 +65,13 @@ class Inbox:
         return [e["name"] for e in self.events]
 
 
+@pytest.fixture(autouse=True)
+def own_store(tmp_path, monkeypatch):
+    """An app created without a ``STORE`` setting gets this test's own file, never the
+    project's instance folder (stored games and runs would leak from one test to the next)."""
+    monkeypatch.setenv("ARCADE_STORE", str(tmp_path / "default-store.sqlite3"))
+
+
 @pytest.fixture
 def inbox_of():
     """``inbox_of(socket_test_client)``: an :class:`Inbox` of its events."""

@@ -28,6 +28,9 @@ def test_a_finished_run_is_stored_and_survives_a_restart(make_app):
     done = wait_done(client, run_id)
     assert done["status"] == "done" and done["played"] == 6 and done["results"]["games"] == 6
     arenas = first.extensions["arcade"].arenas
+    deadline = time.monotonic() + 5
+    while arenas._running and time.monotonic() < deadline:  # its thread stores it last
+        time.sleep(0.02)
     assert arenas._running == {}  # a finished run leaves memory: read back from the store
     again = make_app().test_client()  # the same store file: a restarted server
     stored = again.get(f"/api/arena/{run_id}").get_json()

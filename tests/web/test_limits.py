@@ -104,11 +104,12 @@ def test_arena_runs_are_capped_per_client():
 
 
 @pytest.fixture(scope="module")
-def pooled():
+def pooled(tmp_path_factory):
     """A live server whose searches all run in one worker process."""
     from tests.conftest import LiveServer
 
-    server = LiveServer(create_app(dict(FAST, AI_PROCESSES=1))).start()
+    store = tmp_path_factory.mktemp("pooled") / "games.sqlite3"
+    server = LiveServer(create_app(dict(FAST, AI_PROCESSES=1, STORE=str(store)))).start()
     assert server.app.extensions["arcade"].ai.pool.wait_ready()
     yield server
     server.app.extensions["arcade"].ai.shutdown()
