@@ -67,3 +67,10 @@ def test_tree_page(axe_page: Page, base_url):
     axe_page.goto(f"/play/{new_game(base_url, 'nim')['id']}/tree")
     expect(axe_page.get_by_test_id("search-tree").locator("[data-node]").first).to_be_attached()
     assert serious_violations(axe_page) == []
+
+
+def test_replay_page(axe_page: Page, base_url):
+    game = new_game(base_url, "nim")
+    axe_page.goto(f"/replay/{game['id']}")
+    expect(axe_page.get_by_test_id("replay-status")).to_contain_text("Start position")
+    assert serious_violations(axe_page) == []

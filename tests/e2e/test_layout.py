@@ -39,7 +39,8 @@ def fits(page: Page, what: str) -> None:
 
 def test_site_pages_fit(phone: Page, base_url):
     game_id = requests.post(f"{base_url}/api/games", json={"game": "nim", "players": ["human", "random"]}).json()["id"]
-    for path in ["/", "/?game=shannon", "/?game=blacksin", "/lessons", "/arena", f"/play/{game_id}/tree"]:
+    for path in ["/", "/?game=shannon", "/?game=blacksin", "/lessons", "/arena", f"/play/{game_id}/tree",
+                 f"/replay/{game_id}"]:
         phone.goto(path)
         phone.wait_for_load_state("networkidle")
         fits(phone, path)
