@@ -21,7 +21,7 @@ window.ArcadeCreate = {
   open(data) {
     if (data.manage_token) localStorage.setItem(`arcade.manage.${data.id}`, data.manage_token);
     const humans = data.seats.filter((s) => s.join_url);
-    if (humans.length > 1) sessionStorage.setItem(`arcade.invites.${data.id}`, JSON.stringify(humans.slice(1)));
+    if (humans.length > 1) localStorage.setItem(`arcade.invites.${data.id}`, JSON.stringify(humans.slice(1)));  // a reload finds them
     location.href = humans.length ? humans[0].join_url : data.url;
   },
 };

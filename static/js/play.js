@@ -60,7 +60,7 @@
     const box = $("hint-box");
     box.hidden = false;
     box.replaceChildren(el("strong", { text: "Hint: " }), el("code", { text: msg.move }),
-      el("span", { text: ` (${msg.score_text || msg.score}, depth ${msg.stats.depth}, ${fmt(msg.stats.nodes)} nodes)` }));
+      el("span", { text: ` (${scoreWords(msg.score_text, msg.score)}, depth ${msg.stats.depth}, ${fmt(msg.stats.nodes)} nodes)` }));
     render();
   });
   socket.on("error", (msg) => showError(msg.message || String(msg)));
@@ -156,9 +156,11 @@
   }
 
   /** Keep the keyboard on the board across a re-render (which replaces its elements): the same
-   * move if it is still a target, else the first target, else the board itself. */
+   * move if it is still a target, else the first target, else the board itself (while the
+   * other side moves; its answer then brings the focus back to a target). */
   function restoreFocus(board, focus) {
-    if (!focus || board.contains(document.activeElement)) return;
+    const active = document.activeElement;
+    if (!focus || (active !== board && board.contains(active))) return;
     const same = focus.move && board.querySelector(`.move-target[data-move="${CSS.escape(focus.move)}"]`);
     (same || board.querySelector(".move-target") || board).focus({ preventScroll: true });
   }
@@ -208,6 +210,9 @@
     }
     $("status").textContent = text;
     $("status").dataset.state = state.status;
+    // the game-over line is coloured by this page's result: win, loss, draw or spectator
+    $("status").dataset.result = state.status !== "over" ? "" : mySeat === null ? "spectator"
+      : state.result.winner == null ? "draw" : state.result.winner === mySeat ? "win" : "loss";
   }
 
   function renderSeats() {
@@ -222,7 +227,7 @@
     const s = state.ai.last_stats;
     if (!s) { $("ai-stats").textContent = "No search yet."; return; }
     const rows = [
-      ["move", "Move", s.move], ["agent", "Agent", s.agent], ["score", "Score", s.score_text ?? String(s.score)],
+      ["move", "Move", s.move], ["agent", "Agent", s.agent], ["score", "Score", scoreWords(s.score_text, s.score)],
       ["outcome", "Outcome", s.outcome || "not proved"], ["depth", "Depth", s.depth], ["nodes", "Nodes", fmt(s.nodes)],
       ["cutoffs", "Cut-offs", fmt(s.stats.cutoffs)], ["tt_hits", "Table hits", fmt(s.stats.tt_hits)],
       ["time", "Time", `${s.elapsed_ms.toFixed(1)} ms`], ["nps", "Nodes/s", s.stats.nps ? fmt(s.stats.nps) : "–"],
@@ -238,7 +243,7 @@
         el("span", { class: "move-side", text: cap(state.sides[h.seat]) }),
         el("code", { text: h.move }));
       if (h.nodes != null) {
-        li.append(el("span", { class: "move-meta", text: `${h.score_text ?? h.score} · d${h.depth} · ${fmt(h.nodes)} n` }));
+        li.append(el("span", { class: "move-meta", text: `${scoreWords(h.score_text, h.score)} · d${h.depth} · ${fmt(h.nodes)} n` }));
       }
       li.title = `ply ${i + 1}`;
       return li;
@@ -255,7 +260,7 @@
     if (seat == null) return;
     const p = thinking && thinking.progress;
     $("ai-progress").textContent = p
-      ? `depth ${p.depth} done · ${fmt(p.nodes)} nodes · best so far ${p.best_move}${p.score_text ? ` (${p.score_text})` : ""}`
+      ? `depth ${p.depth} done · ${fmt(p.nodes)} nodes · best so far ${p.best_move} (${scoreWords(p.score_text, p.score)})`
       : `${state.seat_info[seat].agent} is searching…`;
   }
 
@@ -268,16 +273,35 @@
     errorTimer = setTimeout(() => { box.hidden = true; }, 6000);
   }
 
-  // Invite links the lobby handed over for the other human seats (only the creator has them).
-  const invites = JSON.parse(sessionStorage.getItem(`arcade.invites.${gameId}`) || "[]");
+  // Invite links the lobby handed over for the other human seats (only the creator has them;
+  // in localStorage, so a reload still shows them), each with a Copy button.
+  const invites = JSON.parse(localStorage.getItem(`arcade.invites.${gameId}`) || "[]");
   if (invites.length) {
     const box = $("invites");
     box.hidden = false;
-    box.append(el("h3", { text: "Invite" }), ...invites.map((inv) =>
-      el("p", {}, `Seat ${inv.seat}: `, el("a", { href: inv.join_url, text: new URL(inv.join_url, location.href).href }))));
-    box.append(el("p", {}, "Spectators: ", el("a", { href: `/play/${gameId}`, text: new URL(`/play/${gameId}`, location.href).href })));
+    const link = (label, path) => {
+      const url = new URL(path, location.href).href;
+      const copy = el("button", { type: "button", class: "secondary copy", "data-testid": "copy-invite", text: "Copy" });
+      copy.addEventListener("click", async () => {
+        try { await navigator.clipboard.writeText(url); copy.textContent = "Copied"; } catch (err) { copy.textContent = "Select the link to copy it"; }
+      });
+      return el("p", { class: "invite" }, `${label}: `, el("a", { href: path, text: url }), " ", copy);
+    };
+    box.append(el("h3", { text: "Invite" }),
+      ...invites.map((inv) => link(`${cap(state ? state.sides[inv.seat] : `seat ${inv.seat}`)} (send to your friend)`, inv.join_url)),
+      link("Spectators", `/play/${gameId}`));
   }
 
   function fmt(n) { return n == null ? "–" : Number(n).toLocaleString("en"); }
+
+  /** An engine score for people: the engine's words ("win in 5", "loss in 2") as they are, a
+   * heuristic number rounded to one decimal ("+3.19116" -> "+3.2"). */
+  function scoreWords(text, score) {
+    const raw = text ?? (score == null ? null : String(score));
+    if (raw == null) return "–";
+    const n = Number(raw);
+    if (raw.trim() === "" || !Number.isFinite(n)) return raw;
+    return `${n > 0 ? "+" : ""}${Number(n.toFixed(1))}`;
+  }
   function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
 })();

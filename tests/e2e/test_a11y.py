@@ -4,6 +4,7 @@ critical violation on the lobby, every game's play page, the tree, the arena and
 The pages' CSP (script-src 'self') refuses injected scripts, so these pages open in a context
 that bypasses it: the test injects axe, the pages themselves are unchanged."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -74,3 +75,30 @@ def test_replay_page(axe_page: Page, base_url):
     axe_page.goto(f"/replay/{game['id']}")
     expect(axe_page.get_by_test_id("replay-status")).to_contain_text("Start position")
     assert serious_violations(axe_page) == []
+
+
+IN_BOARD = "() => !!document.activeElement.closest('#board')"
+
+
+@pytest.mark.parametrize("game", ["nim", "sim", "cantris"])
+def test_keyboard_play_keeps_focus_on_the_board(page: Page, base_url, game):
+    """Moves played with Tab and Enter: after each move and the AI's answer the focus is still
+    on the board (never on <body>), and each target says its move in words."""
+    page.goto(new_game(base_url, game)["seats"][0]["join_url"])
+    page.get_by_test_id("speed").select_option("0")
+    status = page.get_by_test_id("status")
+    expect(status).to_contain_text("Your move")
+    label = page.locator("#board .move-target").first.get_attribute("aria-label")
+    assert {"nim": "take ", "sim": "draw ", "cantris": ": remove the tile in row "}[game] in label
+    page.locator("#board .move-target").last.focus()  # Nim: take one stick, the game goes on
+    for turn in range(2):
+        before = page.get_by_test_id("move-list").locator("li").count()
+        page.keyboard.press("Enter")
+        expect(page.get_by_test_id("move-list").locator("li")).not_to_have_count(before)
+        assert page.evaluate(IN_BOARD)
+        expect(status).to_contain_text(re.compile("Your move|Game over"))
+        assert page.evaluate(IN_BOARD)
+        if "Game over" in status.inner_text():
+            assert turn > 0
+            break
+        assert page.evaluate("() => document.activeElement.classList.contains('move-target')")

@@ -1,7 +1,9 @@
 """The play page's status follows the server's state: a restart during the AI's search
 leaves no stale "… is thinking…" or old progress, even when the cancelled search's last
-events arrive after the restart."""
+events arrive after the restart. The game-over line is coloured by the viewer's result; the
+invite link survives a reload and has a Copy button."""
 
+import re
 import time
 
 import pytest
@@ -49,3 +51,31 @@ def test_restart_during_the_ai_search(page: Page, base_url, game, options, ai):
         expect(status).to_contain_text("Your move")
         page.locator(".move-target").first.click()
     expect(status).to_contain_text("is thinking")
+
+
+def test_game_over_line_is_coloured_by_each_viewers_result(page: Page, context, base_url):
+    game = requests.post(f"{base_url}/api/games", json={
+        "game": "nim", "options": {"piles": [2]}, "players": ["human", "human"]}).json()
+    loser, winner, spectator = page, context.new_page(), context.new_page()
+    loser.goto(game["seats"][0]["join_url"])
+    winner.goto(game["seats"][1]["join_url"])
+    spectator.goto(game["url"])
+    loser.locator('[data-move="1:2"]').click()  # misère: whoever takes the last stick loses
+    colours = {}
+    for who, result in ((loser, "loss"), (winner, "win"), (spectator, "spectator")):
+        status = who.get_by_test_id("status")
+        expect(status).to_contain_text("Game over")
+        expect(status).to_have_attribute("data-result", result)
+        colours[result] = status.evaluate("e => getComputedStyle(e).color")
+    assert len(set(colours.values())) == 3  # a loss is never shown in the winner's green
+
+
+def test_invite_link_survives_a_reload_with_a_copy_button(page: Page):
+    page.goto("/?game=nim")
+    page.get_by_test_id("seat-1-kind").select_option("human")
+    page.get_by_test_id("create").click()
+    invites = page.get_by_test_id("invites")
+    expect(invites.locator("a").first).to_have_attribute("href", re.compile(r"/play/[\w-]+\?token="))
+    page.reload()
+    expect(invites.locator("a").first).to_have_attribute("href", re.compile(r"/play/[\w-]+\?token="))
+    expect(invites.get_by_test_id("copy-invite").first).to_be_visible()
