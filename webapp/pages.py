@@ -1,4 +1,4 @@
-"""The HTML pages: the lobby and a game's page."""
+"""The HTML pages: the lobby, a game's page and its replay."""
 
 from flask import Blueprint, abort, current_app, render_template
 
@@ -14,22 +14,21 @@ def lobby():
     return render_template("lobby.html", catalog=catalog())
 
 
-@bp.get("/play/<game_id>")
-def play(game_id):
-    store = current_app.extensions["arcade"].store
+def game_page(template: str, game_id: str):
+    """A page about one stored game (404 for an unknown id)."""
     try:
-        session = store.get(game_id)
+        session = current_app.extensions["arcade"].store.get(game_id)
     except ArcadeError as exc:
         abort(404, description=exc.message)
-    return render_template("play.html", game=session.game, game_id=game_id)
+    return render_template(template, game=session.game, game_id=game_id)
+
+
+@bp.get("/play/<game_id>")
+def play(game_id):
+    return game_page("play.html", game_id)
 
 
 @bp.get("/replay/<game_id>")
 def replay(game_id):
     """Step through a game's record (any game, finished or not) and continue from any point."""
-    store = current_app.extensions["arcade"].store
-    try:
-        session = store.get(game_id)
-    except ArcadeError as exc:
-        abort(404, description=exc.message)
-    return render_template("replay.html", game=session.game, game_id=game_id)
+    return game_page("replay.html", game_id)
