@@ -855,3 +855,7 @@ def test_bench_reports_the_shannon_targets(monkeypatch):
     assert "all 6 solves" in solves["target"] and "seed" in solves["figure"]
     assert "short first: depth" in bridgit["figure"] and "cut first: depth" in bridgit["figure"]
     assert isinstance(solves["pass"], bool) and isinstance(bridgit["pass"], bool)
+    monkeypatch.setattr(bench, "SHANNON_SAMPLE", ((2, "cut"),))
+    solves, bridgit = bench.shannon_targets(repeat=1, full=False)  # the default run: a sample
+    assert "a sample of 1" in solves["target"] and "(seed 2, cut first)" in solves["figure"]
+    assert "short first: depth" in bridgit["figure"] and "cut first" not in bridgit["figure"]
