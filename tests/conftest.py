@@ -87,3 +87,14 @@ def make_live_server(tmp_path):
     for server in started:
         server.app.extensions["arcade"].ai.pool.shutdown()
         server.stop()
+
+
+def pytest_collection_modifyitems(config, items):
+    """Soak tests run only when asked for by marker (``pytest -m soak``): any other run,
+    ``-m "not e2e"`` included, leaves them out."""
+    if "soak" in (config.option.markexpr or ""):
+        return
+    kept = [item for item in items if item.get_closest_marker("soak") is None]
+    if len(kept) != len(items):
+        config.hook.pytest_deselected(items=[item for item in items if item not in kept])
+        items[:] = kept

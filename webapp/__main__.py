@@ -1,5 +1,10 @@
-"""``python -m webapp [--host H] [--port P] [--store URL] [--message-queue URL]``: serve the arcade
-and print the lobby's URL."""
+"""``python -m webapp [--host H] [--port P] [--store URL] [--message-queue URL] [--threads N] [--dev]``:
+serve the arcade and print the lobby's URL.
+
+By default this is the production server (:mod:`webapp.server`: gunicorn in this process, one
+worker of ``--threads`` threads); ``--dev`` (or ``--debug``) runs werkzeug's development server
+instead. SIGTERM or Ctrl-C stops either, with every search and child process.
+"""
 
 import argparse
 import logging
@@ -8,13 +13,15 @@ import signal
 import sys
 
 from . import create_app, get_socketio
-from .cluster import RedisUnavailable
-from .store import StoreError
+from .cluster import RedisUnavailable, connect
+from .store import StoreError, open_store
 
 log = logging.getLogger("webapp")
 
 
 def main(argv=None):
+    from .server import THREADS
+
     parser = argparse.ArgumentParser(prog="python -m webapp", description="Serve Alpha-Beta Arcade.")
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=5000)
@@ -22,26 +29,52 @@ def main(argv=None):
                         help="where games live: a SQLite file path or sqlite:///PATH, or redis://HOST:PORT/DB "
                              "shared by several server processes (default: $ARCADE_STORE, else "
                              "instance/arcade.sqlite3)")
-    parser.add_argument("--debug", action="store_true")
     parser.add_argument("--message-queue", metavar="URL", default=os.environ.get("ARCADE_MESSAGE_QUEUE"),
                         help="redis://HOST:PORT/DB shared by several server processes, so that any of "
                              "them can push to any game's players (default: $ARCADE_MESSAGE_QUEUE, or none)")
+    parser.add_argument("--threads", type=int, default=THREADS,
+                        help=f"connections served at once: open websockets (one per player's page) plus "
+                             f"HTTP requests in flight (default {THREADS})")
+    parser.add_argument("--access-log", action="store_true", help="log every request (seat tokens masked)")
+    parser.add_argument("--dev", action="store_true", help="werkzeug's development server instead of gunicorn")
+    parser.add_argument("--debug", action="store_true", help="the development server in debug mode")
     args = parser.parse_args(argv)
     if not 0 < args.port < 65536:
         parser.error(f"--port must be 1..65535, got {args.port}")
+    if not 2 <= args.threads <= 10_000:
+        parser.error(f"--threads must be 2..10000, got {args.threads}")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    config = {"MESSAGE_QUEUE": args.message_queue}
+    if args.store:
+        config["STORE"] = args.store
     try:
-        config = {"MESSAGE_QUEUE": args.message_queue}
-        if args.store:
-            config["STORE"] = args.store
-        app = create_app(config)
+        preflight(config)
+        app = create_app(config) if args.dev or args.debug else None
     except RedisUnavailable as exc:
         parser.error(str(exc))
     except StoreError as exc:
         parser.error(f"--store: {exc}")
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
     print(f"Alpha-Beta Arcade: lobby at http://{shown}:{args.port}/", flush=True)
-    serve(app, args.host, args.port, args.debug)
+    if app is not None:
+        serve(app, args.host, args.port, args.debug)
+        return
+    from .server import ArcadeServer
+
+    # The app is made in gunicorn's worker process; the worker stops it (webapp.server).
+    ArcadeServer(lambda: create_app(config), args.host, args.port, threads=args.threads,
+                 access_log=args.access_log).run()
+
+
+def preflight(config: dict) -> None:
+    """The checks that would make ``create_app`` fail, done before a server starts (the
+    production server makes the app in its worker process, where a failure is harder to read).
+    Opens and closes: nothing stays open across the worker's fork."""
+    if config.get("MESSAGE_QUEUE"):
+        connect(config["MESSAGE_QUEUE"], "message queue").close()
+    url = config.get("STORE") or os.environ.get("ARCADE_STORE")
+    if url:
+        open_store(url).close()
 
 
 def _interrupt(signum, frame):
@@ -52,8 +85,9 @@ def _interrupt(signum, frame):
 
 
 def serve(app, host: str, port: int, debug: bool = False) -> None:
-    """Serve until SIGTERM or Ctrl-C, then stop every search and child process. Games are
-    stored as they change, so stopping loses nothing; the next start resumes them."""
+    """The development server, until SIGTERM or Ctrl-C; then stop every search and child
+    process. Games are stored as they change, so stopping loses nothing; the next start
+    resumes them."""
     signal.signal(signal.SIGTERM, _interrupt)
     signal.signal(signal.SIGINT, _interrupt)
     try:

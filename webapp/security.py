@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import logging
 import math
+import os
 import re
 import threading
 import time
@@ -293,10 +294,15 @@ def mask_access_logs() -> None:
             logger.addFilter(MaskTokens())
 
 
-def init_app(app: Flask) -> None:
+def init_app(app: Flask, explicit: dict | None = None) -> None:
+    """Wire the hooks; ``explicit`` is the config the app factory was given (it wins over the
+    environment's ``ARCADE_CREATE_LIMIT``)."""
+    explicit = explicit or {}
     for key, value in DEFAULTS.items():
         if app.config.get(key) is None:  # Flask itself has MAX_CONTENT_LENGTH = None
             app.config[key] = value
+    if "ARCADE_CREATE_LIMIT" in os.environ and "CREATE_LIMIT" not in explicit:  # e.g. a load test
+        app.config["CREATE_LIMIT"] = int(os.environ["ARCADE_CREATE_LIMIT"])
     app.extensions["create_limiter"] = RateLimiter(app.config["CREATE_LIMIT"], app.config["CREATE_PERIOD"])
     app.before_request(check_request)
     app.after_request(add_headers)

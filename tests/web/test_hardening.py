@@ -327,3 +327,70 @@ def test_socket_payloads_meet_the_same_limits(app):
         assert errors and errors[0]["code"] == "bad_payload" and words in errors[0]["message"], errors
         assert len(errors[0]["message"]) < 200
     assert client.get(f"/api/games/{body['id']}").get_json()["version"] == 1
+
+
+# ----- the production server ----------------------------------------------------------------------------
+def test_python_m_webapp_is_the_production_server_and_stops_on_sigterm(tmp_path):
+    """gunicorn (no development-server warning), the headers, tokens masked in its access
+    log, and SIGTERM to the main process stops every process of it (search pool included)."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    import requests
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    log = tmp_path / "server.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "webapp", "--port", str(port), "--access-log"],
+                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    group = proc.pid
+
+    def alive() -> int:
+        count = 0
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat") as f:
+                        count += int(f.read().rsplit(")", 1)[1].split()[2]) == group
+                except (OSError, IndexError, ValueError):
+                    pass
+        return count
+
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                r = requests.get(f"{url}/api/catalog", timeout=2)
+                break
+            except requests.RequestException:
+                assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
+                time.sleep(0.2)
+        assert r.headers["Server"].startswith("gunicorn")
+        assert r.headers["Referrer-Policy"] == "no-referrer"
+        game = requests.post(f"{url}/api/games", json=NIM, timeout=10).json()
+        token = game["seats"][0]["token"]
+        assert requests.get(f"{url}{game['seats'][0]['join_url']}", timeout=10).status_code == 200
+        assert alive() >= 3  # the server, its worker, the search pool
+        proc.send_signal(signal.SIGTERM)  # the main process only, as a service manager does
+        deadline = time.monotonic() + 15
+        while alive() and time.monotonic() < deadline:
+            proc.poll()  # reap the main process (a zombie still has its /proc entry)
+            time.sleep(0.2)
+        assert alive() == 0, "processes of the server outlived it by 15 s"
+        text = log.read_text()
+        assert f"lobby at http://127.0.0.1:{port}/" in text
+        assert "development server" not in text and "Listening at" in text
+        assert f"/play/{game['id']}?token=***" in text and token not in text
+    finally:
+        try:
+            os.killpg(group, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait(5)

@@ -1,0 +1,217 @@
+"""Fuzz every HTTP route and every Socket.IO event with hypothesis.
+
+Random JSON values, wrong types, huge strings, deep nesting, wrong content types, plausible
+bodies with one field gone wrong. Whatever comes in: nothing crashes (no 5xx, no
+``internal`` error), a refusal is a clear 4xx JSON (or an ``error`` event) with a code and a
+message, and a refused input changes nothing (the game's version and history, the number of
+games and arena runs). Routes and events are read from the app, so new ones are fuzzed too.
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import quote
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import experiments
+from webapp import create_app, get_socketio
+
+CONFIG = {"TESTING": True, "AI_PROCESSES": 0, "AI_PAUSE": 0.05, "AI_TIME_CAP": 2.0, "HINT_TIME": 0.5,
+          "COMPARE_TIME_CAP": 0.5, "CREATE_LIMIT": 1_000_000, "TRACE_MAX_NODES": 200}
+FUZZ = settings(max_examples=30, deadline=None, derandomize=True,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                                       HealthCheck.function_scoped_fixture])
+
+CATALOG = experiments.catalog()
+PRESETS = [p["name"] for p in CATALOG["presets"]]
+EXAMPLES = [e["name"] for e in CATALOG["examples"]]
+GAMES = ["nim", "sim", "shannon", "blacksin", "cantris"]
+SPECS = ["human", "random", "alphabeta:depth=1", "minimax:depth=1", "model:opponent=rules", "rules",
+         "expecti:depth=1", "alphabeta:time=0.01", "alphabeta:depth=-1", "nobody"]
+
+# ----- values ----------------------------------------------------------------------------------------
+huge_text = st.integers(400, 3000).map(lambda n: "x" * n)
+texts = st.one_of(st.text(max_size=30), huge_text, st.sampled_from(["", " ", "0", "-1", "1:1", "2:2", "null",
+                                                                     "../..", "%00", "🙂", "a" * 101]))
+scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**30, 10**30), st.floats(allow_nan=False), texts)
+json_values = st.recursive(scalars, lambda inner: st.one_of(
+    st.lists(inner, max_size=6), st.dictionaries(st.text(max_size=12), inner, max_size=6)), max_leaves=25)
+deep = st.integers(15, 3000).map(lambda n: "[" * n + "]" * n)
+
+
+def plausible(valid: dict) -> st.SearchStrategy:
+    """A body with the right keys, each value valid or wrong (and maybe an extra key)."""
+    fields = {key: st.one_of(st.sampled_from(choices), json_values) for key, choices in valid.items()}
+    return st.fixed_dictionaries({}, optional=fields).flatmap(
+        lambda body: st.one_of(st.just(body), json_values.map(lambda extra: {**body, "extra": extra})))
+
+
+BODIES = plausible({
+    "game": GAMES, "options": [{}, {"piles": [1, 2]}, {"hidden": True}, {"board": "6x3"}, {"piles": "1,2"}],
+    "players": [["human", "human"], ["human", "random"], ["human", "model:opponent=rules"], ["human"]],
+    "agents": [["random", "random"], ["human", "random"], ["random"]],
+    "games": [1, 0, 2, -1, 10**9], "seed": [1, None, "x"],
+})
+
+requests_ = st.fixed_dictionaries({
+    "kind": st.sampled_from(["json", "plausible", "raw", "deep", "none"]),
+    "json": json_values, "plausible": BODIES, "deep": deep,
+    "raw": st.binary(max_size=200),
+    "content_type": st.sampled_from(["application/json", "text/plain", "application/x-www-form-urlencoded",
+                                     "multipart/form-data; boundary=x", "application/xml", None]),
+    "query": st.dictionaries(st.sampled_from(["ply", "depth", "agent", "max_nodes", "eval", "token", "algo",
+                                              "nodes", "q"]),
+                             st.one_of(texts, st.sampled_from(SPECS), st.integers(-5, 40).map(str)), max_size=3),
+    "params": st.dictionaries(st.sampled_from(["game_id", "job_id", "name", "filename"]),
+                              st.one_of(texts, st.sampled_from(PRESETS + EXAMPLES)), max_size=4),
+})
+
+
+# ----- the app under fuzz -------------------------------------------------------------------------------
+class Target:
+    """One app with a reference game (Nim 1,2 between two people, one move played)."""
+
+    def __init__(self):
+        self.app = create_app(CONFIG)
+        self.client = self.app.test_client()
+        body = self.client.post("/api/games", json={"game": "nim", "options": {"piles": [1, 2]}}).get_json()
+        self.game_id = body["id"]
+        self.tokens = [s["token"] for s in body["seats"]]
+        self.sio = get_socketio(self.app).test_client(self.app, flask_test_client=self.client)
+        self.sio.emit("move", {"game_id": self.game_id, "token": self.tokens[0], "move": "2:1"})
+        self.sio.get_received()
+        self.arcade = self.app.extensions["arcade"]
+
+    def snapshot(self):
+        state = self.client.get(f"/api/games/{self.game_id}").get_json()
+        return (state["version"], json.dumps(state["history"]), state["status"],
+                len(self.arcade.store.all()), len(self.arcade.arenas))
+
+    def stop_arenas(self):
+        for job in list(self.arcade.arenas.values()):
+            job.cancel.set()
+
+
+@pytest.fixture(scope="module")
+def target():
+    t = Target()
+    yield t
+    t.stop_arenas()
+
+
+def rules(app):
+    return sorted((rule.rule, method, rule) for rule in app.url_map.iter_rules()
+                  for method in rule.methods - {"HEAD", "OPTIONS"})
+
+
+ROUTES = [(path, method) for path, method, _ in rules(create_app(CONFIG))]
+
+
+def assert_clear_refusal(response, what):
+    assert response.status_code < 500, (what, response.status_code, response.get_data(as_text=True)[:300])
+    if response.status_code >= 400 and response.mimetype == "application/json":
+        body = response.get_json()
+        assert body.get("code") and body.get("message") and body.get("error"), (what, body)
+        assert body["code"] != "internal", (what, body)
+        assert len(body["message"]) <= 600
+    return response
+
+
+@pytest.mark.parametrize("path,method", ROUTES)
+@FUZZ
+@given(req=requests_)
+def test_every_route_refuses_bad_input_clearly_and_changes_nothing(target, path, method, req):
+    rule = next(r for p, m, r in rules(target.app) if p == path and m == method)
+    values = {"game_id": target.game_id, "job_id": next(iter(target.arcade.arenas), "nope"),
+              "name": (PRESETS + EXAMPLES)[0] if method == "GET" else "nope", "filename": "js/play.js"}
+    values.update(req["params"])
+    url = path
+    for arg in rule.arguments:
+        url = url.replace(f"<{arg}>", quote(values[arg], safe="")).replace(f"<path:{arg}>", quote(values[arg]))
+    kwargs: dict = {"query_string": req["query"]}
+    kind = req["kind"]
+    if kind in ("json", "plausible"):
+        kwargs["data"] = json.dumps(req[kind])
+        kwargs["content_type"] = req["content_type"] or "application/json"
+    elif kind == "deep":
+        kwargs.update(data=req["deep"], content_type="application/json")
+    elif kind == "raw":
+        kwargs["data"] = req["raw"]
+        if req["content_type"]:
+            kwargs["content_type"] = req["content_type"]
+    before = target.snapshot()
+    response = target.client.open(url, method=method, **kwargs)
+    what = (method, url, kind, kwargs.get("content_type"), str(kwargs.get("data"))[:120])
+    assert_clear_refusal(response, what)
+    if response.status_code >= 400:
+        if url.startswith("/api/") or method != "GET":
+            assert response.mimetype == "application/json", what
+        assert target.snapshot() == before, what
+    target.stop_arenas()
+
+
+# ----- Socket.IO ------------------------------------------------------------------------------------------
+def events(app) -> list[str]:
+    return sorted(e for e in get_socketio(app).server.handlers["/"] if e not in ("connect", "disconnect"))
+
+
+EVENTS = events(create_app(CONFIG))
+
+
+def socket_payloads(target_ids):
+    game_ids = st.one_of(st.sampled_from(target_ids), texts, json_values)
+    tokens = st.one_of(st.none(), texts, json_values, st.just("wrong-token"))
+    moves = st.one_of(st.sampled_from(["1:1", "2:1", "1:2", " 1:1 ", "1:01", "9:9"]), texts, json_values)
+    return st.one_of(json_values, st.fixed_dictionaries(
+        {}, optional={"game_id": game_ids, "token": tokens, "move": moves, "extra": json_values}))
+
+
+@pytest.mark.parametrize("event", EVENTS)
+@FUZZ
+@given(data=st.data())
+def test_every_event_refuses_bad_input_clearly_and_changes_nothing(target, event, data):
+    """Without a seat's token nothing may change; every refusal is an ``error`` with a code."""
+    payload = data.draw(socket_payloads([target.game_id]))
+    before = target.snapshot()
+    target.sio.get_received()
+    target.sio.emit(event, payload)
+    received = target.sio.get_received()
+    errors = [e["args"][0] for e in received if e["name"] == "error"]
+    for error in errors:
+        assert error.get("code") and error.get("message"), (event, payload, error)
+        assert error["code"] != "internal", (event, str(payload)[:200], error)
+        assert len(error["message"]) <= 600
+    assert target.snapshot() == before, (event, str(payload)[:200])
+
+
+@pytest.mark.parametrize("event", EVENTS)
+@FUZZ
+@given(data=st.data())
+def test_a_seat_holder_with_bad_input_changes_nothing(target, event, data):
+    """With a real seat's token: a refused event changes nothing; an accepted one (a legal
+    move, a restart) moves the version on by exactly one change."""
+    payload = data.draw(st.fixed_dictionaries(
+        {"game_id": st.just(target.game_id), "token": st.sampled_from(target.tokens)},
+        optional={"move": st.one_of(st.sampled_from(["1:1", "2:1", " 1:1 ", "1:01", "2:2", "3:1"]), texts,
+                                    json_values),
+                  "extra": json_values}))
+    before = target.snapshot()
+    target.sio.get_received()
+    target.sio.emit(event, payload)
+    errors = [e["args"][0] for e in target.sio.get_received() if e["name"] == "error"]
+    after = target.snapshot()
+    for error in errors:
+        assert error.get("code") and error.get("message") and error["code"] != "internal", (event, payload, error)
+    if errors:
+        assert after == before, (event, str(payload)[:200], errors)
+    else:
+        assert after[0] in (before[0], before[0] + 1), (event, payload)
+    state = target.client.get(f"/api/games/{target.game_id}").get_json()
+    for entry in state["history"]:
+        assert entry["move"] == entry["move"].strip() and len(entry["move"]) <= 10  # canonical notation
+    if state["status"] == "over" or event == "restart":
+        target.sio.emit("restart", {"game_id": target.game_id, "token": target.tokens[0]})
+        target.sio.get_received()

@@ -1,0 +1,128 @@
+"""The production server ``python -m webapp`` runs: gunicorn, in this process, with one
+worker of many threads.
+
+Why this shape (measured with ``benchmarks/websockets.py``, README "Running in production"):
+
+- **One worker process.** Socket.IO needs every request of a client in the process that
+  holds its session (scale-out is several such servers behind a sticky proxy sharing a
+  message queue: ``scripts/cluster.sh``). The searches run in their own process pool, so
+  this process is mostly idle: it parses requests and pushes states.
+- **Threads, not greenlets** (gthread): Flask-SocketIO's threading mode, where a search that
+  does run here cannot freeze every connection.
+- **Enough threads for the websockets.** Each open websocket holds one thread for as long as
+  its page is open; with ``--threads 100`` and 100 players, HTTP stopped answering. The
+  default :data:`THREADS` leaves room for the websockets of a large classroom *and* for HTTP.
+- **Keep-alive longer than a page's pause** (:data:`KEEP_ALIVE`): gunicorn's 2 s default
+  reset reused connections under load.
+- **A short stop** (:class:`ArcadeWorker`): websockets never end by themselves, and every
+  game is already saved when a move is acknowledged, so a stopping worker gives the requests
+  in flight :data:`STOP_AFTER` seconds, stops its search pool and leaves, without waiting
+  for the threads that hold websockets. SIGTERM or Ctrl-C: every process gone in seconds.
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import multiprocessing
+import os
+import threading
+from typing import Any, Callable
+
+from gunicorn.app.base import BaseApplication
+from gunicorn.glogging import Logger
+from gunicorn.workers.gthread import ThreadWorker
+
+from .security import MaskTokens
+
+THREADS = 500  # connections served at once: open websockets + HTTP requests in flight
+KEEP_ALIVE = 75  # seconds an idle HTTP connection stays open (a browser reuses it)
+STOP_AFTER = 2.0  # seconds a stopping worker gives the HTTP requests in flight
+EXIT_BUDGET = 5.0  # seconds the app's shutdown and the exit handlers may take
+GRACEFUL = 10  # seconds the master waits for a stopping worker before it kills it
+SPARE_CONNECTIONS = 1000  # idle kept-alive connections on top of the busy ones
+
+
+class MaskedLogger(Logger):
+    """gunicorn's logger, with ``token=...`` masked in its access lines."""
+
+    def setup(self, cfg):
+        super().setup(cfg)
+        self.access_log.addFilter(MaskTokens())
+
+
+_finishing = threading.Lock()
+_served: list = []  # the app this worker process serves (made by ArcadeServer.load)
+
+
+def finish_worker(arbiter=None, worker=None) -> None:
+    """Leave the worker process now: stop the app (every search cancelled, storing nothing;
+    leases, the search pool, child processes) and the other exit handlers within
+    :data:`EXIT_BUDGET`, end any child process still there, and exit without joining the
+    threads that hold websockets. Also gunicorn's ``worker_exit`` hook."""
+    if not _finishing.acquire(blocking=False):
+        return  # already on its way out (the timer and the hook can both get here)
+
+    def stop():
+        for app in _served:
+            app.extensions["arcade"].shutdown()
+        atexit._run_exitfuncs()
+
+    stopping = threading.Thread(target=stop, daemon=True)
+    stopping.start()
+    stopping.join(EXIT_BUDGET)
+    children = multiprocessing.active_children()
+    for child in children:
+        child.terminate()
+    for child in children:
+        child.join(0.5)
+        if child.is_alive():
+            child.kill()
+    logging.shutdown()
+    os._exit(0)
+
+
+class ArcadeWorker(ThreadWorker):
+    """gunicorn's gthread worker that does not wait for websockets when asked to stop."""
+
+    def handle_exit(self, sig, frame):
+        super().handle_exit(sig, frame)
+        timer = threading.Timer(STOP_AFTER, finish_worker)
+        timer.daemon = True
+        timer.start()
+
+
+class ArcadeServer(BaseApplication):
+    """``make_app()`` served by gunicorn (gthread, one worker). The app is made in the worker,
+    after the fork, so its search pool and threads belong to the process that serves."""
+
+    def __init__(self, make_app: Callable[[], Any], host: str, port: int, *, threads: int = THREADS,
+                 access_log: bool = False):
+        self.make_app = make_app
+        self.settings = {
+            "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
+            "workers": 1,
+            "worker_class": "webapp.server.ArcadeWorker",
+            "threads": threads,
+            "worker_connections": threads + SPARE_CONNECTIONS,
+            "keepalive": KEEP_ALIVE,
+            "graceful_timeout": GRACEFUL,
+            "timeout": 60,  # the worker's heartbeat to the master (not a request time limit)
+            "accesslog": "-" if access_log else None,
+            "errorlog": "-",
+            "loglevel": "info",
+            "logger_class": MaskedLogger,
+            "proc_name": "alpha-beta-arcade",
+            "control_socket_disable": True,  # one per user by default: servers side by side would share it
+            "worker_exit": finish_worker,
+        }
+        super().__init__()
+
+    def load_config(self):
+        for key, value in self.settings.items():
+            self.cfg.set(key, value)
+
+    def load(self):
+        app = self.make_app()
+        _served.append(app)
+        return app
