@@ -176,7 +176,8 @@ def start_server(root: Path, extra_args: list[str]) -> tuple[subprocess.Popen, s
     process group."""
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "webapp", "--host", "127.0.0.1", "--port", str(port), *extra_args],
-                            cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+                            cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                            env=dict(os.environ, ARCADE_CREATE_LIMIT="100000"))  # every player creates from here
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
