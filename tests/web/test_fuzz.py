@@ -20,7 +20,8 @@ from engine import experiments
 from webapp import create_app, get_socketio
 
 CONFIG = {"TESTING": True, "AI_PROCESSES": 0, "AI_PAUSE": 0.05, "AI_TIME_CAP": 2.0, "HINT_TIME": 0.5,
-          "COMPARE_TIME_CAP": 0.5, "CREATE_LIMIT": 1_000_000, "TRACE_MAX_NODES": 200}
+          "COMPARE_TIME_CAP": 0.5, "CREATE_LIMIT": 1_000_000, "TRACE_MAX_NODES": 200,
+          "STORE": ":memory:"}  # apps made at collection too: never the project's instance store
 FUZZ = settings(max_examples=25, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.function_scoped_fixture])
@@ -125,7 +126,7 @@ def assert_clear_refusal(response, what):
 @given(req=requests_)
 def test_every_route_refuses_bad_input_clearly_and_changes_nothing(target, path, method, req):
     rule = next(r for p, m, r in rules(target.app) if p == path and m == method)
-    values = {"game_id": target.game_id, "job_id": next(iter(target.arcade.arenas), "nope"),
+    values = {"game_id": target.game_id, "job_id": next((j.id for j in target.arcade.arenas.values()), "nope"),
               "name": (PRESETS + EXAMPLES)[0] if method == "GET" else "nope", "filename": "js/play.js"}
     values.update(req["params"])
     url = path
