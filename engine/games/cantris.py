@@ -149,6 +149,9 @@ class Tables:
         #: column c -> the shift of row h -> the lowest bits of the column's fields below row h
         self.column_lows = [{h * rb: _pack([1 if i % cols == c and i < h * cols else 0 for i in range(cells)])
                              for h in range(rows + 1)} for c in range(cols)]
+        #: columns (as bits) -> their fields in a row (0b111 each)
+        self.column_fields = [_pack([7 if pattern >> c & 1 else 0 for c in range(cols)])
+                              for pattern in range(1 << cols)]
         #: board -> what :meth:`Cantris._study` found
         self.known: dict[int, list] = {}
         #: the shift of each row's value, bottom up
@@ -202,6 +205,7 @@ class Cantris(Game):
         # emptied when a game is built, so that a search from a new game starts afresh.
         self._known = t.known
         self._known.clear()
+        self._handed: tuple[list, list] = ([], [])  # the last search moves and their order
         self._names = tuple(f"{rows - 1 - i // cols},{i % cols}" for i in range(rows * cols))
         self._index = {name: i for i, name in enumerate(self._names)}
         # (row shift, its moves table), top row first: reading order
@@ -309,7 +313,9 @@ class Cantris(Game):
         known = self._known.get(board)
         if known is None:
             known = self._study(board)
-        return known[0][:]
+        moves = known[0][:]
+        self._handed = (moves, known[2])  # what order() gets next, most likely
+        return moves
 
     def play(self, state, move):
         board = state[0]
@@ -357,9 +363,9 @@ class Cantris(Game):
         # so (CLEARS, then the value), so this is one sort of plain integers, done once per
         # board for the search's own moves. (Sorting by the full gain of each move found
         # 5-10 % fewer nodes, but playing every move twice cost more time than it saved.)
-        known = self._known.get(state[0])
-        if known is not None and moves == known[0]:
-            return known[2][:]
+        handed, ordered = self._handed
+        if moves is handed:  # the list search_moves just gave: ordered once per board
+            return ordered[:]
         return sorted(moves, reverse=True)
 
     def _known_about(self, board: int) -> list:
@@ -368,36 +374,38 @@ class Cantris(Game):
 
     def _study(self, board: int) -> list:
         """What the search asks about a board in play: ``[search moves, the tiles whose
-        removal sets off a clear (as 0b111 fields), the search moves ordered]``, remembered (a board comes back often:
-        through other move orders, other score differences, the next iteration of a
-        deepening search; about half the boards of a search are seen again).
+        removal sets off a clear (as 0b111 fields), the search moves ordered]``, remembered
+        (a board comes back often: through other move orders, other score differences, the
+        next iteration of a deepening search; about half the boards of a search are seen
+        again).
 
         Search moves: a field of ``board ^ (board << row_bits)`` is 0 where a tile equals the
         one below it. Clearing removals: a removal at height h in column c lowers every tile
         above it by one row, so it lines up a run exactly when, at some row r >= h, the tile
-        from (c, r+1) completes row r: one table probe a row finds them all."""
+        from (c, r+1) completes row r: one table probe a row finds them all, from the top
+        row down, so that a row's moves are flagged as they are listed."""
         t = self._t
         mask, rb = self._row_mask, self._row_bits
-        completes, tiles, column_lows = t.completes, t.tiles, t.column_lows
-        below = board & mask
-        clearing = 0
-        for s in range(rb, board.bit_length(), rb):
-            row = board >> s & mask
-            hit = completes[below] & tiles[row]  # a tile above falls into a run in ``below``
-            while hit:  # then so do the tiles of that column from the bottom up to ``below``
-                low = hit & -hit
-                clearing |= column_lows[low.bit_length() >> 3][s]
-                hit ^= low
-            below = row
-        clearing *= 7
+        completes, tiles, fields = t.completes, t.tiles, t.column_fields
         differs = board ^ (board << rb)
         kept = board & ((differs | differs >> 1 | differs >> 2) & t.lows) * 7
-        plain_kept, clearing_kept = kept & ~clearing, kept & clearing
         moves: list[int] = []
-        for shift, plain, clears in self._bottom_up:
-            if shift >= kept.bit_length():
-                break
-            moves += plain[plain_kept >> shift & mask] + clears[clearing_kept >> shift & mask]
+        clearing = reach = above = 0  # reach: the columns whose tiles here and below clear
+        for shift, plain, clears in self._bottom_up[(board.bit_length() - 1) // rb::-1]:
+            row = board >> shift & mask
+            hit = completes[row] & tiles[above]  # a tile above falls into a run in this row
+            while hit:
+                low = hit & -hit
+                reach |= 1 << (low.bit_length() >> 3)
+                hit ^= low
+            row_kept = kept >> shift & mask
+            if reach:
+                row_clearing = fields[reach]
+                moves += plain[row_kept & ~row_clearing] + clears[row_kept & row_clearing]
+                clearing |= row_clearing << shift
+            else:
+                moves += plain[row_kept]
+            above = row
         known = self._known
         if len(known) >= MEMO_LIMIT:
             known.clear()
