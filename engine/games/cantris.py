@@ -406,6 +406,7 @@ class Cantris(Game):
             else:
                 moves += plain[row_kept]
             above = row
+        moves.reverse()  # bottom rows first: as good a plain order as any (order() sorts)
         known = self._known
         if len(known) >= MEMO_LIMIT:
             known.clear()
