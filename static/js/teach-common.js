@@ -63,7 +63,7 @@ window.Teach = (function () {
     // On a phone each row's label goes above its bars, so the chart scales down little and
     // its text stays readable (>= 12 px).
     const stacked = window.innerWidth < 640;
-    const labelW = stacked ? 0 : opts.labelWidth || 230, barMax = stacked ? 170 : opts.barWidth || 420;
+    const labelW = stacked ? 0 : opts.labelWidth || 230, barMax = stacked ? 120 : opts.barWidth || 420;
     const textW = Math.max(stacked ? 60 : 120, 16 + longest * 8.6);
     const barH = opts.barHeight || 24, gap = 4, rowGap = 12, top = opts.title ? 34 : 8, labelH = stacked ? 22 : 0;
     const scale = (v) => (opts.log ? Math.log10(1 + Math.max(0, v)) : Math.max(0, v));
