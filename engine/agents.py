@@ -20,6 +20,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from . import strength as levels
 from .game import Game
 from .options import OptionError
 from .search import SearchResult, Stats, TranspositionTable, search_root
@@ -61,12 +62,19 @@ def _seed(v):
     return int(v)
 
 
+def _strength(v):
+    level = int(v)
+    if level not in levels.LEVELS:
+        raise ValueError(f"strength must be 1 (beginner) to 10 (the full engine), got {level}")
+    return level
+
+
 _SEARCH_KEYS: dict[str, Callable] = {"depth": _depth, "time": _seconds, "eval": str}
 _KEYS: dict[str, dict[str, Callable]] = {
     "human": {},
     "random": {"seed": _seed},
     "minimax": dict(_SEARCH_KEYS),
-    "alphabeta": {**_SEARCH_KEYS, "tt": _switch, "order": _switch},
+    "alphabeta": {**_SEARCH_KEYS, "tt": _switch, "order": _switch, "strength": _strength, "seed": _seed},
     "expecti": {**_SEARCH_KEYS, "tt": _switch, "order": _switch},
     "model": {**_SEARCH_KEYS, "tt": _switch, "order": _switch, "opponent": str},
 }
@@ -79,6 +87,9 @@ AGENT_HELP = {
     "minimax:depth=D": "plain minimax, no pruning (the reference); depth 0 = to the end",
     "alphabeta:depth=D,time=S,tt=on|off,order=on|off,eval=NAME":
         "alpha-beta with transposition table and move ordering; time=S deepens within S seconds",
+    "alphabeta:strength=1..10,seed=N":
+        "a level a person can beat: 1 beginner ... 9 expert look ahead less and make mistakes; "
+        "10 is the full engine; equally good moves are chosen at random (seed=N repeats)",
     "expecti:depth=D": "expectiminimax: chance (hidden cards) averaged, players searched",
     "model:opponent=SPEC": "searches against a known opponent (random, rules) instead of a perfect one",
     "rules": "Blacksin only: the seed's rule-based opponent; it reads the deck, even a hidden one "
@@ -97,6 +108,7 @@ class Agent:
     tt: bool = True
     order: bool = True
     seed: int | None = None
+    strength: int = levels.FULL
     eval: str | None = None
     opponent: "Agent | None" = None
     rng: _random.Random = field(default_factory=_random.Random, repr=False)
@@ -184,6 +196,9 @@ class Agent:
         time_limit = self.time
         if time_cap is not None:
             time_limit = min(time_limit, time_cap) if time_limit else time_cap
+        if self.strength < levels.FULL and trace_limit is None:
+            return levels.play_at_level(view_game, view_state, self.strength, self.rng,
+                                          cancel=cancel, time_limit=time_limit)
         model = None
         if self.name == "model":
             opponent = self.opponent
@@ -226,7 +241,7 @@ def parse_agent(spec: Any, game_cls: "type[Game] | Game | None" = None) -> Agent
             try:
                 parsed = keys[key](value)
             except ValueError as exc:
-                msg = str(exc) if key in ("depth", "time", "tt", "order") else f"bad {key} {value!r}"
+                msg = str(exc) if key in ("depth", "time", "tt", "order", "strength") else f"bad {key} {value!r}"
                 raise AgentError(f"agent {spec!r}: {msg}") from None
             if key == "opponent":
                 parsed = parse_agent(parsed, game_cls)

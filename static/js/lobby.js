@@ -54,6 +54,8 @@
       el("span", { class: "field-help", text: opt.help + (bounds ? ` (${bounds})` : "") }));
   }
 
+  const LEVELS = [["10", "perfect (10)"], ["9", "expert (9)"], ["7", "strong (7)"], ["5", "club (5)"],
+                  ["3", "casual (3)"], ["1", "beginner (1)"]];
   const ALGOS = [
     ["alphabeta", "Alpha-beta"], ["minimax", "Minimax (no pruning)"], ["expecti", "Expectiminimax"],
     ["model", "Model of opponent"], ["random", "Random"],
@@ -70,8 +72,12 @@
     const depth = el("input", { type: "number", min: 0, max: 60, value: current.default_depth || 0, "data-testid": `seat-${i}-depth`, title: "plies; 0 = to the end of the game" });
     const time = el("input", { type: "number", min: 0.1, max: 600, step: 0.1, value: current.default_depth ? 2 : "", placeholder: "–", "data-testid": `seat-${i}-time`, title: "seconds per move (iterative deepening)" });
     const spec = el("input", { type: "text", "data-testid": `seat-${i}-spec`, name: `seat-${i}-spec`, spellcheck: "false" });
+    // Strength levels of alpha-beta (engine/strength.py): weaker ones look ahead less and err.
+    const level = el("select", { "data-testid": `seat-${i}-level` },
+      ...LEVELS.map(([v, t]) => el("option", { value: v, text: t })));
+    const levelLabel = el("label", {}, " level ", level);
     const details = el("span", { class: "ai-details" },
-      algo, el("label", {}, " depth ", depth), el("label", {}, " time ", time, " s"));
+      algo, levelLabel, el("label", {}, " depth ", depth), el("label", {}, " time ", time, " s"));
     const row = el("div", { class: "seat-row", dataset: { seat: String(i) } },
       el("span", { class: `seat-dot seat-${i}` }), el("strong", { text: cap(side) }), kind, details,
       el("label", { class: "spec" }, " spec ", spec));
@@ -82,15 +88,18 @@
       spec.parentElement.hidden = !ai;
       const a = algo.value;
       const noSearch = a === "random" || current.policies.includes(a);
-      depth.disabled = time.disabled = noSearch;
+      levelLabel.hidden = a !== "alphabeta";
+      const weak = a === "alphabeta" && level.value !== "10";
+      depth.disabled = time.disabled = noSearch || weak;
       if (!ai) { spec.value = "human"; return; }
+      if (weak) { spec.value = `alphabeta:strength=${level.value}`; return; }
       const parts = [];
       if (!noSearch && Number(depth.value) > 0) parts.push(`depth=${depth.value}`);
       if (!noSearch && time.value) parts.push(`time=${time.value}`);
       if (a === "model") parts.unshift("opponent=random");
       spec.value = parts.length ? `${a}:${parts.join(",")}` : a;
     }
-    [kind, algo, depth, time].forEach((x) => x.addEventListener("input", sync));
+    [kind, algo, level, depth, time].forEach((x) => x.addEventListener("input", sync));
     sync();
     return row;
   }

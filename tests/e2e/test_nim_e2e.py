@@ -59,3 +59,15 @@ def test_spectator_sees_the_same_moves_and_reload_resumes(page: Page, context):
     expect(page.get_by_test_id("move-list").locator("li")).to_have_count(2)
     expect(page.get_by_test_id("status")).to_contain_text("Your move")
     assert page.locator(".move-target").count() > 0
+
+
+def test_a_named_level_in_the_lobby_plays_at_that_strength(page: Page):
+    page.goto("/?game=nim")
+    page.get_by_test_id("seat-1-level").select_option("1")
+    expect(page.get_by_test_id("seat-1-spec")).to_have_value("alphabeta:strength=1")
+    expect(page.get_by_test_id("seat-1-depth")).to_be_disabled()
+    page.get_by_test_id("create").click()
+    expect(page).to_have_url(re.compile(r"/play/[\w-]+\?token="))
+    expect(page.get_by_test_id("seats")).to_contain_text("alphabeta:strength=1")
+    page.locator('[data-move="1:1"]').click()
+    expect(page.get_by_test_id("move-list").locator("li")).to_have_count(2)  # the level-1 AI answered
