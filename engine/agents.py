@@ -3,8 +3,8 @@
 A spec is ``NAME[:key=value,...]``:
 
 >>> a = parse_agent("alphabeta:depth=6,tt=off")
->>> a.name, a.depth, a.tt, a.order
-('alphabeta', 6, False, True)
+>>> a.name, a.depth, a.tt, a.order, a.sym, a.mate
+('alphabeta', 6, False, True, True, True)
 >>> parse_agent("minimax:depth=-1")
 Traceback (most recent call last):
 ...
@@ -70,13 +70,16 @@ def _strength(v):
 
 
 _SEARCH_KEYS: dict[str, Callable] = {"depth": _depth, "time": _seconds, "eval": str}
+#: the switches of the techniques alpha-beta adds to the textbook (search.Techniques)
+SWITCHES = ("tt", "order", "sym", "mate")
+_TECHNIQUES: dict[str, Callable] = {name: _switch for name in SWITCHES}
 _KEYS: dict[str, dict[str, Callable]] = {
     "human": {},
     "random": {"seed": _seed},
     "minimax": dict(_SEARCH_KEYS),
-    "alphabeta": {**_SEARCH_KEYS, "tt": _switch, "order": _switch, "strength": _strength, "seed": _seed},
-    "expecti": {**_SEARCH_KEYS, "tt": _switch, "order": _switch},
-    "model": {**_SEARCH_KEYS, "tt": _switch, "order": _switch, "opponent": str},
+    "alphabeta": {**_SEARCH_KEYS, **_TECHNIQUES, "strength": _strength, "seed": _seed},
+    "expecti": {**_SEARCH_KEYS, **_TECHNIQUES},
+    "model": {**_SEARCH_KEYS, **_TECHNIQUES, "opponent": str},
 }
 
 
@@ -84,9 +87,10 @@ _KEYS: dict[str, dict[str, Callable]] = {
 AGENT_HELP = {
     "human": "a person at the page",
     "random": "uniform over legal moves; seed=N makes it repeatable",
-    "minimax:depth=D": "plain minimax, no pruning (the reference); depth 0 = to the end",
-    "alphabeta:depth=D,time=S,tt=on|off,order=on|off,eval=NAME":
-        "alpha-beta with transposition table and move ordering; time=S deepens within S seconds",
+    "minimax:depth=D": "the textbook minimax: every legal move, no pruning (the reference); depth 0 = to the end",
+    "alphabeta:depth=D,time=S,tt=on|off,order=on|off,sym=on|off,mate=on|off,eval=NAME":
+        "alpha-beta with transposition table, move ordering, symmetric moves merged and mate-distance cuts "
+        "(all off: the textbook alpha-beta); time=S deepens within S seconds",
     "alphabeta:strength=1..10,seed=N":
         "a level a person can beat: 1 beginner ... 9 expert look ahead less and make mistakes; "
         "10 is the full engine; equally good moves are chosen at random (seed=N repeats)",
@@ -107,6 +111,8 @@ class Agent:
     time: float | None = None
     tt: bool = True
     order: bool = True
+    sym: bool = True
+    mate: bool = True
     seed: int | None = None
     strength: int = levels.FULL
     eval: str | None = None
@@ -175,13 +181,19 @@ class Agent:
             self._table, self._table_owner, self._table_game = TranspositionTable(), (id(game), seat), game
         return self._table
 
+    def search_options(self) -> dict:
+        """The :func:`~engine.search.search_root` arguments this agent's search uses."""
+        return {"algorithm": "minimax" if self.name == "minimax" else "alphabeta", "depth": self.depth,
+                "time_limit": self.time, "tt": self.tt, "order": self.order, "sym": self.sym, "mate": self.mate}
+
     def choose(self, game: Game, state, *, cancel: threading.Event | None = None,
                progress: Callable[[dict], None] | None = None, time_cap: float | None = None,
-               trace_limit: int | None = None) -> SearchResult:
+               trace_limit: int | None = None, budget: float | None = None) -> SearchResult:
         """Pick a move for the side to move. Returns a SearchResult (``best_move`` in notation).
 
         ``time_cap`` bounds the time (the server's limit); a search with neither depth nor
-        time then deepens within the cap.
+        time then deepens within the cap. ``budget`` stops the search after so many seconds
+        whatever its depth (the result is then not ``completed``).
         """
         if self.is_human:
             raise AgentError("a human seat does not choose by itself")
@@ -193,7 +205,8 @@ class Agent:
             return SearchResult(game.name, game.to_move_name(state), text, 0, None, [text], [],
                                 Stats(), False, algorithm=self.name)
         view_game, view_state = game.perspective(state, seat)
-        time_limit = self.time
+        options = self.search_options()
+        time_limit = options.pop("time_limit")
         if time_cap is not None:
             time_limit = min(time_limit, time_cap) if time_limit else time_cap
         if self.strength < levels.FULL and trace_limit is None:
@@ -205,9 +218,7 @@ class Agent:
             assert opponent is not None  # parse_agent requires it
             model = {1 - seat: lambda s: opponent.distribution(view_game, s)}
         result = search_root(
-            view_game, view_state,
-            algorithm="minimax" if self.name == "minimax" else "alphabeta",
-            depth=self.depth, time_limit=time_limit, tt=self.tt, order=self.order,
+            view_game, view_state, **options, time_limit=time_limit, budget=budget,
             cancel=cancel, progress=progress, trace_limit=trace_limit, model=model,
             evaluate=view_game.evaluator(self.eval),
             table=None if trace_limit is not None else self._table_for(game, seat))
@@ -241,7 +252,7 @@ def parse_agent(spec: Any, game_cls: "type[Game] | Game | None" = None) -> Agent
             try:
                 parsed = keys[key](value)
             except ValueError as exc:
-                msg = str(exc) if key in ("depth", "time", "tt", "order", "strength") else f"bad {key} {value!r}"
+                msg = str(exc) if key in ("depth", "time", "strength", *SWITCHES) else f"bad {key} {value!r}"
                 raise AgentError(f"agent {spec!r}: {msg}") from None
             if key == "opponent":
                 parsed = parse_agent(parsed, game_cls)
@@ -277,4 +288,49 @@ def canonical_spec(name: str, settings: dict[str, Any]) -> str:
     return name + (":" + ",".join(f"{k}={text(v)}" for k, v in settings.items()) if settings else "")
 
 
-__all__ = ["AGENT_HELP", "Agent", "AgentError", "canonical_spec", "parse_agent"]
+@dataclass(frozen=True)
+class Rung:
+    """One step of the ladder from the textbook minimax to the full engine."""
+
+    key: str
+    label: str  # what the step adds, for a menu
+    short: str  # for a chart's axis
+    adds: str  # the technique, in a sentence
+    spec: str  # the agent that searches so
+
+    def agent_spec(self, depth: int = 0, eval_name: str | None = None) -> str:
+        """This rung's agent at ``depth`` (with a heuristic): ``alphabeta:tt=off,...,depth=3``."""
+        name, _, rest = self.spec.partition(":")
+        settings = [s for s in (rest, f"depth={depth}", f"eval={eval_name}" if eval_name else "") if s]
+        return f"{name}:{','.join(settings)}"
+
+
+#: The one ladder (the bench, the tree page, Compare): each rung adds one technique to the
+#: rung before it, and the last is the full engine (``alphabeta``'s defaults).
+LADDER = (
+    Rung("minimax", "Minimax", "minimax",
+         "the textbook: every legal move of every node, no pruning", "minimax"),
+    Rung("alphabeta", "Alpha-beta", "α-β",
+         "cut-offs: a node stops once it is proved no better than an alternative above it "
+         "(the textbook's ALPHA-BETA-SEARCH, moves in the game's order)",
+         "alphabeta:tt=off,order=off,sym=off,mate=off"),
+    Rung("ordering", "+ move ordering", "+ order",
+         "likely-best moves first, so that cut-offs come sooner", "alphabeta:tt=off,order=on,sym=off,mate=off"),
+    Rung("symmetry", "+ symmetry", "+ sym",
+         "one move per group of moves that lead to equivalent positions", "alphabeta:tt=off,order=on,sym=on,mate=off"),
+    Rung("mate", "+ mate distance", "+ mate",
+         "no search where no result could beat a win already found", "alphabeta:tt=off,order=on,sym=on,mate=on"),
+    Rung("table", "+ transposition table", "+ table",
+         "positions already searched are looked up, not searched again (the full engine)", "alphabeta"),
+)
+
+
+def rung(key: str) -> Rung:
+    """The ladder's rung called ``key``."""
+    for r in LADDER:
+        if r.key == key:
+            return r
+    raise AgentError(f"unknown algorithm {key!r} (algorithms: {', '.join(r.key for r in LADDER)})")
+
+
+__all__ = ["AGENT_HELP", "LADDER", "SWITCHES", "Agent", "AgentError", "Rung", "canonical_spec", "parse_agent", "rung"]

@@ -1,14 +1,9 @@
 """``python -m engine bench``: what each part of the search buys, measured side by side.
 
 For each game present in :data:`engine.games.GAMES`, a few fixed positions are searched
-with four configurations of :func:`~engine.search.search_root` (their keys in ``--json``):
-
-==============  ==================================================================
-``minimax``     plain minimax, no pruning: the reference
-``alphabeta``   alpha-beta, no transposition table, no move ordering
-``table``       alpha-beta with the transposition table
-``order``       alpha-beta with the table and move ordering (the default search)
-==============  ==================================================================
+with each rung of the ladder (:data:`engine.agents.LADDER`, its keys in ``--json``): the
+textbook minimax, the textbook alpha-beta, then one technique more on each row (move
+ordering, symmetry, mate distance, the transposition table: the default search).
 
 Each run is timed in CPU time (``time.process_time``: on a shared machine the wall clock
 also counts other processes), on a game object built afresh (no cache a game keeps carries
@@ -45,16 +40,20 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .game import CHANCE
+from .agents import LADDER, parse_agent
 from .games import GAMES
 from .search import describe_score, search_root
 
-CONFIGS = (
-    ("minimax", "minimax", dict(algorithm="minimax")),
-    ("alphabeta", "alpha-beta", dict(tt=False, order=False)),
-    ("table", "+ table", dict(tt=True, order=False)),
-    ("order", "+ table + ordering", dict(tt=True, order=True)),
-)
+
+def _search_args(spec: str) -> dict:
+    options = parse_agent(spec).search_options()
+    del options["depth"], options["time_limit"]  # the row's depth; no deepening
+    return options
+
+
+#: The ladder's rungs: key, title, search_root arguments (the last is the default search).
+CONFIGS = tuple((r.key, r.label, _search_args(r.spec)) for r in LADDER)
+FULL = LADDER[-1].key
 SLOW_BUDGET = 2.0  # CPU seconds before a run of minimax or table-less alpha-beta is stopped
 BUDGET = 20.0  # CPU seconds before any other run is stopped
 WALL_FACTOR = 4  # ... or this many times as many seconds on the wall clock (a busy machine)
@@ -146,12 +145,6 @@ def _value(score):
     return int(score) if float(score).is_integer() else score
 
 
-def _children(game, state):
-    if game.to_move(state) == CHANCE:
-        return [m for m, _ in game.chance_outcomes(state)]
-    return game.search_moves(state)
-
-
 def count_tree(game, state, depth: int) -> int:
     """Nodes plain minimax visits from ``state`` (the root included), counted with a memo on
     (key, remaining depth): exact for games whose equal keys have equally large trees."""
@@ -164,7 +157,7 @@ def count_tree(game, state, depth: int) -> int:
         k = (game.key(s), d)
         n = memo.get(k)
         if n is None:
-            n = 1 + sum(size(game.play(s, m), d - 1) for m in _children(game, s))
+            n = 1 + sum(size(game.play(s, m), d - 1) for m in game.moves(s))
             memo[k] = n
         return n
 
@@ -209,7 +202,7 @@ def bench_row(row: Row, repeat: int, peers: bool, log=None) -> dict:
     for name, _, kwargs in CONFIGS:
         if log:
             log(f"{row.game} {row.label}: {name}")
-        budget = SLOW_BUDGET if name in ("minimax", "alphabeta") else BUDGET
+        budget = BUDGET if kwargs["tt"] and kwargs["algorithm"] != "minimax" else SLOW_BUDGET
         out["configs"][name] = run_search(make, dict(kwargs, depth=row.depth), budget, repeat)
     mm = out["configs"]["minimax"]
     if mm["status"] == "stopped" and row.count:
@@ -264,7 +257,9 @@ def check_targets(rows: list[dict]) -> list[dict]:
     def target(name, ok, figure):
         targets.append({"target": name, "pass": bool(ok), "figure": figure})
 
-    best = lambda r: r["configs"]["order"]  # noqa: E731 (the default configuration)
+    def best(row):  # the default configuration
+        return row["configs"][FULL]
+
     sim = row_of("sim", "empty board")
     if sim:
         b = best(sim)

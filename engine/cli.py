@@ -138,17 +138,20 @@ def cmd_trace(args) -> None:
     data = dict(result.trace["root"])
     data.update(game=game.name, agent=agent.spec, nodes=result.trace["nodes"],
                 recorded=result.trace["recorded"], truncated=result.trace["truncated"],
+                pv_recorded=result.trace["pv_recorded"],
                 best_move=result.best_move, score=result.to_json()["score"])
     if args.json:
         print(_dump(data))
         return
 
+    bound_mark = {"exact": "", "lower": ">= ", "upper": "<= "}
+
     def show(node, indent):
         label = node["move"] or "root"
-        marks = "".join([" [cut-off]" if node["cutoff"] else "", " [table]" if node["tt_hit"] else "",
+        marks = "".join([" [cut-off]" if node["cutoff"] else "", f" [cut: {node['cut']}]" if node.get("cut") else "",
                          f" ({node['pruned']} pruned)" if node.get("pruned") else ""])
         print(f"{'  ' * indent}{label} {node['kind']} window ({node['alpha']}, {node['beta']})"
-              f" -> {node['value']}{marks}")
+              f" -> {bound_mark[node.get('bound', 'exact')]}{node['value']}{marks}")
         for c in node["children"]:
             show(c, indent + 1)
 

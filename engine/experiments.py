@@ -196,12 +196,12 @@ EXAMPLES: tuple[Example, ...] = (
             algorithm="alphabeta", depth=0, max_nodes=300, theory=True),
     Example("sim-start", "Sim: the empty board", "sim", {}, "seed 004",
             "Sim is a second-player win. Alpha-beta with ordering and a table proves it in a few "
-            "thousand nodes; the first moves of the tree are drawn.",
+            "thousand nodes; the best line and the first moves of the tree are drawn.",
             algorithm="table", depth=0, max_nodes=300, theory=True),
     Example("blacksin-game1", "Blacksin: the seed's Game 1 deck", "blacksin",
             {"deck": "18,5,9,2,19,11,13,21,14,17,15,16,10,4,7,6,8,1,3,20,12"}, "seed 000",
             "The deck of the seed's first printed game. The search is far larger than any drawing: "
-            "the first nodes are drawn, the rest counted.", algorithm="table", depth=6, max_nodes=300),
+            "the best line and the first nodes are drawn, the rest counted.", algorithm="table", depth=6, max_nodes=300),
     Example("cantris-6x3", "Cantris 6x3: a depth-2 tree", "cantris", {"board": "6x3", "seed": 2}, "seed 002",
             "A depth-limited search: the leaves are scores (A's points minus B's), as in the seed.",
             algorithm="alphabeta", depth=2, max_nodes=300),

@@ -36,6 +36,7 @@ Example, with Nim::
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import Any, Callable, ClassVar, Hashable, Iterable
 
 from .options import Option, OptionError, parse_options
@@ -49,8 +50,10 @@ class IllegalMove(ValueError):
     """A move string that is malformed or not legal in the position; the message says why."""
 
 
-class Game:
-    """Rules of one game configuration. Subclass it; override what is marked *required*.
+class Game(ABC):
+    """Rules of one game configuration. Subclass it and implement the abstract (*required*)
+    methods: :meth:`start`, :meth:`to_move`, :meth:`moves`, :meth:`play`, :meth:`status`,
+    :meth:`notation`, :meth:`board`; a game with chance also :meth:`chance_outcomes`.
 
     Class attributes a game sets:
 
@@ -74,11 +77,6 @@ class Game:
     evaluators: ClassVar[dict[str, str]] = {}
     #: Depth a default AI uses when it must stop before the end (the lobby's suggestion).
     default_depth: int = 0
-    #: Whether move ordering tries each ply's *killer moves* (moves that caused a cut-off at
-    #: the same ply elsewhere in the tree) ahead of :meth:`order`'s choice. A game whose
-    #: order hook knows the best moves (Nim, from its theory) turns this off: there the
-    #: killers only push the best moves back.
-    killer_moves: ClassVar[bool] = True
 
     def __init__(self, options: dict):
         #: the validated options this game was built from (JSON-ready)
@@ -105,15 +103,18 @@ class Game:
             "default_depth": cls.default_depth,
         }
 
+    @abstractmethod
     def start(self) -> Any:
         """*Required.* The start position."""
         raise NotImplementedError
 
     # ----- the hot path (the search calls these millions of times) ------------------------
+    @abstractmethod
     def to_move(self, state) -> int:
         """*Required.* Seat to move (0 or 1), or CHANCE."""
         raise NotImplementedError
 
+    @abstractmethod
     def moves(self, state) -> list:
         """*Required.* Legal moves in internal form (empty when the game is over)."""
         raise NotImplementedError
@@ -123,10 +124,12 @@ class Game:
         positions (Nim: one of two equal piles). Default: all of :meth:`moves`."""
         return self.moves(state)
 
+    @abstractmethod
     def play(self, state, move) -> Any:
         """*Required.* The state after ``move`` (internal form). Never mutates ``state``."""
         raise NotImplementedError
 
+    @abstractmethod
     def status(self, state) -> int | None:
         """*Required.* ``None`` while playing; else the winning seat (0/1) or ``DRAW``."""
         raise NotImplementedError
@@ -168,6 +171,7 @@ class Game:
         return self, state
 
     # ----- notation and presentation -------------------------------------------------------
+    @abstractmethod
     def notation(self, state, move) -> str:
         """*Required.* The notation of an internal move."""
         raise NotImplementedError
@@ -224,6 +228,7 @@ class Game:
         teaching page checks it against a search to the end and says whether they agree."""
         return None
 
+    @abstractmethod
     def board(self, state, seat: int | None = None) -> dict:
         """*Required.* The position as JSON for a viewer in ``seat`` (None: a spectator).
         Must not reveal what that viewer may not see."""

@@ -1,15 +1,21 @@
-"""Minimax and alpha-beta search over any :class:`~engine.game.Game`.
+"""Minimax and alpha-beta search over any :class:`~engine.game.Game`, fast.
 
-The shape, textbook style: seat 0 is MAX, seat 1 is MIN, values are from seat 0's point of
-view, and a node's window ``(alpha, beta)`` is what a teacher writes on the board.
+The algorithms are the textbook's (:mod:`engine.textbook`, the readable version and the
+tests' oracle): seat 0 is MAX, seat 1 is MIN, values are seat 0's, and a node's window
+``(alpha, beta)`` is what a teacher writes on the board. Each technique added to the
+textbook is one switch (:class:`Techniques`, the agents' ``tt``, ``order``, ``sym``,
+``mate``); with all of them off, ``alphabeta`` is AIMA's ALPHA-BETA-SEARCH node for node.
 
-* :func:`search_root` is the one entry point: plain ``minimax`` (the reference) or
-  ``alphabeta``; to the end of the game or to a depth; optionally iterative deepening under a
-  time budget with cancellation and a progress callback; optionally a trace of every node.
+* :func:`search_root` is the entry point: plain ``minimax`` or ``alphabeta``; to the end of
+  the game or to a depth; iterative deepening under a time limit; a hard time budget;
+  cancellation; a progress callback; a trace of every node (:class:`Tracer`).
+* :func:`_kernel` is the per-node search, written as closures (a Python function call and
+  closure variables are the cheapest things Python has); everything that is not per-node
+  (deepening, the root, results, tracing) is plain code around it.
 * Proved results score ``WIN - plies`` for a win of seat 0 (``plies - WIN`` for seat 1), so a
   won side prefers the fastest win and a lost side the slowest loss.
-* A heuristic leaf (depth exhausted) counts in ``stats.horizon``; a result is *exact* when no
-  such leaf influenced it, and only then does ``outcome`` claim a draw.
+* A heuristic leaf (depth exhausted) counts in the kernel's ``horizon``; a result is *exact*
+  when no such leaf influenced it, and only then does ``outcome`` claim a draw.
 * Chance nodes (``to_move == CHANCE``) and a *modelled* opponent seat average their children
   (expectiminimax); pruning happens at the MAX and MIN nodes in between.
 * The transposition table stores depth, value, a bound flag, the best move and whether the
@@ -19,8 +25,8 @@ view, and a node's window ``(alpha, beta)`` is what a teacher writes on the boar
 >>> from engine.games import get_game
 >>> nim = get_game("nim").from_options({"piles": "1,3,5,7"})
 >>> r = search_root(nim, nim.start())
->>> r.outcome, r.mate_in          # 1^3^5^7 == 0: the mover loses, as slowly as possible
-('loss', 14)
+>>> r.outcome, r.mate_in, r.stats.depth   # 1^3^5^7 == 0: the mover loses, as slowly as possible
+('loss', 14, 14)
 >>> search_root(nim, nim.start(), algorithm="minimax", depth=2).outcome is None  # not proved
 True
 """
@@ -30,19 +36,73 @@ from __future__ import annotations
 import itertools
 import threading
 import time
-from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Callable
 
 from .game import CHANCE, DRAW, Game
+from .textbook import INF, MATE_BOUND, WIN, chance_value
 
-WIN = 1_000_000  # value of a win at ply 0; a win at ply p is WIN - p
-MATE_BOUND = WIN - 10_000  # |value| >= MATE_BOUND is a proved result
-INF = 10 * WIN
 EXACT_DEPTH = 1 << 30  # the remaining depth of a search without a depth limit
 MAX_PLY = 4096
 EXACT, LOWER, UPPER = 0, 1, 2  # table bound flags: value is exact / a lower / an upper bound
+BOUND_NAMES = {EXACT: "exact", LOWER: "lower", UPPER: "upper"}
 CHECK_EVERY = 1023  # nodes between looks at the clock and the cancel flag (a mask)
+
+
+@dataclass(frozen=True)
+class Techniques:
+    """What a search adds to the textbook algorithm, one switch each (CONTRACT.md).
+
+    ``prune``  alpha-beta's cut-offs (off: plain minimax, and then everything is off);
+    ``order``  the game's move ordering and the table's best move first (off: the order of
+               the game's legal moves);
+    ``sym``    the game's ``search_moves``: one move per group leading to equivalent positions;
+    ``mate``   mate-distance cuts: stop where no result can beat a win already found;
+    ``tt``     the transposition table."""
+
+    prune: bool = True
+    tt: bool = True
+    order: bool = True
+    sym: bool = True
+    mate: bool = True
+
+    @classmethod
+    def of(cls, algorithm: str, **switches: bool) -> "Techniques":
+        if algorithm == "minimax":
+            return cls(prune=False, tt=False, order=False, sym=False, mate=False)
+        if algorithm != "alphabeta":
+            raise ValueError(f"unknown algorithm {algorithm!r}")
+        return cls(prune=True, **switches)
+
+
+class Clock:
+    """When a search must stop: a cancel flag, a hard ``budget`` (seconds, whatever the
+    depth), and the ``time_limit`` of iterative deepening (armed from the second iteration on:
+    depth 1 always finishes); and the table's size limit, looked at on the same beat."""
+
+    def __init__(self, cancel: threading.Event | None, time_limit: float | None, budget: float | None,
+                 table: "TranspositionTable | None" = None):
+        self.started = time.perf_counter()
+        self.cancel = cancel
+        self.soft = None if time_limit is None else self.started + time_limit
+        self.hard = None if budget is None else self.started + budget
+        self.armed = False
+        self.table = table  # bounded memory: at each check, the table may replace old entries
+
+    def check(self) -> None:
+        """Called every thousand nodes or so: trims the table, raises SearchAborted when the
+        search must stop."""
+        if self.table is not None and self.table.over:
+            self.table.trim()
+        if self.cancel is not None and self.cancel.is_set():
+            raise SearchAborted("cancelled")
+        now = time.perf_counter()
+        if (self.hard is not None and now > self.hard) or (self.armed and self.soft is not None and now > self.soft):
+            raise SearchAborted("out of time")
+
+    def ms(self) -> float:
+        return (time.perf_counter() - self.started) * 1000
 
 
 class SearchAborted(Exception):
@@ -200,117 +260,69 @@ def _to_stored(value, ply):
     return value
 
 
-def _mixed_average(values_probs) -> float:
-    """Expected value at a chance node. A mix of outcomes is not a proved result, so a
-    mixed average is squeezed, monotonically, below MATE_BOUND."""
-    total = 0.0
-    all_won = all_lost = True
-    for value, prob in values_probs:
-        total += prob * value
-        all_won = all_won and value >= MATE_BOUND
-        all_lost = all_lost and value <= -MATE_BOUND
-    if all_won or all_lost:
-        return total
-    edge = MATE_BOUND - 1
-    span = WIN - edge
-    if total > edge:
-        return edge + 0.5 * (total - edge) / span
-    if total < -edge:
-        return -edge - 0.5 * (-total - edge) / span
-    return total
+@dataclass
+class Kernel:
+    """What the root needs from the per-node search (:func:`_kernel`)."""
+
+    child: Callable  # search a position: (state, depth, alpha, beta, ply, move) -> value
+    moves: Callable  # the moves a node tries (the game's search_moves with sym, else moves)
+    order: Callable  # (state, moves, table's move) -> moves, best first
+    pv: list  # triangular principal variation: pv[ply] is the line below ply
+    counts: Callable[[], dict]  # the counters so far
+    enter_root: Callable[[], None]  # count the root as a node
 
 
-def search_root(
-    game: Game,
-    state: Any,
-    *,
-    algorithm: str = "alphabeta",
-    depth: int = 0,
-    time_limit: float | None = None,
-    tt: bool = True,
-    order: bool = True,
-    cancel: threading.Event | None = None,
-    progress: Callable[[dict], None] | None = None,
-    trace_limit: int | None = None,
-    model: dict[int, Callable[[Any], list[tuple[Any, float]]]] | None = None,
-    table: TranspositionTable | None = None,
-    evaluate: Callable[[Any], float] | None = None,
-) -> SearchResult:
-    """Search ``state`` and return the best move for the side to move.
-
-    ``algorithm``  ``"minimax"`` (no pruning, no table: the reference) or ``"alphabeta"``.
-    ``depth``      plies to search; 0 means to the end of the game.
-    ``time_limit`` seconds; with it the search deepens 1, 2, 3... and returns the deepest
-                   finished iteration's move when time runs out (depth 1 always finishes
-                   unless cancelled).
-    ``tt``/``order`` transposition table and move ordering (alpha-beta only).
-    ``cancel``     an Event; when set the search stops within about a thousand nodes.
-    ``progress``   called after each finished iteration with a dict (depth, nodes, move, score).
-    ``trace_limit`` record up to this many nodes of the tree (the final iteration's).
-    ``model``      seat -> function(state) giving that seat's moves with probabilities: the
-                   seat is then searched as a known opponent (expectation), not a perfect one.
-    ``evaluate``   heuristic for depth-limited leaves (default: ``game.evaluate``).
-    """
-    if algorithm not in ("minimax", "alphabeta"):
-        raise ValueError(f"unknown algorithm {algorithm!r}")
-    if game.status(state) is not None:
-        raise ValueError("the game is over: there is no move to search")
-    root_side = game.to_move(state)
-    if root_side == CHANCE:
-        raise ValueError("chance is to move: there is no player's move to search")
-    if depth < 0:
-        raise ValueError("depth must be 0 (to the end) or positive")
-    prune = algorithm == "alphabeta"
-    use_tt = prune and tt
-    use_order = prune and order
-    model = model or {}
+def _kernel(game: Game, tech: Techniques, table: TranspositionTable, model: dict, evaluate: Callable,
+            clock: Clock, tracer: "Tracer | None", unlimited: bool) -> Kernel:
+    """The per-node search for ``tech``: plain minimax or alpha-beta. ``unlimited``: no depth
+    limit anywhere, so every value is proved."""
+    pv: list[tuple] = [()] * (MAX_PLY + 1)
+    g_moves = game.search_moves if tech.sym else game.moves
     averaged = {CHANCE, *model}  # the sides whose nodes average their children
+    outcomes = _outcomes(game, model)
+    make = _alphabeta_kernel if tech.prune else _minimax_kernel
+    search, counts, enter_root = make(game, tech, table, g_moves, averaged, outcomes, evaluate, clock, pv,
+                                      tracer, unlimited)
+    order = partial(_ordered, game.order if type(game).order is not Game.order else None)
+    return Kernel(child=tracer.node if tracer is not None else search, moves=g_moves, order=order, pv=pv,
+                  counts=counts, enter_root=enter_root)
 
-    # Bind the game's hot-path methods once (attribute look-ups are slow in Python).
-    g_moves, g_play, g_status, g_side = game.search_moves, game.play, game.status, game.to_move
-    g_eval, g_key, g_chance = evaluate or game.evaluate, game.key, game.chance_outcomes
-    g_order = game.order if type(game).order is not Game.order else None
-    use_killers = use_order and game.killer_moves
-    table = table if table is not None else TranspositionTable()
-    tt_dict = table.entries if use_tt else None
-    tt_get = tt_dict.get if tt_dict is not None else None
-    # Move ordering: two killer moves per ply (moves that caused a cut-off there, newest
-    # first) and a history count per move (cut-offs it caused anywhere).
-    killer1: list = [None] * (MAX_PLY + 1) if use_killers else []
-    killer2: list = [None] * (MAX_PLY + 1) if use_killers else []
-    history: defaultdict = defaultdict(int)
-    history_count = history.__getitem__
-    pv: list[tuple] = [()] * (MAX_PLY + 1)  # triangular PV: pv[ply] is the line below ply
 
-    started = time.perf_counter()
-    deadline = None
-    # counters (closure cells: cheaper than attributes)
-    nodes = leaves = evals = cutoffs = tt_hits = horizon = 0
-    clock_armed = False  # the deadline applies from depth 2 on
+def _outcomes(game: Game, model: dict) -> Callable:
+    """At an averaging node: (move, probability) pairs, chance's or a modelled opponent's."""
+    def outcomes(state, side):
+        return game.chance_outcomes(state) if side == CHANCE else model[side](state)
+    return outcomes
 
-    def check():
-        if use_tt and table.over:  # bounded memory: the table replaces old entries
-            table.trim()
-        if cancel is not None and cancel.is_set():
-            raise SearchAborted("cancelled")
-        if clock_armed and deadline is not None and time.perf_counter() > deadline:
-            raise SearchAborted("out of time")
 
-    def chance_node(state, side, depth, ply, alpha=-INF, beta=INF):
-        """Average over chance outcomes or over a modelled opponent's moves."""
-        dist = g_chance(state) if side == CHANCE else model[side](state)
-        if len(dist) == 1:  # a sure outcome: nothing to average, the window passes through
-            move = dist[0][0]
-            return child(g_play(state, move), depth - 1, alpha, beta, ply + 1, move)
-        pairs = []
-        for move, prob in dist:
-            pairs.append((child(g_play(state, move), depth - 1, -INF, INF, ply + 1, move), prob))
-        if pairs:
-            pv[ply] = ()  # a chance node has no principal line of its own
-        return _mixed_average(pairs)
+def _average(child: Callable, play: Callable, dist: list, state, depth, ply, alpha, beta, pv: list) -> float:
+    """A chance node's (or a modelled opponent's) value: the expectation over its outcomes."""
+    if len(dist) == 1:  # a sure outcome: nothing to average, the window passes through
+        move = dist[0][0]
+        return child(play(state, move), depth - 1, alpha, beta, ply + 1, move)
+    pairs = [(child(play(state, move), depth - 1, -INF, INF, ply + 1, move), prob) for move, prob in dist]
+    pv[ply] = ()  # a chance node has no principal line of its own
+    return chance_value(pairs)
+
+
+def _ordered(order: Callable | None, state, moves: list, tt_move) -> list:
+    """The game's order (likely-best moves first), and the table's move before all."""
+    if order is not None:
+        moves = order(state, moves)
+    if tt_move is not None and tt_move != moves[0] and tt_move in moves:
+        moves = list(moves)
+        moves.remove(tt_move)
+        moves.insert(0, tt_move)
+    return moves
+
+
+def _minimax_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, clock, pv, tracer, unlimited):
+    """MINIMAX-VALUE over every move the game lists, no window, no table."""
+    g_play, g_status, g_side, g_eval, check = game.play, game.status, game.to_move, evaluate, clock.check
+    nodes = leaves = evals = horizon = deepest = 0
 
     def minimax(state, depth, alpha, beta, ply, move=None, key=None):
-        nonlocal nodes, leaves, evals, horizon
+        nonlocal nodes, leaves, evals, horizon, deepest
         nodes += 1
         if not nodes & CHECK_EVERY:
             check()
@@ -318,6 +330,8 @@ def search_root(
         status = g_status(state)
         if status is not None:
             leaves += 1
+            if ply > deepest:
+                deepest = ply
             return 0 if status == DRAW else WIN - ply if status == 0 else ply - WIN
         if depth == 0:
             leaves += 1
@@ -325,8 +339,8 @@ def search_root(
             horizon += 1
             return g_eval(state)
         side = g_side(state)
-        if side == CHANCE or side in model:
-            return chance_node(state, side, depth, ply)
+        if side in averaged:
+            return _average(child, g_play, outcomes(state, side), state, depth, ply, -INF, INF, pv)
         best = -INF if side == 0 else INF
         for m in g_moves(state):
             v = child(g_play(state, m), depth - 1, -INF, INF, ply + 1, m)
@@ -335,9 +349,62 @@ def search_root(
                 pv[ply] = (m,) + pv[ply + 1]
         return best
 
+    def counts() -> dict:
+        return {"nodes": nodes, "leaves": leaves, "evals": evals, "cutoffs": 0, "tt_hits": 0,
+                "horizon": horizon, "deepest": deepest}
+
+    def enter_root() -> None:
+        nonlocal nodes
+        nodes += 1
+
+    child = minimax
+    if tracer is not None:
+        tracer.attach(minimax, counts, g_moves, averaged)
+        child = tracer.node
+    return minimax, counts, enter_root
+
+
+def _table_answer(pv: list, hits: list) -> Callable:
+    """The function that asks the table about a node; ``hits`` counts its answers (``[0]``)
+    and those that lean on heuristic leaves (``[1]``: such a value is not proved)."""
+    def table_answer(entry, depth, alpha, beta, ply):
+        """The value a table entry gives a node searched to ``depth`` with this window, or
+        None when the entry does not hold at that depth or its bound does not settle the
+        window."""
+        e_depth, v, e_flag, _, proved = entry
+        if depth != e_depth and not (proved and depth > e_depth):
+            return None
+        if v >= MATE_BOUND:  # stored relative to the node: re-anchor proved results
+            v -= ply
+        elif v <= -MATE_BOUND:
+            v += ply
+        if e_flag == EXACT or (e_flag == LOWER and v >= beta) or (e_flag == UPPER and v <= alpha):
+            hits[0] += 1
+            if not proved:
+                hits[1] += 1  # this answer leans on heuristic leaves
+            pv[ply] = ()  # and brings no line below the node
+            return v
+        return None
+    return table_answer
+
+
+def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, clock, pv, tracer, unlimited):
+    """ALPHA-BETA (fail-soft) with the techniques ``tech`` switches on."""
+    # Bind the game's hot-path methods once (attribute look-ups are slow in Python).
+    g_play, g_status, g_side, g_eval, g_key = game.play, game.status, game.to_move, evaluate, game.key
+    g_order = game.order if type(game).order is not Game.order else None
+    use_order, use_mate, check = tech.order, tech.mate, clock.check
+    tt_dict = table.entries if tech.tt else None
+    tt_get = tt_dict.get if tt_dict is not None else None
+    hits = [0, 0]  # table answers, and those that are not proved
+    table_answer = _table_answer(pv, hits)
+    nodes = leaves = evals = cutoffs = horizon = deepest = 0  # (closure cells: cheaper than attributes)
+    tracing = tracer is not None
+    trace_probe = tracer.probe if tracer is not None else None
+
     def alphabeta(state, depth, alpha, beta, ply, move=None, key=None):
         """``key``: the state's table key, when the parent has computed it already."""
-        nonlocal nodes, leaves, evals, cutoffs, horizon
+        nonlocal nodes, leaves, evals, cutoffs, horizon, deepest
         nodes += 1
         if not nodes & CHECK_EVERY:
             check()
@@ -345,20 +412,21 @@ def search_root(
         status = g_status(state)
         if status is not None:
             leaves += 1
+            if ply > deepest:
+                deepest = ply
             return 0 if status == DRAW else WIN - ply if status == 0 else ply - WIN
         if depth == 0:
             leaves += 1
             evals += 1
             horizon += 1
             return g_eval(state)
-
-        # Mate-distance bounds: from here no result is better than a win on the next ply, nor
-        # worse than a loss on it; when the window lies outside, nothing below can matter.
-        if alpha >= WIN - ply - 1:
-            return alpha
-        if beta <= ply + 1 - WIN:
-            return beta
-
+        # Mate-distance cuts: from here no result is better than a win on the next ply, nor
+        # worse than a loss on it; when the window lies beyond that, nothing below can matter.
+        if use_mate:
+            if alpha >= WIN - ply - 1:
+                return alpha
+            if beta <= ply + 1 - WIN:
+                return beta
         tt_move = None
         if tt_get is not None:
             if key is None:
@@ -369,33 +437,24 @@ def search_root(
                 if v is not None:
                     return v
                 tt_move = entry[3]  # no answer, but a good first move to try
-
+        alpha0, beta0, unproved = alpha, beta, horizon + hits[1]
         side = g_side(state)
-        if side in averaged:
-            horizon_before = horizon
-            v = chance_node(state, side, depth, ply, alpha, beta)
-            if tt_get is not None:
-                flag = UPPER if v <= alpha else LOWER if v >= beta else EXACT
-                tt_dict[key] = (0 if unlimited else depth, _to_stored(v, ply), flag, None,
-                                horizon == horizon_before)
-            return v
-
-        moves = g_moves(state)
-        if use_order and len(moves) > 1:
-            moves = order_moves(state, moves, ply, tt_move)
-
-        alpha0, beta0 = alpha, beta
-        horizon_before = horizon
         best_move = None
-        # The MAX and MIN loops mirror each other. Each child is first looked up in the table
-        # from here: most children of a transposition-rich tree are answered so, and a child
-        # answered here is not entered (nor counted as a node: see Stats). Else the child is
-        # searched, with the key computed here passed down.
-        d, p = depth - 1, ply + 1  # the children's depth and ply
-        after_key = None
-        probe = probe_children and d  # (no entry holds at depth 0: leaves are not stored)
-        if side == 0:  # MAX
-            best = -INF
+        if side in averaged:
+            best = _average(child, g_play, outcomes(state, side), state, depth, ply, alpha, beta, pv)
+        else:
+            moves = g_moves(state)
+            if use_order and len(moves) > 1:
+                moves = _ordered(g_order, state, moves, tt_move)
+            # Each child is first looked up in the table from here: most children of a
+            # transposition-rich tree are answered so, and a child answered here is not
+            # entered (nor counted as a node: see Stats). Else the child is searched, with
+            # the key computed here passed down.
+            d, p = depth - 1, ply + 1  # the children's depth and ply
+            after_key = None
+            probe = tt_get is not None and d  # (no entry holds at depth 0: leaves are not stored)
+            maximizing = side == 0
+            best = -INF if maximizing else INF
             for m in moves:
                 after = g_play(state, m)
                 v = None
@@ -405,309 +464,454 @@ def search_root(
                     if found is not None:
                         v = table_answer(found, d, alpha, beta, p)
                         if v is not None and tracing:
-                            trace_probe(after, m, alpha, beta, p, v)
+                            trace_probe(after, m, alpha, beta, p, v, found)
                 if v is None:
                     v = child(after, d, alpha, beta, p, m, after_key)
-                if v > best:
-                    best, best_move = v, m
-                    if v > alpha:
-                        alpha = v
-                        pv[ply] = (m,) + pv[p]
-                        if alpha >= beta:
-                            cutoffs += 1
-                            if learn:
-                                note_cutoff(m, ply)
-                            break
-        else:  # MIN
-            best = INF
-            for m in moves:
-                after = g_play(state, m)
-                v = None
-                if probe:
-                    after_key = g_key(after)
-                    found = tt_get(after_key)
-                    if found is not None:
-                        v = table_answer(found, d, alpha, beta, p)
-                        if v is not None and tracing:
-                            trace_probe(after, m, alpha, beta, p, v)
-                if v is None:
-                    v = child(after, d, alpha, beta, p, m, after_key)
-                if v < best:
+                if maximizing:
+                    if v > best:
+                        best, best_move = v, m
+                        if v > alpha:
+                            alpha = v
+                            pv[ply] = (m,) + pv[p]
+                elif v < best:
                     best, best_move = v, m
                     if v < beta:
                         beta = v
                         pv[ply] = (m,) + pv[p]
-                        if alpha >= beta:
-                            cutoffs += 1
-                            if learn:
-                                note_cutoff(m, ply)
-                            break
-
-        if tt_get is not None:
+                if alpha >= beta:
+                    cutoffs += 1
+                    break
+        if tt_dict is not None:
             flag = UPPER if best <= alpha0 else LOWER if best >= beta0 else EXACT
             # stored relative to the node (_to_stored, written out: this runs at every node)
             v = best + ply if best >= MATE_BOUND else best - ply if best <= -MATE_BOUND else best
-            tt_dict[key] = (0 if unlimited else depth, v, flag, best_move, horizon == horizon_before)
+            tt_dict[key] = (0 if unlimited else depth, v, flag, best_move, horizon + hits[1] == unproved)
         return best
 
-    def table_answer(entry, depth, alpha, beta, ply):
-        """The value a table entry gives a node searched to ``depth`` with this window, or
-        None when the entry does not hold at that depth or its bound does not settle the
-        window."""
-        nonlocal tt_hits, horizon
-        e_depth, v, e_flag, _, proved = entry
-        if depth != e_depth and not (proved and depth > e_depth):
-            return None
-        if v >= MATE_BOUND:  # stored relative to the node: re-anchor proved results
-            v -= ply
-        elif v <= -MATE_BOUND:
-            v += ply
-        if e_flag == EXACT or (e_flag == LOWER and v >= beta) or (e_flag == UPPER and v <= alpha):
-            tt_hits += 1
-            if not proved:
-                horizon += 1  # this answer leans on heuristic leaves
-            pv[ply] = ()  # and brings no line below the node
-            return v
-        return None
+    def counts() -> dict:
+        return {"nodes": nodes, "leaves": leaves, "evals": evals, "cutoffs": cutoffs, "tt_hits": hits[0],
+                "horizon": horizon + hits[1], "deepest": deepest}
 
-    def order_moves(state, moves, ply, tt_move):
-        """The table's move first, then this ply's killer moves (unless the game turns them
-        off), then the rest: by the game's own order if it has one, else by history
-        (stable: ties keep the game's order)."""
-        if g_order is not None:
-            moves = g_order(state, moves)
-        elif history:
-            moves = sorted(moves, key=history_count, reverse=True)
-        else:
-            moves = list(moves)
-        for front in (killer2[ply], killer1[ply], tt_move) if use_killers else (tt_move,):
-            if front is not None and front != moves[0] and front in moves:
-                moves.remove(front)
-                moves.insert(0, front)
-        return moves
+    def enter_root() -> None:
+        nonlocal nodes
+        nodes += 1
 
-    def note_cutoff(m, ply):
-        if g_order is None:
-            history[m] += 1
-        if use_killers and killer1[ply] != m and killer2[ply] != m:
-            killer1[ply], killer2[ply] = m, killer1[ply]
+    child = alphabeta
+    if tracer is not None:
+        tracer.attach(alphabeta, counts, g_moves, averaged)
+        child = tracer.node
+    return alphabeta, counts, enter_root
 
-    # cut-offs teach the ordering: the history (when the game has no order of its own) and
-    # the killer moves (when the game uses them)
-    learn = use_order and (g_order is None or use_killers)
 
-    node_search = alphabeta if prune else minimax
-    child = node_search  # rebound to the tracer when tracing
-    # Children are looked up in the table by their parent; a traced search records the
-    # children answered so as table hits that were not entered, so it counts what an
-    # untraced search counts.
-    probe_children = use_tt
-    tracing = trace_limit is not None
-    unlimited = depth == 0 and time_limit is None  # no heuristic leaf anywhere: all is proved
+def _window_bound(value: float, alpha: float, beta: float) -> str:
+    """What a fail-soft alpha-beta value says about the true value: a value at or below the
+    window is an upper bound ("at most"), at or above it a lower bound, inside it exact."""
+    return "upper" if value <= alpha else "lower" if value >= beta else "exact"
 
-    # ----- tracing: a wrapper around node_search that records the tree -----------------
-    trace_stack: list[dict] = []
-    trace_count = 0
-    trace_omitted = 0  # children searched (or answered) but not recorded: the trace is truncated
-    trace_states: list = []
 
-    def traced(state, depth, alpha, beta, ply, move=None, key=None):
-        nonlocal trace_count, trace_omitted
-        parent = trace_stack[-1] if trace_stack else None
-        if trace_count >= trace_limit:
-            trace_omitted += 1
-            if parent is not None:
-                parent["omitted"] = parent.get("omitted", 0) + 1
-            return node_search(state, depth, alpha, beta, ply, move, key)
-        trace_count += 1
-        side = g_side(state)
-        node = {
-            "id": trace_count - 1,
-            "move": None if parent is None else game.notation(trace_states[-1], move),
-            "alpha": _json_number(alpha),
-            "beta": _json_number(beta),
-            "kind": ("chance" if side == CHANCE or side in model else "max" if side == 0 else "min"),
-            "depth": ply,
-            "value": None,
-            "cutoff": False,
-            "tt_hit": False,
-            "children": [],
-        }
+class Tracer:
+    """Records the tree a search visits, node by node in expansion order: every node up to
+    ``limit``, and past it the best child found so far of each recorded node (so that the
+    principal variation is always recorded); the rest is counted in its parent's ``omitted``.
+
+    Each node: ``id``, ``move`` (notation; None at the root), ``alpha``/``beta`` (the window on
+    entry), ``kind`` (max, min, chance, terminal, leaf), ``depth`` (ply), ``value``, ``bound``
+    (``exact``, or ``lower`` / ``upper`` where the search only proved that the true value is at
+    least / at most ``value``), ``cut`` (why the node stopped early: ``beta`` or ``alpha``
+    cut-off, ``mate`` distance, ``table`` answer; else None), ``cutoff`` (on the child after
+    which the siblings were pruned), ``pruned`` (how many), ``tt_hit``, ``children``."""
+
+    def __init__(self, game: Game, limit: int, tech: Techniques, table: TranspositionTable):
+        self.game, self.limit, self.tech, self.table = game, limit, tech, table
+        self.reset()
+
+    def attach(self, search: Callable, counts: Callable, moves: Callable, averaged: set) -> None:
+        """Called by the kernel: its node search, counters, move generator, averaging sides."""
+        self.search, self.counts, self.moves, self.averaged = search, counts, moves, averaged
+
+    def reset(self) -> None:
+        self.count = 0
+        self.truncated = False
+        self.stack: list[dict] = []
+        self.states: list = []
+        self.root: dict | None = None
+
+    def _parent(self, ply: int) -> dict | None:
+        """The recorded node this ply's node hangs from, or None when its parent is not recorded."""
+        parent = self.stack[-1] if self.stack else None
+        return parent if parent is not None and parent["depth"] == ply - 1 else None
+
+    def _omit(self, parent: dict | None, size: int = 1) -> None:
+        self.truncated = True
+        if parent is not None:
+            parent["omitted"] = parent.get("omitted", 0) + size
+            parent["_last_kept"] = False
+
+    def _new(self, parent, state, move, alpha, beta, ply) -> dict:
+        side = self.game.to_move(state)
+        node = {"id": self.count, "move": None if parent is None else self.game.notation(self.states[-1], move),
+                "alpha": _json_number(alpha), "beta": _json_number(beta),
+                "kind": "chance" if side in self.averaged else "max" if side == 0 else "min",
+                "depth": ply, "value": None, "bound": "exact", "cut": None, "cutoff": False, "tt_hit": False,
+                "children": []}
+        self.count += 1
         if parent is not None:
             parent["children"].append(node)
-        trace_stack.append(node)
-        trace_states.append(state)
-        hits_before, nodes_before = tt_hits, nodes
+        return node
+
+    def _settle(self, parent: dict | None, node: dict, value, extra: bool) -> None:
+        """After a child: note the parent's best so far; a child recorded past the limit stays
+        only while it is its parent's best (the one that can be on the principal variation)."""
+        if parent is None:
+            return
+        best = parent.get("_best")
+        better = best is None or (value > best if parent["kind"] == "max" else
+                                  value < best if parent["kind"] == "min" else False)
+        if better:
+            parent["_best"] = value
+        if not extra:
+            parent["_last_kept"] = True
+            return
+        if better:
+            previous = parent.pop("_extra", None)
+            if previous is not None:  # a better child replaces the one kept before
+                parent["children"].remove(previous)
+                self._omit(parent, _size(previous))
+            parent["_extra"] = node
+            parent["_last_kept"] = True
+        else:
+            parent["children"].remove(node)
+            self._omit(parent, _size(node))
+
+    def begin_root(self, state) -> None:
+        self.reset()
+        self.root = self._new(None, state, None, -INF, INF, 0)
+        self.stack.append(self.root)
+        self.states.append(state)
+
+    def end_root(self, value) -> None:
+        self.stack.clear()
+        self.states.clear()
+        if self.root is not None and value is not None:
+            self.root["value"] = _json_number(value)
+
+    def node(self, state, depth, alpha, beta, ply, move=None, key=None):
+        """The kernel's node search, recorded."""
+        parent = self._parent(ply)
+        extra = self.count >= self.limit
+        if parent is None or (extra and parent["kind"] == "chance"):
+            self._omit(self.stack[-1] if self.stack else None)  # counted by the nearest recorded node
+            return self.search(state, depth, alpha, beta, ply, move, key)
+        node = self._new(parent, state, move, alpha, beta, ply)
+        self.stack.append(node)
+        self.states.append(state)
+        before = self.counts()
         try:
-            value = node_search(state, depth, alpha, beta, ply, move, key)
+            value = self.search(state, depth, alpha, beta, ply, move, key)
         finally:
-            trace_stack.pop()
-            trace_states.pop()
+            self.stack.pop()
+            self.states.pop()
         node["value"] = _json_number(value)
-        status = g_status(state)
-        if status is not None:
-            node["kind"] = "terminal"
-        elif depth == 0:
-            node["kind"] = "leaf"
-        node["tt_hit"] = tt_hits > hits_before and nodes == nodes_before + 1
-        if status is None and depth != 0 and not node["tt_hit"] and node["kind"] in ("max", "min"):
-            searched = len(node["children"]) + node.get("omitted", 0)
-            pruned = len(g_moves(state)) - searched
-            if pruned > 0 and node["children"]:
-                node["children"][-1]["cutoff"] = True
-                node["pruned"] = pruned
+        self._explain(node, state, depth, alpha, beta, ply, value, before)
+        self._settle(parent, node, value, extra)
         return value
 
-    def trace_probe(state, move, alpha, beta, ply, value):
-        """Record a child its parent answered from the table (not entered, not a node)."""
-        nonlocal trace_count, trace_omitted
-        parent = trace_stack[-1]
-        if trace_count >= trace_limit:
-            parent["omitted"] = parent.get("omitted", 0) + 1
-            trace_omitted += 1
+    def _explain(self, node, state, depth, alpha, beta, ply, value, before) -> None:
+        """Fill in the node's kind, bound, cut and pruned siblings from what the search did."""
+        if self.game.status(state) is not None:
+            node["kind"] = "terminal"
             return
-        trace_count += 1
-        side = g_side(state)
-        parent["children"].append({
-            "id": trace_count - 1, "move": game.notation(trace_states[-1], move),
-            "alpha": _json_number(alpha), "beta": _json_number(beta),
-            "kind": "chance" if side in averaged else "max" if side == 0 else "min",
-            "depth": ply, "value": _json_number(value), "cutoff": False, "tt_hit": True,
-            "entered": False, "children": [],
-        })
+        if depth == 0:
+            node["kind"] = "leaf"
+            return
+        if not self.tech.prune:
+            return  # minimax: every value is the node's true value
+        after = self.counts()
+        if self.tech.mate and (alpha >= WIN - ply - 1 or beta <= ply + 1 - WIN):
+            node["cut"], node["bound"] = "mate", _window_bound(value, alpha, beta)
+            return
+        if after["tt_hits"] > before["tt_hits"] and after["nodes"] == before["nodes"] + 1:
+            entry = self.table.entries.get(self.game.key(state))
+            node["tt_hit"], node["cut"] = True, "table"
+            node["bound"] = BOUND_NAMES[entry[2]] if entry else _window_bound(value, alpha, beta)
+            return
+        searched = len(node["children"]) + node.get("omitted", 0)
+        if node["kind"] == "chance":  # open windows below, unless one sure outcome passes it on
+            node["bound"] = _window_bound(value, alpha, beta) if searched == 1 else "exact"
+            return
+        node["bound"] = _window_bound(value, alpha, beta)
+        pruned = len(self.moves(state)) - searched
+        if pruned > 0:
+            node["pruned"] = pruned
+            node["cut"] = "beta" if node["kind"] == "max" else "alpha"
+            if node["children"] and node.get("_last_kept"):
+                node["children"][-1]["cutoff"] = True
 
-    if tracing:
-        child = traced
+    def probe(self, state, move, alpha, beta, ply, value, entry) -> None:
+        """A child its parent answered from the table: recorded, not entered (not a node)."""
+        parent = self._parent(ply)
+        if parent is None or self.count >= self.limit:
+            self._omit(self.stack[-1] if self.stack else None)
+            return
+        node = self._new(parent, state, move, alpha, beta, ply)
+        node.update(value=_json_number(value), tt_hit=True, entered=False, cut="table",
+                    bound=BOUND_NAMES[entry[2]])
+        self._settle(parent, node, value, False)
 
-    # ----- the root: every move's score, then the best -------------------------------------
-    def search_iteration(d: int):
-        """One full search of the root to depth ``d`` (0: to the end)."""
-        nonlocal horizon
-        horizon_before = horizon
-        root_depth = d if d > 0 else EXACT_DEPTH
-        moves = g_moves(state)
-        if use_order and len(moves) > 1:
-            entry = tt_dict.get(g_key(state)) if tt_dict is not None else None
-            moves = order_moves(state, moves, 0, entry[3] if entry else None)
-        root_node: dict[str, Any] | None = None
-        if trace_limit is not None:
-            root_node = {"id": 0, "move": None, "alpha": "-inf", "beta": "inf",
-                         "kind": "max" if root_side == 0 else "min", "depth": 0, "value": None,
-                         "cutoff": False, "tt_hit": False, "children": []}
-            trace_stack.append(root_node)
-            trace_states.append(state)
-        alpha, beta = -INF, INF
-        best_v: Any = None
-        best_m, line, scores = None, [], []
-        try:
-            for m in moves:
-                v = child(g_play(state, m), root_depth - 1, alpha, beta, 1, m)
-                # A later move that fails low only proves "no better than v" for the mover.
-                if root_side == 0:
-                    bound = "upper" if prune and best_v is not None and v <= alpha else "exact"
-                    better = best_v is None or v > best_v
-                else:
-                    bound = "upper" if prune and best_v is not None and v >= beta else "exact"
-                    better = best_v is None or v < best_v
-                scores.append((m, v, bound))
-                if better:
-                    best_v, best_m, line = v, m, [m, *pv[1]]
-                    if prune:
-                        if root_side == 0:
-                            alpha = max(alpha, v)
-                        else:
-                            beta = min(beta, v)
-        finally:
-            if root_node is not None:
-                trace_stack.pop()
-                trace_states.pop()
-        nodes_root()
-        if tt_dict is not None:
-            tt_dict[g_key(state)] = (0 if unlimited else root_depth, best_v, EXACT, best_m,
-                                     horizon == horizon_before)
-        if root_node is not None:
-            root_node["value"] = _json_number(best_v)
-        root_moves = [{"move": game.notation(state, m),
-                       "score": _json_number(v if root_side == 0 else -v), "bound": bound}
-                      for m, v, bound in scores]
-        return best_v, line, horizon == horizon_before, root_moves, root_node
+    def to_json(self, nodes: int, pv: list[str], limit: int) -> dict:
+        """The trace cut to ``limit`` nodes: the principal variation first (as far as it was
+        recorded), then the others in expansion order; the nodes searched; how many are
+        recorded; whether some were left out; how many moves of the PV are drawn."""
+        root = self.root
+        assert root is not None
+        keep = _first_nodes(root, limit, pv)
+        recorded = _keep_only(root, keep)
+        _renumber(root)
+        return {"root": root, "nodes": nodes, "recorded": recorded,
+                "truncated": self.truncated or recorded < self.count, "pv_recorded": _pv_recorded(root, pv)}
 
-    def nodes_root():
-        nonlocal nodes
-        nodes += 1  # the root itself is a node
 
-    iterations: list[dict] = []
-    best: tuple | None = None  # (value, line, exact, depth, root_moves, trace)
-    completed = True
-    if time_limit is not None:
-        deadline = started + time_limit
-        max_depth = depth if depth > 0 else MAX_PLY
-        depths: Any = range(1, max_depth + 1)
+def _pv_path(root, pv) -> list[dict]:
+    """The recorded nodes along the principal variation, the root first."""
+    path = [root]
+    for move in pv:
+        nxt = next((c for c in path[-1]["children"] if c["move"] == move), None)
+        if nxt is None:
+            break
+        path.append(nxt)
+    return path
+
+
+def _pv_recorded(root, pv) -> int:
+    """How many moves of the principal variation the recorded tree holds, from the root."""
+    return len(_pv_path(root, pv)) - 1
+
+
+def _first_nodes(root, limit, pv) -> set[int]:
+    """The ids to keep: the PV's nodes, then the first nodes in expansion order (preorder: a
+    node's parent comes before it, so what is kept hangs together)."""
+    keep = {n["id"] for n in _pv_path(root, pv)[:limit]}
+    stack = [root]
+    while stack and len(keep) < limit:
+        node = stack.pop()
+        keep.add(node["id"])
+        stack.extend(reversed(node["children"]))
+    return keep
+
+
+def _keep_only(node, keep) -> int:
+    """Drop the children not in ``keep`` (counting them, and what they left out, in the
+    parent's ``omitted``); returns how many nodes are left."""
+    for private in ("_best", "_extra", "_last_kept"):
+        node.pop(private, None)
+    kept, count = [], 1
+    for c in node["children"]:
+        if c["id"] in keep:
+            kept.append(c)
+            count += _keep_only(c, keep)
+        else:
+            node["omitted"] = node.get("omitted", 0) + _size(c)
+    node["children"] = kept
+    return count
+
+
+def _size(node) -> int:
+    return 1 + node.get("omitted", 0) + sum(_size(c) for c in node["children"])
+
+
+def _renumber(root) -> None:
+    """Ids 0, 1, 2... in expansion order (preorder) again."""
+    stack, n = [root], 0
+    while stack:
+        node = stack.pop()
+        node["id"] = n
+        n += 1
+        stack.extend(reversed(node["children"]))
+
+
+@dataclass
+class Iteration:
+    """One finished search of the root to one depth."""
+
+    value: float  # seat 0's view
+    line: list  # the principal variation (internal moves)
+    exact: bool  # no heuristic leaf influenced the value
+    depth: int  # plies covered: the depth searched, or for a search to the end the proof's
+    root_moves: list[dict]
+
+
+def _search_iteration(game: Game, state, kernel: Kernel, tech: Techniques, table: TranspositionTable,
+                      tracer: Tracer | None, d: int, unlimited: bool) -> Iteration:
+    """One full search of the root to depth ``d`` (0: to the end): every root move's value
+    (exact, or an upper bound for the mover where alpha-beta only proved "no better"), the best."""
+    root_side = game.to_move(state)
+    horizon_before = kernel.counts()["horizon"]
+    root_depth = d if d > 0 else EXACT_DEPTH
+    moves = kernel.moves(state)
+    if tech.order and len(moves) > 1:
+        entry = table.entries.get(game.key(state)) if tech.tt else None
+        moves = kernel.order(state, moves, entry[3] if entry else None)
+    if tracer is not None:
+        tracer.begin_root(state)
+    alpha, beta = -INF, INF
+    best_v: Any = None
+    best_m, line, scores = None, [], []
+    try:
+        for m in moves:
+            v = kernel.child(game.play(state, m), root_depth - 1, alpha, beta, 1, m)
+            # A later move that fails low only proves "no better than v" for the mover.
+            if root_side == 0:
+                bound = "upper" if tech.prune and best_v is not None and v <= alpha else "exact"
+                better = best_v is None or v > best_v
+            else:
+                bound = "upper" if tech.prune and best_v is not None and v >= beta else "exact"
+                better = best_v is None or v < best_v
+            scores.append((m, v, bound))
+            if better:
+                best_v, best_m, line = v, m, [m, *kernel.pv[1]]
+                if tech.prune:
+                    if root_side == 0:
+                        alpha = max(alpha, v)
+                    else:
+                        beta = min(beta, v)
+    finally:
+        if tracer is not None:
+            tracer.end_root(best_v)
+    kernel.enter_root()
+    counts = kernel.counts()
+    exact = counts["horizon"] == horizon_before
+    if tech.tt:
+        table.entries[game.key(state)] = (0 if unlimited else root_depth, best_v, EXACT, best_m, exact)
+    if d > 0:
+        reached = d
+    elif abs(best_v) >= MATE_BOUND:
+        reached = int(round(WIN - abs(best_v)))  # a proved win or loss: the plies to the end
     else:
-        depths = [depth]
+        reached = counts["deepest"]  # every line searched to its end: the longest searched
+    root_moves = [{"move": game.notation(state, m), "score": _json_number(v if root_side == 0 else -v),
+                   "bound": bound} for m, v, bound in scores]
+    return Iteration(best_v, line, exact, reached, root_moves)
+
+
+def _deepen(game: Game, state, kernel: Kernel, clock: Clock, depths, search_one: Callable[[int], Iteration],
+            progress: Callable[[dict], None] | None) -> tuple[Iteration | None, list[dict], bool]:
+    """Search to each of ``depths`` in turn until one is proved or fully searched, or time runs
+    out: the last finished iteration, each iteration's summary, and whether none was cut short."""
+    best, iterations = None, []
+    root_side = game.to_move(state)
     try:
         for i, d in enumerate(depths):
-            clock_armed = i > 0
-            trace_count, trace_omitted = 1, 0  # the root is node 0; each iteration traces anew
-            value, line, exact, root_moves, root_node = search_iteration(d)
-            reached = d if d > 0 else len(line)
-            best = (value, line, exact, reached, root_moves, root_node)
+            clock.armed = i > 0
+            it = search_one(d)
+            best = it
             info = {
-                "depth": reached,
-                "nodes": nodes,
-                "elapsed_ms": round((time.perf_counter() - started) * 1000, 3),
-                "best_move": game.notation(state, line[0]) if line else None,
-                "score": _json_number(value if root_side == 0 else -value),
-                "exact": exact,
+                "depth": it.depth,
+                "nodes": kernel.counts()["nodes"],
+                "elapsed_ms": round(clock.ms(), 3),
+                "best_move": game.notation(state, it.line[0]) if it.line else None,
+                "score": _json_number(it.value if root_side == 0 else -it.value),
+                "exact": it.exact,
             }
             iterations.append(info)
             if progress is not None:
                 progress(info)
-            if exact or abs(value) >= MATE_BOUND:
+            if it.exact or abs(it.value) >= MATE_BOUND:
                 break  # nothing deeper can change a proved or fully searched result
     except SearchAborted:
-        completed = False
-    elapsed = (time.perf_counter() - started) * 1000
+        return best, iterations, False
+    return best, iterations, True
 
-    stats = Stats(nodes=nodes, leaves=leaves, evals=evals, cutoffs=cutoffs, tt_hits=tt_hits,
-                  tt_entries=len(table) if use_tt else 0, depth=best[3] if best else 0,
-                  elapsed_ms=elapsed)
+
+def search_root(
+    game: Game,
+    state: Any,
+    *,
+    algorithm: str = "alphabeta",
+    depth: int = 0,
+    time_limit: float | None = None,
+    budget: float | None = None,
+    tt: bool = True,
+    order: bool = True,
+    sym: bool = True,
+    mate: bool = True,
+    cancel: threading.Event | None = None,
+    progress: Callable[[dict], None] | None = None,
+    trace_limit: int | None = None,
+    model: dict[int, Callable[[Any], list[tuple[Any, float]]]] | None = None,
+    table: TranspositionTable | None = None,
+    evaluate: Callable[[Any], float] | None = None,
+) -> SearchResult:
+    """Search ``state`` and return the best move for the side to move.
+
+    ``algorithm``  ``"minimax"`` (the textbook: every legal move, no pruning, no table) or
+                   ``"alphabeta"`` with the switches ``tt``, ``order``, ``sym``, ``mate``
+                   (:class:`Techniques`; all off: the textbook alpha-beta).
+    ``depth``      plies to search; 0 means to the end of the game.
+    ``time_limit`` seconds; with it the search deepens 1, 2, 3... and returns the deepest
+                   finished iteration's move when time runs out (depth 1 always finishes
+                   unless cancelled or out of budget).
+    ``budget``     seconds after which the search stops, whatever its depth (not completed).
+    ``cancel``     an Event; when set the search stops within about a thousand nodes.
+    ``progress``   called after each finished iteration with a dict (depth, nodes, move, score).
+    ``trace_limit`` record up to this many nodes of the tree (the final iteration's).
+    ``model``      seat -> function(state) giving that seat's moves with probabilities: the
+                   seat is then searched as a known opponent (expectation), not a perfect one.
+    ``table``      a transposition table to start from (and fill); default a new one.
+    ``evaluate``   heuristic for depth-limited leaves (default: ``game.evaluate``).
+    """
+    tech = Techniques.of(algorithm, tt=tt, order=order, sym=sym, mate=mate)
+    if game.status(state) is not None:
+        raise ValueError("the game is over: there is no move to search")
+    if game.to_move(state) == CHANCE:
+        raise ValueError("chance is to move: there is no player's move to search")
+    if depth < 0:
+        raise ValueError("depth must be 0 (to the end) or positive")
+    model = model or {}
+    table = table if table is not None else TranspositionTable()
+    clock = Clock(cancel, time_limit, budget, table if tech.tt else None)
+    tracer = Tracer(game, trace_limit, tech, table) if trace_limit is not None else None
+    unlimited = depth == 0 and time_limit is None  # no heuristic leaf anywhere: all is proved
+    kernel = _kernel(game, tech, table, model, evaluate or game.evaluate, clock, tracer, unlimited)
+    depths = range(1, (depth or MAX_PLY) + 1) if time_limit is not None else [depth]
+    best, iterations, completed = _deepen(
+        game, state, kernel, clock, depths,
+        lambda d: _search_iteration(game, state, kernel, tech, table, tracer, d, unlimited), progress)
+    return _result(game, state, algorithm, best, iterations, completed, depth, kernel, clock, table if tech.tt else None,
+                   tracer, trace_limit, bool(model))
+
+
+def _result(game: Game, state, algorithm: str, best: Iteration | None, iterations: list[dict], completed: bool,
+            depth: int, kernel: Kernel, clock: Clock, table: TranspositionTable | None, tracer: Tracer | None,
+            trace_limit: int | None, modelled: bool) -> SearchResult:
+    """The search's result, in notation and from the side to move's point of view."""
+    c = kernel.counts()
+    stats = Stats(nodes=c["nodes"], leaves=c["leaves"], evals=c["evals"], cutoffs=c["cutoffs"],
+                  tt_hits=c["tt_hits"], tt_entries=len(table) if table is not None else 0,
+                  depth=best.depth if best else 0, elapsed_ms=clock.ms())
     if best is None:  # cancelled before depth 1 finished: fall back to the first legal move
-        first = g_moves(state)[0]
-        return SearchResult(game.name, game.to_move_name(state), game.notation(state, first), 0, None,
-                            [], [], stats, False, False, algorithm, None, iterations)
-    value, line, exact, reached, root_moves, root_node = best
-    if use_tt:
-        line = _extend_line(game, state, line, table)
+        first = game.notation(state, game.moves(state)[0])
+        return SearchResult(game.name, game.to_move_name(state), first, 0, None, [], [], stats, False, False,
+                            algorithm, None, iterations)
+    root_side = game.to_move(state)
+    trace = None
+    if tracer is not None and trace_limit is not None:
+        trace = tracer.to_json(c["nodes"], _line_notation(game, state, best.line), trace_limit)
+    line = _extend_line(game, state, best.line, table) if table is not None else best.line
     notation_line = _line_notation(game, state, line)
-    score = value if root_side == 0 else -value
+    score = best.value if root_side == 0 else -best.value
     if score >= MATE_BOUND:
-        outcome = "win"
+        outcome: str | None = "win"
     elif score <= -MATE_BOUND:
         outcome = "loss"
-    elif exact and score == 0 and not model and not game.has_chance:
+    elif best.exact and score == 0 and not modelled and not game.has_chance:
         outcome = "draw"
     else:
         outcome = None
-    trace = None
-    if root_node is not None:
-        trace = {"root": root_node, "nodes": nodes, "recorded": trace_count,
-                 "truncated": trace_omitted > 0}
     return SearchResult(
-        game=game.name,
-        to_move=game.to_move_name(state),
-        best_move=notation_line[0],
-        score=score,
-        outcome=outcome,
-        pv=notation_line,
-        root_moves=root_moves,
-        stats=stats,
-        exact=exact,
-        completed=completed and (reached >= depth or exact or abs(value) >= MATE_BOUND),
-        algorithm=algorithm,
-        trace=trace,
-        iterations=iterations,
-    )
+        game=game.name, to_move=game.to_move_name(state), best_move=notation_line[0], score=score,
+        outcome=outcome, pv=notation_line, root_moves=best.root_moves, stats=stats, exact=best.exact,
+        completed=completed and (best.depth >= depth or best.exact or abs(best.value) >= MATE_BOUND),
+        algorithm=algorithm, trace=trace, iterations=iterations)
 
 
 def _extend_line(game: Game, state, line: list, table: TranspositionTable, limit: int = 64) -> list:
@@ -760,4 +964,4 @@ def _line_notation(game: Game, state, line) -> list[str]:
 
 
 __all__ = ["CHANCE", "EXACT", "INF", "LOWER", "MATE_BOUND", "SearchAborted", "SearchResult", "Stats",
-           "TranspositionTable", "UPPER", "WIN", "describe_score", "search_root"]
+           "Techniques", "TranspositionTable", "UPPER", "WIN", "describe_score", "search_root"]

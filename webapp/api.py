@@ -130,7 +130,7 @@ def game_trace(game_id):
     data = dict(result.trace["root"])
     data.update(game=game.name, agent=agent.spec, ply=ply, nodes=result.trace["nodes"],
                 recorded=result.trace["recorded"], truncated=result.trace["truncated"],
-                result=result.to_json())
+                pv_recorded=result.trace["pv_recorded"], result=result.to_json())
     return jsonify(data)
 
 

@@ -7,12 +7,14 @@ JSON: ``/api/games/<id>/compare``, ``/api/games/<id>/theory``, ``/api/games/<id>
 ``/api/arena.csv``. The trees themselves come from ``GET /api/games/<id>/trace`` (api.py).
 
 Every search here is bounded: a depth limit and a wall-clock budget (a timer sets the search's
-cancel flag), so no request hangs however big the position.
+cancel flag), so no request hangs however big the position. The algorithms offered are the
+engine's one ladder (:data:`engine.agents.LADDER`), from the textbook minimax to the full engine.
 """
 
 from __future__ import annotations
 
 import csv
+import inspect
 import io
 import threading
 import time
@@ -20,8 +22,8 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request
 
-from engine import experiments
-from engine.agents import AGENT_HELP
+from engine import experiments, textbook
+from engine.agents import AGENT_HELP, LADDER, parse_agent
 from engine.game import CHANCE, IllegalMove
 from engine.games import catalog
 from engine.options import OptionError
@@ -36,31 +38,6 @@ bp.register_error_handler(ArcadeError, refused)
 
 MAX_DEPTH = 30  # deepest fixed depth Compare accepts (0 = to the end)
 DEFAULT_BUDGET = 5.0  # seconds each bounded search may take (config COMPARE_TIME_CAP)
-
-#: The four searches the tree page and Compare offer: key, label, search_root arguments, and
-#: the agent spec that runs the same search (for the trace endpoint and the CLI).
-ALGORITHMS: tuple[dict[str, Any], ...] = (
-    {"key": "minimax", "label": "Minimax", "short": "minimax",
-     "search": {"algorithm": "minimax"}, "spec": "minimax"},
-    {"key": "alphabeta", "label": "Alpha-beta", "short": "α-β",
-     "search": {"algorithm": "alphabeta", "tt": False, "order": False}, "spec": "alphabeta:tt=off,order=off"},
-    {"key": "ordering", "label": "Alpha-beta + ordering", "short": "α-β + order",
-     "search": {"algorithm": "alphabeta", "tt": False, "order": True}, "spec": "alphabeta:tt=off,order=on"},
-    {"key": "table", "label": "Alpha-beta + ordering + table", "short": "α-β + order + table",
-     "search": {"algorithm": "alphabeta", "tt": True, "order": True}, "spec": "alphabeta:tt=on,order=on"},
-)
-
-
-def agent_spec(key: str, depth: int, eval_name: str | None = None) -> str:
-    """The agent spec of one of :data:`ALGORITHMS` at ``depth``: ``alphabeta:tt=off,order=off,depth=3``."""
-    algo = next(a for a in ALGORITHMS if a["key"] == key)
-    parts = [algo["spec"], f"depth={depth}"]
-    if eval_name:
-        parts.append(f"eval={eval_name}")
-    name, _, rest = parts[0].partition(":")
-    settings = [s for s in [rest, *parts[1:]] if s]
-    return f"{name}:{','.join(settings)}"
-
 
 def budget() -> float:
     return float(current_app.config.get("COMPARE_TIME_CAP", min(DEFAULT_BUDGET, current_app.config["AI_TIME_CAP"])))
@@ -139,8 +116,8 @@ def position_json(game_id):
 # ----- Compare --------------------------------------------------------------------------------
 @bp.get("/api/games/<game_id>/compare")
 def compare(game_id):
-    """The same position searched by the four algorithms: nodes, time, value, best move, and
-    whether the values agree (they must: pruning and the table change the cost, not the value)."""
+    """The same position searched by every rung of the ladder: nodes, time, value, best move,
+    and whether the values agree (they must: each technique changes the cost, not the value)."""
     _, game, ply, state = position(game_id)
     depth = _int_arg(request.args, "depth", type(game).default_depth, 0, MAX_DEPTH)
     eval_name = _eval_arg(game)
@@ -151,17 +128,19 @@ def compare(game_id):
         raise ArcadeError("bad_request", str(exc)) from None
     seconds = budget()
     rows = []
-    for algo in ALGORITHMS:
+    for step in LADDER:
+        options = parse_agent(step.spec).search_options()
+        del options["depth"], options["time_limit"]  # the page's depth; one search, no deepening
         with Deadline(seconds) as deadline:
             try:
                 r = arcade().ai.pool.search(game, state, key=f"teach:{client_address()}", depth=depth,
-                                            cancel=deadline.event, eval_name=eval_name, **algo["search"])
+                                            cancel=deadline.event, eval_name=eval_name, **options)
             except ValueError as exc:
                 raise ArcadeError("bad_request", str(exc)) from None
         finished = r.completed and not deadline.expired
         rows.append({
-            "key": algo["key"], "label": algo["label"], "short": algo["short"],
-            "agent": agent_spec(algo["key"], depth, eval_name),
+            "key": step.key, "label": step.label, "short": step.short, "adds": step.adds,
+            "agent": step.agent_spec(depth, eval_name),
             "completed": finished,
             "value": _num(r.score) if finished else None,
             "value_text": describe_score(r.score) if finished else None,
@@ -182,8 +161,8 @@ def compare(game_id):
             verdict += f" The {len(done)} that finished agree: {done[0]['value_text']}."
     elif len(values) == 1:
         agree = True
-        verdict = (f"All four values are equal: {done[0]['value_text']} for {game.to_move_name(state)}. "
-                   "Pruning and the table change the cost of the search, never its value.")
+        verdict = (f"All {len(rows)} values are equal: {done[0]['value_text']} for {game.to_move_name(state)}. "
+                   "Each technique changes the cost of the search, never its value.")
     else:
         agree = False
         verdict = ("The values differ: " + ", ".join(f"{row['label']} {row['value_text']}" for row in done)
@@ -200,6 +179,82 @@ def _num(v):
     if isinstance(v, float) and v.is_integer():
         return int(v)
     return round(v, 6) if isinstance(v, float) else v
+
+
+# ----- true minimax values (the tree page's tooltips) -----------------------------------------
+TRUTH_MAX_NODES = 300_000  # the largest textbook minimax tree the page may ask for (about a second)
+
+
+class _TooBig(Exception):
+    pass
+
+
+@bp.post("/api/games/<game_id>/minimax")
+def true_values(game_id):
+    """The true minimax value of each listed node, by the textbook minimax (engine.textbook),
+    searched separately from the trace: ``{"ply", "depth", "eval", "paths": [[move, ...], ...]}``
+    (each path: moves in notation from the position after ``ply``) gives ``{"values": [...]}``,
+    seat 0's values as in the trace, ``None`` for a path that is not in the minimax tree."""
+    body = json_body()
+    session = arcade().store.get(game_id)
+    with session.lock:
+        game, states = session.game, list(session.states)
+    ply, depth, paths = body.get("ply", len(states) - 1), body.get("depth", 0), body.get("paths")
+    if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply < len(states):
+        raise ArcadeError("bad_request", f"ply must be an integer from 0 to {len(states) - 1}")
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
+        raise ArcadeError("bad_request", f"depth must be an integer from 0 to {MAX_DEPTH}")
+    limit = current_app.config["TRACE_MAX_NODES"]
+    if (not isinstance(paths, list) or len(paths) > limit
+            or not all(isinstance(p, list) and all(isinstance(m, str) for m in p) for p in paths)):
+        raise ArcadeError("bad_request", f"paths must be a list of at most {limit} lists of moves in notation")
+    state = states[ply]
+    if game.status(state) is not None or game.to_move(state) == CHANCE:
+        raise ArcadeError("bad_request", f"the position after ply {ply} has no player's move to search")
+    view_game, view_state = searcher_view(game, state)
+    try:
+        evaluate = view_game.evaluator(body.get("eval") or None)
+    except OptionError as exc:
+        raise ArcadeError("bad_request", str(exc)) from None
+    wanted = {}
+    for i, path in enumerate(paths):
+        try:
+            wanted.setdefault(_internal_path(view_game, view_state, path), []).append(i)
+        except IllegalMove:
+            continue  # not a line of this position: no value
+    values: list = [None] * len(paths)
+    count = 0
+
+    def visit(path, value):
+        nonlocal count
+        count += 1
+        if count > TRUTH_MAX_NODES:
+            raise _TooBig
+        for i in wanted.get(path, ()):
+            values[i] = _num(value)
+
+    try:
+        textbook.minimax(view_game, view_state, depth, evaluate, visit=visit)
+    except _TooBig:
+        raise ArcadeError("too_big", f"the minimax tree has more than {TRUTH_MAX_NODES:,} nodes: "
+                                     "choose a smaller depth to see true values") from None
+    return jsonify({"values": values, "nodes": count})
+
+
+def _internal_path(game, state, path: list[str]) -> tuple:
+    """The moves of ``path`` (notation) in the game's internal form; IllegalMove if one is not legal."""
+    out = []
+    for text in path:
+        move = game.parse_move(state, text)
+        out.append(move)
+        state = game.play(state, move)
+    return tuple(out)
+
+
+@bp.get("/textbook.py")
+def textbook_source():
+    """The textbook algorithms the tree page shows at work (engine/textbook.py), as text."""
+    return Response(inspect.getsource(textbook), mimetype="text/plain")
 
 
 # ----- theory ---------------------------------------------------------------------------------
@@ -380,7 +435,8 @@ def arenas_csv():
 
 # ----- pages ----------------------------------------------------------------------------------
 def _page_data() -> dict:
-    return {"algorithms": [{k: a[k] for k in ("key", "label", "short", "spec")} for a in ALGORITHMS],
+    return {"algorithms": [{"key": r.key, "label": r.label, "short": r.short, "adds": r.adds, "spec": r.spec}
+                           for r in LADDER],
             "trace_max_nodes": current_app.config["TRACE_MAX_NODES"], "max_depth": MAX_DEPTH}
 
 

@@ -95,9 +95,6 @@ class Blacksin(Game):
     policies = {"rules": "rules_move"}
     evaluators = {"margins": "evaluate"}
     default_depth = 0
-    # order() knows what to try first; the killer moves of other branches only displace
-    # it (measured: 6% more nodes and 12% more time against the rules agent with them).
-    killer_moves = False
 
     def __init__(self, options: dict):
         super().__init__(options)

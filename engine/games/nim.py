@@ -2,8 +2,8 @@
 
 A state is ``(piles, to_move)`` with ``piles`` a tuple of counts in the creator's order (the
 order the notation ``P:K`` refers to). Internally a move is one int, ``pile_index * 32 +
-taken`` (at most 30 sticks a pile): the search compares and hashes moves (killer moves,
-history), and small ints are the cheapest values to do that with.
+taken`` (at most 30 sticks a pile): the search compares and hashes moves (the table's best
+move), and small ints are the cheapest values to do that with.
 
 >>> nim = Nim.from_options({"piles": "3,4,5"})
 >>> s = nim.push_notation(nim.start(), "2:3")
@@ -31,7 +31,6 @@ class Nim(Game):
     )
     variants = ("misere: taking the last stick loses (default)", "normal: taking the last stick wins")
     default_depth = 0
-    killer_moves = False  # the order hook knows the winning moves: killers would push them back
 
     def __init__(self, options: dict):
         super().__init__(options)

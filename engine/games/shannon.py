@@ -205,9 +205,6 @@ class Shannon(Game):
     )
     evaluators = {"resistance": "evaluate", "flow": "evaluate_flow", "lehman": "evaluate_lehman"}
     default_depth = 4
-    # The order hook (edges on short paths first) beats killer moves: bridgit-3 took 546
-    # nodes with killers, 449 without.
-    killer_moves = False
 
     def __init__(self, options: dict):
         super().__init__(options)

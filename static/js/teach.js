@@ -1,5 +1,5 @@
 /* The play page's teaching panel: pick a position (click a move in the move list), open its
- * search tree, Compare the four algorithms on it, overlay the game's theory, and follow the
+ * search tree, Compare the ladder of algorithms on it, overlay the game's theory, and follow the
  * AI's score through the game. Follows the game through play.js's "arcade:state" event. */
 "use strict";
 (function () {
@@ -78,7 +78,7 @@
     const p = ply(), d = depth();
     box.hidden = false;
     box.replaceChildren(el("h3", { text: "Compare" }),
-      el("p", { class: "muted", text: `Searching the position after ply ${p} with four algorithms${d ? `, depth ${d}` : " to the end"}…` }));
+      el("p", { class: "muted", text: `Searching the position after ply ${p} with every algorithm of the ladder${d ? `, depth ${d}` : " to the end"}…` }));
     $("compare").disabled = true;
     try {
       const data = await T.getJSON(`/api/games/${gameId}/compare?ply=${p}&depth=${d}`);
@@ -99,7 +99,7 @@
       el("thead", {}, el("tr", {}, ...["Algorithm", "Nodes", "ms", "Value", "Best", "Cut-offs", "Table hits"]
         .map((h) => el("th", { text: h })))),
       el("tbody", {}, ...rows.map((r) => el("tr", { dataset: { algo: r.key } },
-        el("td", { title: `${r.label}: ${r.agent}` }, r.short),
+        el("td", { title: `${r.label}: ${r.adds || ""} (${r.agent})` }, r.short),
         el("td", { text: T.fmt(r.nodes) }),
         el("td", { text: T.ms(r.elapsed_ms) }),
         el("td", { class: "value", dataset: { value: r.value == null ? "" : String(r.value) },
@@ -119,7 +119,7 @@
       el("strong", { text: mark }), data.verdict);
     box.replaceChildren(head, verdict, el("div", { class: "compare-body" }, el("div", { class: "table-wrap", tabindex: 0, role: "region", "aria-label": "comparison table" }, table),
       el("div", { class: "compare-charts" }, nodesChart, timeChart)),
-      el("p", { class: "small muted", text: "Counted by the engine (nodes = positions entered; hover an algorithm for its agent spec). " +
+      el("p", { class: "small muted", text: "Counted by the engine (nodes = positions entered; hover an algorithm for its agent spec and what it adds). " +
         "Best moves may differ where several moves are equally good." }));
   }
 

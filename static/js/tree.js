@@ -41,13 +41,14 @@
   // ----- controls ------------------------------------------------------------------------
   const controls = {
     ply: form.elements.ply, algo: form.elements.algo, depth: form.elements.depth,
-    eval: form.elements.eval, nodes: form.elements.nodes, theory: form.elements.theory,
+    eval: form.elements.eval, nodes: form.elements.nodes, theory: form.elements.theory, truth: form.elements.truth,
   };
   if (params.has("algo")) controls.algo.value = params.get("algo");
   if (params.has("depth")) controls.depth.value = params.get("depth");
   if (params.has("eval")) controls.eval.value = params.get("eval");
   if (params.has("nodes")) ensureOption(controls.nodes, params.get("nodes"));
   controls.theory.checked = params.get("theory") === "1";
+  controls.truth.checked = params.get("truth") === "1";
 
   function ensureOption(select, value) {
     if (![...select.options].some((o) => o.value === value)) select.append(el("option", { value, text: `${value} nodes` }));
@@ -79,23 +80,27 @@
   // a new position, algorithm, depth or size searches at once
   for (const name of ["ply", "algo", "depth", "eval", "nodes"]) controls[name].addEventListener("change", () => search());
   controls.theory.addEventListener("change", () => { syncUrl(); showTheory(); });
+  controls.truth.addEventListener("change", () => { syncUrl(); loadTruth(); });
 
   function syncUrl() {
     const q = new URLSearchParams({ ply: controls.ply.value, algo: controls.algo.value, depth: controls.depth.value,
       nodes: controls.nodes.value });
     if (controls.eval.value) q.set("eval", controls.eval.value);
     if (controls.theory.checked) q.set("theory", "1");
+    if (controls.truth.checked) q.set("truth", "1");
     history.replaceState(null, "", `?${q}`);
   }
 
   // ----- searching ---------------------------------------------------------------------------
   let searchRun = 0;
+  let searched = null; // the depth and evaluation of the search drawn
   async function search() {
     const run = ++searchRun; // only the newest search's answer is drawn
     pause();
     const depth = Math.max(0, Math.min(data.teach.max_depth, parseInt(controls.depth.value || "0", 10) || 0));
     controls.depth.value = String(depth);
     const spec = specFor(controls.algo.value, depth, controls.eval.value);
+    searched = { depth, eval: controls.eval.value || null };
     const ply = controls.ply.value;
     const url = `/api/games/${gameId}/trace?agent=${encodeURIComponent(spec)}&ply=${ply}&max_nodes=${controls.nodes.value}`;
     syncUrl();
@@ -169,25 +174,68 @@
     api.href = url;
     api.hidden = false;
     goTo(1);
+    if (truth.on) loadTruth();
   }
 
   function summary() {
     const t = trace, r = t.result || {}, s = r.stats || {};
-    const drawn = t.recorded, total = t.nodes;
-    const rest = total - drawn;
+    const drawnNodes = byId.filter(Boolean);
+    const entered = drawnNodes.filter((n) => n.entered !== false).length; // nodes the search entered
+    const answers = drawnNodes.length - entered; // children the table answered before entering them
+    const rest = t.nodes - entered;
+    const mates = drawnNodes.filter((n) => n.cut === "mate").length;
     const bits = [
-      `Drew ${T.fmt(drawn)} of ${T.fmt(total)} nodes`,
-      `value ${T.value(t.value)}${r.score_text ? "" : ""}`,
+      `value ${valueText(t)}`,
       `best move ${r.best_move ?? "–"}`,
-      `${T.fmt(s.cutoffs)} cut-offs`,
-      `${T.fmt(s.tt_hits)} table hits`,
+      `${T.fmt(s.cutoffs)} α/β cut-offs`,
+      ...(mates ? [`${T.fmt(mates)} mate-distance cuts drawn`] : []),
+      `${T.fmt(s.tt_hits)} table answers`,
       `${T.ms(r.elapsed_ms)} ms`,
     ];
+    const head = `Drew ${T.fmt(entered)} of the ${T.fmt(t.nodes)} nodes searched` +
+      (answers ? ` and ${T.fmt(answers)} table answers` : "");
     const box = $("tree-summary");
-    box.replaceChildren(el("strong", { text: bits[0] }), ` · ${bits.slice(1).join(" · ")} · `, el("code", { text: t.agent }));
+    box.replaceChildren(el("strong", { text: head }), ` · ${bits.join(" · ")} · `, el("code", { text: t.agent }));
     if (rest > 0) {
       box.append(el("span", { class: "truncated", text:
-        ` — the first ${T.fmt(drawn)} in expansion order are drawn; ${T.fmt(rest)} more were searched and counted.` }));
+        ` — the principal variation and the first nodes in expansion order are drawn; ${T.fmt(rest)} more were searched and counted.` }));
+    }
+  }
+
+  // ----- true values: the textbook minimax, searched separately, for the tooltips -------------
+  const truth = { on: controls.truth.checked, run: 0 };
+
+  async function loadTruth() {
+    truth.on = controls.truth.checked;
+    const box = $("tree-truth-note");
+    if (!trace || !truth.on) { box.hidden = true; refreshTooltips(); return; }
+    const run = ++truth.run;
+    const nodes = byId.filter(Boolean);
+    box.hidden = false;
+    box.textContent = "Computing the true minimax values…";
+    try {
+      const res = await fetch(`/api/games/${gameId}/minimax`, {
+        method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ ply: Number(trace.ply), depth: searched.depth, eval: searched.eval, paths: nodes.map(pathOf) }),
+      });
+      const body = await res.json();
+      if (run !== truth.run) return;
+      if (!res.ok) throw new Error(body.error || `${res.status} ${res.statusText}`);
+      nodes.forEach((n, i) => { n._true = body.values[i]; });
+      box.textContent = `True values (textbook minimax, ${T.fmt(body.nodes)} nodes) are in each node's tooltip.`;
+    } catch (err) {
+      if (run !== truth.run) return;
+      nodes.forEach((n) => { delete n._true; });
+      box.textContent = `No true values: ${err.message}`;
+    }
+    refreshTooltips();
+  }
+
+  function refreshTooltips() {
+    for (const n of byId) {
+      const p = n && parts.get(String(n.id));
+      const title = p && p.node.querySelector("title");
+      if (title) title.textContent = tooltip(n);
     }
   }
 
@@ -298,9 +346,12 @@
         svg("text", { class: "tn-tt-text", x: W - 4, y: 9, "text-anchor": "middle", text: "T" }));
     }
     if (n.cutoff) g.append(svg("text", { class: "tn-cut", x: W + 4, y: H + 4, text: "✂" }));
+    if (n.cut) g.append(svg("text", { class: "tn-cut-why", x: 24, y: 17, text: `✂ ${CUTS[n.cut].short}` }));
     g.append(svg("title", { text: tooltip(n) }));
     if (n.tt_hit) g.dataset.ttHit = "";
     if (n.cutoff) g.dataset.cutoff = "";
+    if (n.cut) g.dataset.cut = n.cut;
+    g.dataset.bound = n.bound || "exact";
     return g;
   }
 
@@ -320,12 +371,37 @@
     return g;
   }
 
+  /** What a cut is, short (on the node) and in words (tooltip, legend). */
+  const CUTS = {
+    beta: { short: "β cut", words: "β cut-off: the value reached β, so MIN higher up will never let play come here; the other moves were not searched" },
+    alpha: { short: "α cut", words: "α cut-off: the value fell to α, so MAX higher up will never let play come here; the other moves were not searched" },
+    mate: { short: "mate", words: "mate-distance cut: no result here could beat a win already found higher up, so the node was not searched" },
+    table: { short: "table", words: "answered by the transposition table: this position was searched before, so nothing below it is searched again" },
+  };
+
+  /** A node's value as what it is: exact "W3", or a bound "≥ W3" / "≤ L2". */
+  function valueText(n) {
+    const v = T.value(n.value);
+    return n.bound === "lower" ? `≥ ${v}` : n.bound === "upper" ? `≤ ${v}` : v;
+  }
+
+  function boundWords(n) {
+    if (n.bound === "lower") return `at least ${T.value(n.value)} (a lower bound: the search proved no more)`;
+    if (n.bound === "upper") return `at most ${T.value(n.value)} (an upper bound: the search proved no more)`;
+    return `${T.value(n.value)} (exact)`;
+  }
+
   function tooltip(n) {
     const lines = [`node ${n.id}${n.move ? ` after ${pathOf(n).join(" ")}` : " (root)"}`,
-      `${kindName(n)}`, `window on entry ${T.windowText(n.alpha, n.beta)}`, `value ${T.value(n.value)} (${n.value})`];
-    if (n.tt_hit) lines.push("answered by the transposition table");
-    if (n.cutoff) lines.push(`cut-off: ${n._parent.pruned} sibling(s) pruned`);
+      `${kindName(n)}`, `window on entry ${T.windowText(n.alpha, n.beta)}`, `value ${boundWords(n)}`];
+    if (n.cut) lines.push(`✂ ${CUTS[n.cut].words}`);
+    if (n.pruned) lines.push(`${n.pruned} move(s) pruned`);
+    if (n.cutoff) lines.push(`cut-off here: ${n._parent.pruned} sibling(s) pruned`);
     if (n.omitted) lines.push(`${n.omitted} child node(s) searched but not drawn`);
+    if (truth.on && n._true !== undefined) {
+      lines.push(n._true === null ? "true minimax value: not in the minimax tree"
+        : `true minimax value: ${T.value(n._true)} (textbook minimax, searched separately)`);
+    }
     return lines.join("\n");
   }
 
@@ -357,7 +433,7 @@
       return;
     }
     const g = parts.get(String(n.id)).node;
-    g.querySelector(".tn-value").textContent = T.value(n.value);
+    g.querySelector(".tn-value").textContent = valueText(n);
     g.classList.add("done");
     const parent = n._parent;
     if (parent && parent.children[parent.children.length - 1] === n) {
@@ -449,50 +525,107 @@
     const n = ev.node;
     const { where } = who(n); // "the root" or "after 1:2 2:1"
     const box = $("tree-narration");
-    const b = (t) => el("b", { text: t });
-    const val = () => b(T.value(n.value)); // a new element each time: a DOM node lives in one place
-    const lines = [];
-    if (ev.type === "enter") {
-      if (n.id === 0) {
-        lines.push(["The search starts at ", b("the root"), `: ${kindName(n)}, window `, b(T.windowText(n.alpha, n.beta)), "."]);
-      } else if (n.kind === "leaf") {
-        lines.push(["Leaf ", b(where), ": the depth limit is reached, so the position is evaluated. Window ",
-          b(T.windowText(n.alpha, n.beta)), "."]);
-      } else if (n.kind === "terminal") {
-        lines.push(["The game is over ", b(where), ". Window ", b(T.windowText(n.alpha, n.beta)), "."]);
-      } else {
-        lines.push(["Enter the position ", b(where), `: ${kindName(n)}, window `, b(T.windowText(n.alpha, n.beta)), "."]);
-        if (n.tt_hit) lines.push(["The transposition table already knows this position."]);
-        else if (T.num(n.alpha) > -Infinity || T.num(n.beta) < Infinity) {
-          lines.push([el("span", { class: "muted", text: "Only values inside the window can change a decision above." })]);
-        }
-      }
-    } else {
-      if (n.tt_hit) lines.push(["Table hit ", b(where), ": value ", val(), " read from the table — nothing below is searched."]);
-      else if (n.kind === "leaf") lines.push(["Evaluation ", b(where), ": ", val(), "."]);
-      else if (n.kind === "terminal") lines.push(["Game over ", b(where), ": value ", val(), proved(n.value), "."]);
-      else if (n.id === 0) {
-        const r = trace.result || {};
-        lines.push(["Done: the root's value is ", val(), proved(n.value), ". Best move ", b(r.best_move ?? "–"),
-          "; principal variation ", b((r.pv || []).join(" ") || "–"), " (highlighted)."]);
-      } else {
-        lines.push([`The ${who(n).kind} node `, b(where), " returns ", val(),
-          n.kind === "max" ? ": the largest value of its children." : n.kind === "min" ? ": the smallest value of its children." : "."]);
-      }
-      if (n.cutoff && n._parent) {
-        const parent = n._parent;
-        const k = parent.pruned || 0;
-        if (parent.kind === "max") {
-          lines.push([el("span", { class: "cut-note", text: "✂ Cut-off: " }), val(), " ≥ β = ", b(T.value(n.beta)),
-            `. MIN, higher up, already has a move that holds MAX to β or less, so it will never let play reach here: the other ${k} move(s) of this MAX node are pruned.`]);
-        } else {
-          lines.push([el("span", { class: "cut-note", text: "✂ Cut-off: " }), val(), " ≤ α = ", b(T.value(n.alpha)),
-            `. MAX, higher up, already has a move worth α or more, so it will never let play reach here: the other ${k} move(s) of this MIN node are pruned.`]);
-        }
-      }
-    }
+    const lines = ev.type === "enter" ? enterLines(n, where) : exitLines(n, where);
     box.replaceChildren(el("div", { class: "step-no", text: `Step ${step} of ${events.length}` }),
       ...lines.map((l) => el("p", {}, ...l)));
+  }
+
+  const b = (t) => el("b", { text: t });
+  const cutNote = (t) => el("span", { class: "cut-note", text: t });
+
+  function enterLines(n, where) {
+    const win = () => b(T.windowText(n.alpha, n.beta));
+    if (n.id === 0) return [["The search starts at ", b("the root"), `: ${kindName(n)}, window `, win(), "."]];
+    if (n.entered === false) return [["The table is looked up for the position ", b(where), " before entering it. Window ", win(), "."]];
+    if (n.kind === "leaf") return [["Leaf ", b(where), ": the depth limit is reached, so the position is evaluated. Window ", win(), "."]];
+    if (n.kind === "terminal") return [["The game is over ", b(where), ". Window ", win(), "."]];
+    const lines = [["Enter the position ", b(where), `: ${kindName(n)}, window `, win(), "."]];
+    if (T.num(n.alpha) > -Infinity || T.num(n.beta) < Infinity) {
+      lines.push([el("span", { class: "muted", text: "Only values inside the window can change a decision above." })]);
+    }
+    return lines;
+  }
+
+  /** What happened when the search left node n: only what the trace says happened. */
+  function exitLines(n, where) {
+    const val = () => b(valueText(n)); // a new element each time: a DOM node lives in one place
+    const lines = [];
+    if (n.cut === "table") {
+      const what = n.bound === "lower" ? "at least" : n.bound === "upper" ? "at most" : "exactly";
+      lines.push(["The transposition table answers ", b(where), `: ${what} `, b(T.value(n.value)),
+        ". Nothing below it is searched. ", cutNote("✂ table")]);
+    } else if (n.kind === "leaf") {
+      lines.push(["Evaluation ", b(where), ": ", val(), "."]);
+    } else if (n.kind === "terminal") {
+      lines.push(["Game over ", b(where), ": value ", val(), proved(n.value), "."]);
+    } else if (n.id === 0) {
+      lines.push(rootLine(n, val));
+    } else if (n.cut === "mate") {
+      lines.push(mateLine(n, where));
+    } else {
+      lines.push(nodeLine(n, where, val));
+    }
+    if (n.cutoff && n._parent) {
+      const parent = n._parent;
+      const k = parent.pruned || 0;
+      if (parent.kind === "max") {
+        lines.push([cutNote("✂ β cut-off: "), val(), " ≥ β = ", b(T.value(n.beta)),
+          `. MIN, higher up, already has a move that holds MAX to β or less, so it will never let play reach here: the other ${k} move(s) of this MAX node are not searched.`]);
+      } else {
+        lines.push([cutNote("✂ α cut-off: "), val(), " ≤ α = ", b(T.value(n.alpha)),
+          `. MAX, higher up, already has a move worth α or more, so it will never let play reach here: the other ${k} move(s) of this MIN node are not searched.`]);
+      }
+    }
+    return lines;
+  }
+
+  function rootLine(n, val) {
+    const r = trace.result || {};
+    const line = r.pv || [];
+    const drawn = Math.min(pv.size - 1, line.length); // the moves highlighted: the line followed through the drawn tree
+    const shown = !line.length ? "" : drawn >= line.length ? " (highlighted)"
+      : drawn > 0 ? ` (its first ${drawn} move(s) are highlighted; the rest is not in the drawn tree)`
+        : " (not in the drawn tree)";
+    return ["Done: the root's value is ", val(), proved(n.value), ". Best move ", b(r.best_move ?? "–"),
+      "; principal variation ", b(line.join(" ") || "–"), `${shown}.`];
+  }
+
+  function mateLine(n, where) {
+    const ply = n.depth + 1;
+    if (n.bound === "upper") {
+      return ["Not searched ", b(where), ": from here MAX could at best win ", b(`${ply} plies`), " from the root (",
+        b(T.value(T.WIN - ply)), "), no better than the α = ", b(T.value(n.alpha)), " MAX already has. So the value is ", b(`at most ${T.value(n.value)}`),
+        ". ", cutNote("✂ mate distance")];
+    }
+    return ["Not searched ", b(where), ": from here MIN could at best win ", b(`${ply} plies`), " from the root (",
+      b(T.value(ply - T.WIN)), "), no better than the β = ", b(T.value(n.beta)), " MIN already has. So the value is ", b(`at least ${T.value(n.value)}`),
+      ". ", cutNote("✂ mate distance")];
+  }
+
+  function nodeLine(n, where, val) {
+    const name = n.kind === "max" ? "MAX" : n.kind === "min" ? "MIN" : "chance";
+    const searched = n.children.length + (n.omitted || 0);
+    const head = [`The ${name} node `, b(where)];
+    if (n.kind === "chance") {
+      return [...head, " returns ", val(), searched > 1 ? ": the average of its outcomes, each weighted by its probability." : "."];
+    }
+    if (!n.children.length) return [...head, " returns ", val(), "."];
+    const k = n.pruned || 0;
+    const skipped = k ? `, so the other ${k} move(s) need not be searched` : "";
+    if (n.bound === "lower") {
+      const why = n.kind === "max" ? `${skipped}: MIN, higher up, will not let play come here.`
+        : ": MIN, higher up, has something at least as good elsewhere.";
+      return [...head, " fails high: at least ", b(T.value(n.value)), ", which reaches β = ", b(T.value(n.beta)), why,
+        ...(k ? [" ", cutNote("✂ β cut-off")] : [])];
+    }
+    if (n.bound === "upper") {
+      const why = n.kind === "min" ? `${skipped}: MAX, higher up, will not let play come here.`
+        : ": MAX, higher up, has something at least as good elsewhere.";
+      return [...head, " fails low: at most ", b(T.value(n.value)), ", which is no more than α = ", b(T.value(n.alpha)), why,
+        ...(k ? [" ", cutNote("✂ α cut-off")] : [])];
+    }
+    return [...head, " returns ", val(),
+      n.kind === "max" ? ": the largest value of its children." : ": the smallest value of its children."];
   }
 
   function proved(v) {

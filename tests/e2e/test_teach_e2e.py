@@ -20,7 +20,7 @@ def test_tree_of_a_nim_position_steps_through(page: Page):
     gid = create_game(page, "3,2")
     page.goto(f"/play/{gid}/tree?algo=alphabeta&depth=0&nodes=200")
     summary = page.get_by_test_id("tree-summary")
-    expect(summary).to_contain_text(re.compile(r"Drew \d+ of \d+ nodes"))
+    expect(summary).to_contain_text(re.compile(r"Drew \d+ of the \d+ nodes searched"))
     tree = page.get_by_test_id("search-tree")
     expect(tree.locator("[data-node]")).to_have_count(1)  # the root, entered
     expect(page.get_by_test_id("tree-narration")).to_contain_text("root")
@@ -73,10 +73,10 @@ def test_compare_and_score_chart_on_the_play_page(page: Page):
     page.get_by_test_id("teach-depth").fill("0")
     page.get_by_test_id("compare").click()
     verdict = page.get_by_test_id("compare-verdict")
-    expect(verdict).to_contain_text("All four values are equal")
+    expect(verdict).to_contain_text("All 6 values are equal")
     expect(verdict).to_have_attribute("data-agree", "true")
     values = page.get_by_test_id("compare-table").locator("td.value").all_inner_texts()
-    assert len(values) == 4 and len(set(values)) == 1
+    assert len(values) == 6 and len(set(values)) == 1
     # theory next to the search
     page.get_by_test_id("theory-toggle").click()
     expect(page.get_by_test_id("theory-verdict")).to_contain_text("The search agrees")

@@ -4,6 +4,7 @@
 import json
 
 from engine import bench
+from engine.agents import LADDER
 from engine.cli import main
 
 
@@ -14,9 +15,10 @@ def test_bench_nim_json(capsys, monkeypatch):
     assert [r["game"] for r in data["rows"]] == ["nim", "nim"]
     for row in data["rows"]:
         configs = row["configs"]
-        assert set(configs) == {"minimax", "alphabeta", "table", "order"}
+        assert list(configs) == [r.key for r in LADDER]  # the one ladder, in its order
         done = [c for c in configs.values() if c["status"] == "done"]
-        assert len(done) >= 2, row["label"]
+        # 4,5,6,7 is beyond every rung without the table in 0.3 s; on 1,3,5,7 several finish
+        assert len(done) >= (2 if row["label"] == "misère 1,3,5,7" else 1), row["label"]
         assert len({c["value"] for c in done}) == 1, row["label"]
         assert len({c["outcome"] for c in done}) == 1
         assert all(c["nodes"] > 0 for c in configs.values())

@@ -754,7 +754,7 @@ def positions(draw, max_choices=6):
     options = dict(options, seed=draw(st.integers(0, 10_000)), first=draw(st.sampled_from(["short", "cut"])))
     game = Shannon.from_options(options)
     state = game.start()
-    while game.status(state) is None and len(game.search_moves(state)) > max_choices:
+    while game.status(state) is None and len(game.moves(state)) > max_choices:
         state = game.play(state, draw(st.sampled_from(game.moves(state))))
     return game, state
 

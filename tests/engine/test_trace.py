@@ -9,11 +9,13 @@ import json
 
 import pytest
 
+from engine import textbook
 from engine.game import Game
 from engine.games.nim import Nim
 from engine.search import WIN, search_root
 
 INF = float("inf")
+TEXTBOOK = {"tt": False, "order": False, "sym": False, "mate": False}  # AIMA's ALPHA-BETA-SEARCH
 
 
 class FixedTree(Game):
@@ -234,7 +236,7 @@ def check_consistent(root, prune):
 def test_seed_003_positions(piles, best):
     nim = Nim.from_options({"piles": piles})
     mm = search_root(nim, nim.start(), algorithm="minimax", trace_limit=5000)
-    ab = search_root(nim, nim.start(), tt=False, order=False, trace_limit=5000)
+    ab = search_root(nim, nim.start(), trace_limit=5000, **TEXTBOOK)
     for r, prune in ((mm, False), (ab, True)):
         assert r.best_move == best and r.outcome == "win"
         assert r.trace["truncated"] is False
@@ -243,8 +245,153 @@ def test_seed_003_positions(piles, best):
         assert value(r.trace["root"]["value"]) == r.score  # seat 0 moves: its view is the mover's
     assert ab.stats.nodes < mm.stats.nodes
     if piles == "4,1":
-        # taking all four sticks leaves the last one to the opponent: a win in 1, found first,
-        # after which nothing can do better (the mate-distance bound saves the rest: no cut-offs)
-        assert mm.score == WIN - 1 and mm.stats.nodes == 40
-    else:
-        assert sum(n.get("pruned", 0) for n in flat(ab.trace["root"])) > 0
+        # taking all four sticks leaves the last one to the opponent: a win in 1; the whole game
+        # tree has 44 nodes (the textbook minimax searches every legal move)
+        assert mm.score == WIN - 1 and mm.stats.nodes == 44
+    assert sum(n.get("pruned", 0) for n in flat(ab.trace["root"])) > 0
+
+
+# ----- the textbook, node for node ---------------------------------------------------------------
+def with_paths(root):
+    """(path of moves in notation, node) for every recorded node, in expansion order."""
+    out = []
+
+    def walk(node, path):
+        out.append((path, node))
+        for c in node["children"]:
+            walk(c, path + (c["move"],))
+
+    walk(root, ())
+    return out
+
+
+def true_values(game, state, depth):
+    """Every node of the textbook minimax tree: path (notation) -> value."""
+    values = {}
+
+    def visit(path, value):
+        s, names = state, []
+        for m in path:
+            names.append(game.notation(s, m))
+            s = game.play(s, m)
+        values[tuple(names)] = value
+
+    textbook.minimax(game, state, depth, visit=visit)
+    return values
+
+
+def game_tree(game, state, depth):
+    """The paths of the whole game tree (every legal move) in preorder, to ``depth`` plies."""
+    out = []
+
+    def walk(s, path, d):
+        out.append(path)
+        if game.status(s) is None and d != 0:
+            for m in game.moves(s):
+                walk(game.play(s, m), path + (game.notation(s, m),), d - 1)
+
+    walk(state, (), depth or -1)
+    return out
+
+
+NIM_POSITIONS = [("4,1", 0), ("3,2", 0), ("2,2,3", 0), ("1,2,3", 0), ("3,4,5", 3)]
+
+
+@pytest.mark.parametrize("piles, depth", NIM_POSITIONS)
+def test_the_minimax_trace_is_the_whole_game_tree_with_true_values(piles, depth):
+    nim = Nim.from_options({"piles": piles})
+    r = search_root(nim, nim.start(), algorithm="minimax", depth=depth, trace_limit=100_000)
+    nodes = with_paths(r.trace["root"])
+    assert [p for p, _ in nodes] == game_tree(nim, nim.start(), depth)
+    truth = true_values(nim, nim.start(), depth)
+    assert all(n["value"] == truth[p] and n["bound"] == "exact" and n["cut"] is None for p, n in nodes)
+    assert r.stats.nodes == len(nodes) == len(truth)
+
+
+@pytest.mark.parametrize("piles, depth", NIM_POSITIONS)
+def test_the_textbook_alphabeta_trace_visits_the_textbooks_nodes_with_honest_values(piles, depth):
+    nim = Nim.from_options({"piles": piles})
+    state = nim.start()
+    r = search_root(nim, state, depth=depth, trace_limit=100_000, **TEXTBOOK)
+    nodes = with_paths(r.trace["root"])
+    visited = []
+    textbook.alphabeta(nim, state, depth, visit=lambda path, a, b: visited.append((path, a, b)))
+
+    def notation(path):
+        s, names = state, []
+        for m in path:
+            names.append(nim.notation(s, m))
+            s = nim.play(s, m)
+        return tuple(names)
+
+    # the same nodes, in the same order, with the same windows
+    assert [(p, n["alpha"], n["beta"]) for p, n in nodes] == [
+        (notation(p), json_value(a), json_value(b)) for p, a, b in visited]
+    assert r.stats.nodes == len(nodes) and r.score == textbook.alphabeta(nim, state, depth)
+    truth = true_values(nim, state, depth)
+    bounds = {"exact": 0, "lower": 0, "upper": 0}
+    for path, n in nodes:
+        bounds[n["bound"]] += 1
+        true = truth[path]
+        if n["bound"] == "exact":
+            assert n["value"] == true, path
+        elif n["bound"] == "lower":
+            assert true >= n["value"] >= value(n["beta"]), path
+        else:
+            assert true <= n["value"] <= value(n["alpha"]), path
+        kids = len(n["children"])
+        if n["kind"] in ("max", "min") and kids < len(nim.moves(nim.replay(path, state))):
+            # stopped early: a cut-off, said as such, on the node and on the child that caused it
+            assert n["cut"] == ("beta" if n["kind"] == "max" else "alpha") and n["pruned"] > 0, path
+            assert n["bound"] == ("lower" if n["kind"] == "max" else "upper") and n["children"][-1]["cutoff"]
+        else:
+            assert n["cut"] is None and not n.get("pruned"), path
+    assert bounds["exact"] and (bounds["lower"] or bounds["upper"])
+
+
+def json_value(v):
+    return "inf" if v >= textbook.INF else "-inf" if v <= -textbook.INF else v
+
+
+def test_nim_4_1_with_mate_distance_cuts_says_so():
+    """The issue's case: after 1:4 wins at once, the other moves cannot do better. With the
+    mate switch on, those nodes are cut by mate distance, labelled as upper bounds."""
+    nim = Nim.from_options({"piles": "4,1"})
+    r = search_root(nim, nim.start(), trace_limit=1000, tt=False, order=True, sym=False, mate=True)
+    root = r.trace["root"]
+    first, *others = root["children"]
+    assert first["move"] == "1:4" and first["value"] == WIN - 1 and first["bound"] == "exact"
+    assert others and all(n["cut"] == "mate" and n["bound"] == "upper" and not n["children"] for n in others)
+    truth = true_values(nim, nim.start(), 0)
+    assert all(truth[(n["move"],)] <= n["value"] for n in others)
+
+
+@pytest.mark.parametrize("config", [dict(tt=True), dict(tt=True, order=False), dict(tt=True, sym=False, mate=False)])
+def test_table_answers_are_labelled_with_the_tables_bound(config):
+    nim = Nim.from_options({"piles": "2,3,4"})
+    r = search_root(nim, nim.start(), trace_limit=100_000, **config)
+    nodes = with_paths(r.trace["root"])
+    truth = true_values(nim, nim.start(), 0)
+    answered = [(p, n) for p, n in nodes if n["cut"] == "table"]
+    assert answered and all(n["tt_hit"] for _, n in answered)
+    for path, n in nodes:
+        if n["bound"] == "exact":
+            assert n["value"] == truth[path], path
+        elif n["bound"] == "lower":
+            assert truth[path] >= n["value"], path
+        else:
+            assert truth[path] <= n["value"], path
+
+
+def test_a_truncated_trace_keeps_the_principal_variation():
+    nim = Nim.from_options({"piles": "3,4,5"})
+    r = search_root(nim, nim.start(), trace_limit=20, **TEXTBOOK)
+    t = r.trace
+    assert t["truncated"] and t["recorded"] == len(flat(t["root"])) == 20
+    node = t["root"]
+    for move in r.pv[:t["pv_recorded"]]:
+        node = next(c for c in node["children"] if c["move"] == move)
+    assert t["pv_recorded"] == len(r.pv)  # the whole line is drawn (it is the kernel's line: no table)
+    assert [n["id"] for n in flat(t["root"])] == list(range(20))
+    omitted = sum(n.get("omitted", 0) for n in flat(t["root"]))
+    assert omitted + 20 == t["nodes"]

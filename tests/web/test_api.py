@@ -14,7 +14,7 @@ def create(client, **body):
 def test_catalog_is_the_engine_catalog(client):
     data = client.get("/api/catalog").get_json()
     assert data["games"] == catalog()["games"]
-    assert "alphabeta:depth=D,time=S,tt=on|off,order=on|off,eval=NAME" in data["agents"]
+    assert "alphabeta:depth=D,time=S,tt=on|off,order=on|off,sym=on|off,mate=on|off,eval=NAME" in data["agents"]
 
 
 def test_create_returns_seats_with_tokens_for_humans_only(client):

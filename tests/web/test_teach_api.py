@@ -32,15 +32,16 @@ def test_compare_values_agree_on_nim(client, piles, depth):
     r = client.get(f"/api/games/{gid}/compare?depth={depth}")
     assert r.status_code == 200
     data = r.get_json()
-    assert [a["key"] for a in data["algorithms"]] == ["minimax", "alphabeta", "ordering", "table"]
+    assert [a["key"] for a in data["algorithms"]] == ["minimax", "alphabeta", "ordering", "symmetry", "mate", "table"]
     assert data["agree"] is True, data["verdict"]
-    assert "All four values are equal" in data["verdict"]
+    assert "All 6 values are equal" in data["verdict"]
     assert len({a["value"] for a in data["algorithms"]}) == 1
     minimax = data["algorithms"][0]
     assert all(a["completed"] for a in data["algorithms"])
     assert all(a["nodes"] <= minimax["nodes"] for a in data["algorithms"])
     assert minimax["cutoffs"] == 0 and minimax["tt_hits"] == 0
-    assert data["algorithms"][1]["agent"] == f"alphabeta:tt=off,order=off,depth={depth}"
+    assert data["algorithms"][1]["agent"] == f"alphabeta:tt=off,order=off,sym=off,mate=off,depth={depth}"
+    assert data["algorithms"][-1]["agent"] == f"alphabeta:depth={depth}"  # the full engine
 
 
 def test_compare_at_an_earlier_ply(client, socket_client):
@@ -249,3 +250,29 @@ def test_a_lesson_opens_its_tree(client):
     gid = url.split("/play/")[1].split("/")[0]
     assert client.get(f"/api/games/{gid}").get_json()["board"]["piles"] == [4, 1]
     assert client.post("/lessons/nope", json={}).status_code == 404
+
+
+def test_true_minimax_values_of_listed_nodes(client):
+    gid = new_game(client, "4,1")
+    r = client.post(f"/api/games/{gid}/minimax", json={"ply": 0, "depth": 0,
+                                                        "paths": [[], ["1:4"], ["1:3"], ["1:3", "1:1"], ["9:9"]]})
+    assert r.status_code == 200, r.get_json()
+    values = r.get_json()["values"]
+    assert values[:4] == [999_999, 999_999, -999_998, -999_998] and values[4] is None
+    assert r.get_json()["nodes"] == 44  # the whole game tree, every legal move
+
+
+def test_true_values_refuse_bad_input_and_huge_trees(client, app):
+    gid = new_game(client, "4,1")
+    for body in ({"paths": "1:4"}, {"paths": [[1]]}, {"paths": [], "depth": -1}, {"paths": [], "ply": 5}):
+        r = client.post(f"/api/games/{gid}/minimax", json=body)
+        assert r.status_code == 400 and r.get_json()["error"], body
+    big = new_game(client, "5,6,7,8")
+    r = client.post(f"/api/games/{big}/minimax", json={"paths": [[]]})
+    assert r.status_code == 400 and "smaller depth" in r.get_json()["error"]
+
+
+def test_the_textbook_the_tree_page_links_to(client):
+    r = client.get("/textbook.py")
+    assert r.status_code == 200 and r.mimetype == "text/plain"
+    assert "def alphabeta(" in r.get_data(as_text=True)

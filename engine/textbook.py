@@ -1,0 +1,109 @@
+"""The textbook algorithms, written as a course writes them: the algorithm you are watching.
+
+Minimax, alpha-beta (AIMA's ALPHA-BETA-SEARCH) and expectiminimax over any
+:class:`~engine.game.Game`, with nothing added: every legal move in the order the game lists
+it, no table, no ordering. Seat 0 is MAX, seat 1 is MIN; values are seat 0's. The fast
+engine (:mod:`engine.search`) must return exactly these values, and its
+``alphabeta:tt=off,order=off,sym=off,mate=off`` must visit exactly these nodes, in this
+order: the tests use this module as their oracle.
+
+A finished game scores ``WIN - ply`` when seat 0 won (``ply - WIN`` when seat 1 won, 0 for a
+draw), so that a faster win is a better one; ``depth`` plies down (0: no limit) the game's
+``evaluate`` stands in for the truth.
+
+>>> from engine.games import get_game
+>>> nim = get_game("nim").from_options({"piles": "1,2"})
+>>> minimax(nim, nim.start()) == alphabeta(nim, nim.start()) == WIN - 1   # 2:2 leaves the last stick: won
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .game import CHANCE, DRAW, Game
+
+WIN = 1_000_000  # value of a win at ply 0; a win at ply p is WIN - p
+MATE_BOUND = WIN - 10_000  # |value| >= MATE_BOUND is a proved result
+INF = 10 * WIN
+
+
+def utility(status: int, ply: int) -> int:
+    """A finished game's value for seat 0, ``ply`` plies from the root."""
+    return 0 if status == DRAW else WIN - ply if status == 0 else ply - WIN
+
+
+def chance_value(values_probs) -> float:
+    """The expectation at a chance node. A mix of outcomes is no proved result, so a mixed
+    average is squeezed, keeping its order, below MATE_BOUND."""
+    total = sum(p * v for v, p in values_probs)
+    if all(v >= MATE_BOUND for v, _ in values_probs) or all(v <= -MATE_BOUND for v, _ in values_probs):
+        return total
+    edge, span = MATE_BOUND - 1, WIN - MATE_BOUND + 1
+    if abs(total) <= edge:
+        return total
+    return (edge + 0.5 * (abs(total) - edge) / span) * (1 if total > 0 else -1)
+
+
+def minimax(game: Game, state, depth: int = 0, evaluate: Callable | None = None,
+            visit: Callable[[tuple, float], Any] | None = None) -> float:
+    """MINIMAX (with chance nodes: EXPECTIMINIMAX): the value of ``state`` for seat 0.
+    ``visit(path, value)`` is called on leaving each node (``path``: the moves from ``state``)."""
+    evaluate = evaluate or game.evaluate
+
+    def value(state, depth, ply, path):
+        status = game.status(state)
+        if status is not None:
+            v = utility(status, ply)
+        elif depth == 0:
+            v = evaluate(state)
+        elif game.to_move(state) == CHANCE:
+            v = chance_value([(value(game.play(state, m), depth - 1, ply + 1, path + (m,)), p)
+                              for m, p in game.chance_outcomes(state)])
+        else:
+            values = [value(game.play(state, m), depth - 1, ply + 1, path + (m,)) for m in game.moves(state)]
+            v = max(values) if game.to_move(state) == 0 else min(values)
+        if visit is not None:
+            visit(path, v)
+        return v
+
+    return value(state, depth or -1, 0, ())
+
+
+def alphabeta(game: Game, state, depth: int = 0, evaluate: Callable | None = None,
+              visit: Callable[[tuple, float, float], Any] | None = None) -> float:
+    """ALPHA-BETA-SEARCH: minimax's value, skipping what cannot change it. ``visit(path,
+    alpha, beta)`` is called on entering each node (``path``: the moves from ``state``)."""
+    evaluate = evaluate or game.evaluate
+
+    def value(state, depth, alpha, beta, ply, path):
+        if visit is not None:
+            visit(path, alpha, beta)
+        status = game.status(state)
+        if status is not None:
+            return utility(status, ply)
+        if depth == 0:
+            return evaluate(state)
+        side = game.to_move(state)
+        if side == CHANCE:  # every outcome counts: searched with an open window
+            return chance_value([(value(game.play(state, m), depth - 1, -INF, INF, ply + 1, path + (m,)), p)
+                                 for m, p in game.chance_outcomes(state)])
+        v = -INF if side == 0 else INF
+        for m in game.moves(state):
+            w = value(game.play(state, m), depth - 1, alpha, beta, ply + 1, path + (m,))
+            if side == 0:
+                v = max(v, w)
+                if v >= beta:
+                    return v  # MIN above will never let the game come here
+                alpha = max(alpha, v)
+            else:
+                v = min(v, w)
+                if v <= alpha:
+                    return v  # MAX above will never let the game come here
+                beta = min(beta, v)
+        return v
+
+    return value(state, depth or -1, -INF, INF, 0, ())
+
+
+__all__ = ["INF", "MATE_BOUND", "WIN", "alphabeta", "chance_value", "minimax", "utility"]

@@ -1,0 +1,118 @@
+"""The tree page tells the truth (issue 11), stepped through event by event in Chromium on the
+seed's Nim positions: every value drawn as what it is (exact, "≥ v", "≤ v"), every cut marked
+with its reason, and a narration that only says what the trace says happened."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from engine.search import MATE_BOUND, WIN
+
+
+def create_game(page: Page, piles: str) -> str:
+    r = page.request.post("/api/games", data={"game": "nim", "options": {"piles": piles}, "players": ["human", "human"]})
+    assert r.status == 201, r.text()
+    return r.json()["id"]
+
+
+def value_text(v) -> str:
+    """The page's way of writing a value (teach-common.js ``value``)."""
+    if v == "inf":
+        return "+∞"
+    if v == "-inf":
+        return "−∞"
+    if v >= MATE_BOUND:
+        return f"W{WIN - v}"
+    if v <= -MATE_BOUND:
+        return f"L{WIN + v}"
+    return str(v).replace("-", "−")
+
+
+def drawn_text(node) -> str:
+    prefix = {"exact": "", "lower": "≥ ", "upper": "≤ "}[node["bound"]]
+    return prefix + value_text(node["value"])
+
+
+def events(root):
+    out = []
+
+    def walk(n):
+        out.append(("enter", n))
+        for c in n["children"]:
+            walk(c)
+        out.append(("exit", n))
+
+    walk(root)
+    return out
+
+
+def check_exit(node, text):
+    """What the narration may say when the search leaves ``node``."""
+    value = value_text(node["value"])
+    assert value in text, (node["id"], text)
+    if node["bound"] == "lower":
+        assert f"at least {value}" in text and "returns" not in text, (node["id"], text)
+    elif node["bound"] == "upper":
+        assert f"at most {value}" in text and "returns" not in text, (node["id"], text)
+    if "of its children" in text:
+        assert node["children"] and node["bound"] == "exact", (node["id"], text)
+    reason = {"beta": "β cut-off", "alpha": "α cut-off", "mate": "mate distance", "table": "table"}
+    if node["cut"]:
+        assert reason[node["cut"]] in text, (node["id"], text)
+    if node.get("pruned"):
+        assert f"other {node['pruned']} move(s)" in text, (node["id"], text)
+
+
+@pytest.mark.parametrize("piles, depth, algo", [("4,1", 0, "alphabeta"), ("4,1", 0, "mate"),
+                                                ("3,4,5", 2, "alphabeta"), ("3,4,5", 2, "table")])
+def test_the_tree_page_narrates_what_happened(page: Page, piles, depth, algo):
+    gid = create_game(page, piles)
+    page.goto(f"/play/{gid}/tree?algo={algo}&depth={depth}&nodes=500")
+    summary = page.get_by_test_id("tree-summary")
+    expect(summary).to_contain_text("Drew")
+    url = page.get_by_test_id("tree-json-url").get_attribute("href")
+    trace = page.request.get(url).json()
+    assert not trace["truncated"]
+    steps = events(trace)
+    expect(page.get_by_test_id("tree-step-count")).to_have_text(f"step 1 / {len(steps)}")
+    page.get_by_test_id("search-tree").focus()
+    narration = page.get_by_test_id("tree-narration")
+    for k, (kind, node) in enumerate(steps[1:], start=2):
+        page.keyboard.press("ArrowRight")
+        expect(page.get_by_test_id("tree-step-count")).to_have_text(f"step {k} / {len(steps)}")
+        text = narration.inner_text()
+        if kind == "exit":
+            check_exit(node, text)
+    assert "Best move " + trace["result"]["best_move"] in text and "(highlighted)" in text
+    # every node drawn as what it is, every cut marked with its reason
+    tree = page.get_by_test_id("search-tree")
+    for _, node in steps[::2]:
+        g = tree.locator(f"[data-node='{node['id']}']")
+        expect(g.locator(".tn-value")).to_have_text(drawn_text(node))
+        if node["cut"]:
+            expect(g).to_have_attribute("data-cut", node["cut"])
+            expect(g.locator(".tn-cut-why")).to_contain_text("✂")
+    cuts = [n for _, n in steps if n["cut"]]
+    assert cuts, "these searches cut"
+    drew = summary.inner_text()
+    entered = sum(1 for kind, n in steps if kind == "enter" and n.get("entered", True))
+    assert f"Drew {entered} of the {trace['nodes']} nodes searched" in drew
+
+
+def test_nim_4_1_textbook_alphabeta_shows_its_cut_offs(page: Page):
+    """The issue's case: once a win is found, the textbook alpha-beta cuts the other moves'
+    replies with α cut-offs, drawn as upper bounds ("≤ L2"), never as exact values."""
+    gid = create_game(page, "4,1")
+    page.goto(f"/play/{gid}/tree?algo=alphabeta&depth=0&nodes=500")
+    expect(page.get_by_test_id("tree-summary")).to_contain_text("Drew")
+    page.get_by_test_id("tree-all").click()
+    tree = page.get_by_test_id("search-tree")
+    expect(tree.locator("[data-node='0'] .tn-value")).to_have_text("W1")
+    alpha_cuts = tree.locator("[data-cut=alpha]")
+    assert alpha_cuts.count() >= 1
+    for i in range(alpha_cuts.count()):
+        expect(alpha_cuts.nth(i).locator(".tn-value")).to_have_text(re.compile(r"^≤ "))
+        expect(alpha_cuts.nth(i).locator(".tn-cut-why")).to_have_text("✂ α cut")
