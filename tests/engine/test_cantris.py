@@ -145,6 +145,12 @@ class LiteralCantris(Game):
     def notation(self, state, move):
         return f"{move[0]},{move[1]}"
 
+    def start(self):
+        raise NotImplementedError("its positions come from the bit-board game: literal_state()")
+
+    def board(self, state, seat=None):
+        return {"cells": [list(row) for row in state[0]], "scores": [state[1], state[2]]}
+
 
 def literal_state(g, s):
     return (tuple(map(tuple, g.grid(s[0]))), s[1], s[2], s[3])
