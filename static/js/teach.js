@@ -109,7 +109,9 @@
         el("td", { text: T.fmt(r.tt_hits) })))));
     const share = (v, base) => (base && ref.completed ? ` (${((100 * v) / base).toFixed(v / base < 0.1 ? 1 : 0)}%)` : "");
     const nodesChart = T.barChart(rows.map((r) => ({ label: r.short, bars: [{ value: r.nodes, cls: `b-${r.key}`,
-      text: T.fmt(r.nodes) + (r.key === "minimax" ? "" : share(r.nodes, ref.nodes)) + (r.completed ? "" : " (stopped)") }] })),
+      // a search stopped by the time budget searched at least this many: "≥ n" (short: phones)
+      text: r.completed ? T.fmt(r.nodes) + (r.key === "minimax" ? "" : share(r.nodes, ref.nodes)) : `≥ ${T.fmt(r.nodes)}`,
+      title: r.completed ? undefined : `stopped by the time budget after ${T.fmt(r.nodes)} nodes` }] })),
     { title: "Nodes searched", labelWidth: 200, barWidth: 260 });
     const timeChart = T.barChart(rows.map((r) => ({ label: r.short, bars: [{ value: r.elapsed_ms, cls: `b-${r.key}`,
       text: `${T.ms(r.elapsed_ms)} ms` }] })), { title: "Time", labelWidth: 200, barWidth: 260 });
