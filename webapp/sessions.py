@@ -73,6 +73,7 @@ class LiveGame:
         self.thinking: int | None = None  # seat whose AI search runs in this process
         self.cancel: threading.Event | None = None  # cancels that search
         self.clients: set[str] = set()  # Socket.IO sids that joined the game here
+        self.seat_clients: dict[str, int] = {}  # of those, the ones holding a seat: sid -> seat
 
     def stop_search(self) -> None:
         if self.cancel is not None:
@@ -563,18 +564,30 @@ class SessionStore:
         return self.backend.ai_due_ids()
 
     # ----- connected clients and expiry -----------------------------------------------------------
-    def connect(self, sid: str, game_id: str) -> None:
+    def connect(self, sid: str, game_id: str, seat: int | None = None) -> None:
         live = self._live_for(game_id)
         with self._lock:
             self._clients.setdefault(sid, set()).add(game_id)
             live.clients.add(sid)
+            if seat is not None:
+                live.seat_clients[sid] = seat
 
-    def disconnect(self, sid: str) -> None:
+    def disconnect(self, sid: str) -> list[str]:
+        """Forget a client that went away; the ids of the games it had joined."""
         with self._lock:
-            for game_id in self._clients.pop(sid, ()):
+            games = self._clients.pop(sid, set())
+            for game_id in games:
                 live = self._live.get(game_id)
                 if live is not None:
                     live.clients.discard(sid)
+                    live.seat_clients.pop(sid, None)
+            return sorted(games)
+
+    def present(self, game_id: str) -> list[int]:
+        """The seats whose holders have this game open (connected to this process)."""
+        with self._lock:
+            live = self._live.get(game_id)
+            return sorted(set(live.seat_clients.values())) if live is not None else []
 
     def watched(self) -> list[str]:
         with self._lock:

@@ -57,9 +57,14 @@ def register(socketio, arcade) -> None:
         ai.push_state(session)
         ai.kick(session)
 
+    def tell_presence(game_id: str) -> None:
+        """Who holding a seat has the game open: the page shows whether the friend is there."""
+        socketio.emit("presence", {"game_id": game_id, "seats": store.present(game_id)}, to=game_id)
+
     @socketio.on("disconnect")
     def disconnect(*args):
-        store.disconnect(request.sid)
+        for game_id in store.disconnect(request.sid):
+            tell_presence(game_id)
 
     @handler("join")
     def join(payload):
@@ -67,10 +72,11 @@ def register(socketio, arcade) -> None:
         token = payload.get("token")
         seat = session.authorize(token, manage=True) if token not in (None, "") else None
         join_room(session.id)
-        store.connect(request.sid, session.id)
+        store.connect(request.sid, session.id, seat.index if seat else None)
         manages = token not in (None, "") and seat is None
         emit("joined", {"game_id": session.id, "seat": seat.index if seat else None, "manager": manages})
         emit("state", session.to_json())
+        tell_presence(session.id)
         arcade.maybe_sweep()
 
     @handler("move")

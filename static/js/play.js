@@ -25,6 +25,12 @@
   // A reconnecting client has a new sid and is in no room: join again, get the full state.
   socket.on("connect", () => socket.emit("join", { game_id: gameId, token }));
   socket.on("joined", (msg) => { mySeat = msg.seat; render(); });
+  let present = null;    // seats whose holders have the game open (the server says on each join)
+  socket.on("presence", (msg) => {
+    if (msg.game_id !== gameId) return;
+    present = msg.seats;
+    if (state) renderSeats();
+  });
   socket.on("state", (s) => {
     if (s.id !== gameId) return;
     if (state && s.version < state.version) return;  // an older push arriving late
@@ -216,10 +222,18 @@
   }
 
   function renderSeats() {
-    $("seats").replaceChildren(...state.seat_info.map((info) =>
-      el("div", { class: "seat" + (state.to_move === info.seat ? " to-move" : "") + (info.seat === mySeat ? " mine" : "") },
+    $("seats").replaceChildren(...state.seat_info.map((info) => {
+      const row = el("div", { class: "seat" + (state.to_move === info.seat ? " to-move" : "") + (info.seat === mySeat ? " mine" : "") },
         el("span", { class: `seat-dot seat-${info.seat}` }),
-        el("span", { text: sideName(info.seat) }))));
+        el("span", { text: sideName(info.seat) }));
+      // the other person: here or not (yet)
+      if (info.human && info.seat !== mySeat && present !== null) {
+        const here = present.includes(info.seat);
+        row.append(el("span", { class: "presence" + (here ? " here" : ""), "data-testid": `presence-${info.seat}`,
+                                text: here ? "here" : "not here yet" }));
+      }
+      return row;
+    }));
     if (mySeat === null) $("seats").append(el("div", { class: "spectator", text: "You are watching." }));
   }
 

@@ -42,7 +42,10 @@ def test_take_back_against_a_friend_needs_their_consent(page: Page, context, bas
     game = create(base_url, ["human", "human"])
     friend = context.new_page()
     page.goto(game["seats"][0]["join_url"])
+    expect(page.get_by_test_id("presence-1")).to_have_text("not here yet")
     friend.goto(game["seats"][1]["join_url"])
+    expect(page.get_by_test_id("presence-1")).to_have_text("here")  # the friend has joined
+    expect(friend.get_by_test_id("presence-0")).to_have_text("here")
     page.locator('[data-move="2:2"]').click()
     expect(friend.get_by_test_id("move-list").locator("li")).to_have_count(1)
     page.get_by_test_id("takeback").click()

@@ -167,3 +167,18 @@ def test_an_imported_record_is_replayed_with_the_games_own_rules():
     for text in ["1:1", "2:4", "3:2"]:
         state = game.push_notation(state, text)
     assert game.board(state, None)["piles"] == [2, 0, 3]
+
+
+def test_presence_tells_who_holding_a_seat_has_the_game_open(app, client, socket_client, inbox):
+    from webapp import get_socketio
+
+    gid, (t0, t1), _ = new_game(client, players=("human", "human"))
+    socket_client.emit("join", {"game_id": gid, "token": t0})
+    assert inbox.wait("presence") == {"game_id": gid, "seats": [0]}
+    friend = get_socketio(app).test_client(app, flask_test_client=client)
+    friend.emit("join", {"game_id": gid})  # a spectator is nobody's seat
+    assert inbox.wait("presence")["seats"] == [0]
+    friend.emit("join", {"game_id": gid, "token": t1})
+    assert inbox.wait("presence")["seats"] == [0, 1]
+    friend.disconnect()
+    assert inbox.wait("presence")["seats"] == [0]
