@@ -28,6 +28,8 @@ class ArenaRuns:
             self._running[run_id] = job
         job.on_change = self._changed
         self._save(job)
+        if job.status != "running":  # it ended before it was registered: its last change found no hook
+            self._changed(job)
 
     def _save(self, job: ArenaJob) -> None:
         self.backend.put_arena(job.to_store(), time.time())
