@@ -72,17 +72,18 @@ def cmd_games(args) -> None:
 
 
 def position_json(game, state, seat=None) -> dict:
-    """What ``show --json`` prints (also the engine part of the server's game state)."""
-    over = game.status(state) is not None
+    """What ``show --json`` prints: the game's :meth:`~engine.game.Game.position`, with the
+    side to move by name (CONTRACT.md) and the options."""
+    position = game.position(state, seat)
     return {
         "game": game.name,
         "options": game.settings,
-        "board": game.board(state, seat),
-        "to_move": None if over else game.to_move_name(state),
-        "to_move_seat": None if over else game.to_move(state),
-        "legal_moves": game.legal_moves(state),
-        "status": "over" if over else "playing",
-        "result": game.result(state),
+        "board": position["board"],
+        "to_move": position["to_move_name"],
+        "to_move_seat": position["to_move_seat"],
+        "legal_moves": position["legal_moves"],
+        "status": position["status"],
+        "result": position["result"],
     }
 
 

@@ -248,6 +248,26 @@ class Game(ABC):
         side = self.to_move(state)
         return "chance" if side == CHANCE else self.sides[side]
 
+    def position(self, state, seat: int | None = None) -> dict:
+        """A position as JSON: the one place the command line's ``show`` and the server's game
+        state take it from. ``seat`` is who looks (a view may hide what that seat may not see).
+
+        >>> from engine.games import get_game
+        >>> nim = get_game("nim").from_options({"piles": "1,2"})
+        >>> p = nim.position(nim.start())
+        >>> p["board"]["piles"], p["status"], p["to_move_seat"], p["to_move_name"], p["legal_moves"]
+        ([1, 2], 'playing', 0, 'first', ['1:1', '2:1', '2:2'])
+        """
+        over = self.status(state) is not None
+        return {
+            "board": self.board(state, seat),
+            "status": "over" if over else "playing",
+            "result": self.result(state),
+            "to_move_seat": None if over else self.to_move(state),
+            "to_move_name": None if over else self.to_move_name(state),
+            "legal_moves": [] if over else self.legal_moves(state),
+        }
+
     def result(self, state) -> dict | None:
         """``None`` while playing, else ``{"winner": seat or None, "reason": text}``."""
         if self.status(state) is None:

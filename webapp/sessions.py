@@ -160,11 +160,14 @@ class GameSession:
         assert seat is not None  # without manage=True, authorize returns a seat or raises
         return seat
 
-    def to_json(self) -> dict:
-        """The game state of CONTRACT.md: no tokens."""
-        game, state = self.game, self.state
-        result = self.result()
-        to_move = self.to_move()
+    def to_json(self, ply: int | None = None) -> dict:
+        """The game state of CONTRACT.md: no tokens. With ``ply``, the game as it stood after
+        that many plies (the teaching tools and the replay look back)."""
+        game = self.game
+        now = len(self.states) - 1
+        ply = now if ply is None else ply
+        position = game.position(self.states[ply])
+        result = self.result() if ply == now else position["result"]  # an abandoned game is over
         return {
             "id": self.id,
             "game": game.name,
@@ -172,16 +175,16 @@ class GameSession:
             "options": game.public_settings(),
             "version": self.version,
             "status": "over" if result else "playing",
-            "to_move": to_move,
-            "to_move_name": None if to_move is None else game.to_move_name(state),
+            "to_move": None if result else position["to_move_seat"],
+            "to_move_name": None if result else position["to_move_name"],
             "sides": list(game.sides),
             "seats": [s.agent.spec for s in self.seats],
             "seat_info": [{"seat": s.index, "agent": s.agent.spec, "human": s.is_human,
                            "side": game.sides[s.index]} for s in self.seats],
-            "legal_moves": [] if result else game.legal_moves(state),
-            "board": game.board(state, None),
-            "history": self.history,
-            "ply": len(self.states) - 1,
+            "legal_moves": [] if result else position["legal_moves"],
+            "board": position["board"],
+            "history": self.history[:ply],
+            "ply": ply,
             "result": result,
             "paused": self.paused,
             "takeback_offer": self.extra.get("takeback_offer"),

@@ -97,20 +97,9 @@ def _eval_arg(game) -> str | None:
 def position_json(game_id):
     """The game state (as ``GET /api/games/<id>``) of the position after ``ply`` plies."""
     session = arcade().store.get(game_id)
-    with session.lock:
-        data = session.to_json()
-        game, states = session.game, list(session.states)
-    ply = _int_arg(request.args, "ply", len(states) - 1, 0, len(states) - 1)
-    state = states[ply]
-    over = game.status(state) is not None
-    to_move = None if over else game.to_move(state)
-    data.update(
-        board=game.board(state, None), legal_moves=[] if over else game.legal_moves(state),
-        to_move=to_move, to_move_name=None if over else game.to_move_name(state),
-        status="over" if over else "playing", result=game.result(state),
-        history=data["history"][:ply], ply=ply, current_ply=len(states) - 1,
-    )
-    return jsonify(data)
+    now = len(session.states) - 1
+    ply = _int_arg(request.args, "ply", now, 0, now)
+    return jsonify(dict(session.to_json(ply), current_ply=now))
 
 
 # ----- Compare --------------------------------------------------------------------------------
