@@ -210,6 +210,29 @@ def process_tree_rss_mb(pgid: int) -> float:
     return total / 1024
 
 
+def process_tree_cpu(pgid: int) -> dict[int, float]:
+    """CPU seconds (user + system) of every process in the server's process group, by pid."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            if int(fields[2]) == pgid:
+                out[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+        except (OSError, IndexError, ValueError):
+            continue
+    return out
+
+
+def cpu_split(before: dict[int, float], after: dict[int, float], main_pids: set[int]) -> tuple[float, float]:
+    """CPU seconds spent between two readings: (in the server processes, in their children)."""
+    main = sum(after[p] - before.get(p, 0.0) for p in after if p in main_pids)
+    rest = sum(after[p] - before.get(p, 0.0) for p in after if p not in main_pids)
+    return main, rest
+
+
 def stop_server(proc: subprocess.Popen) -> None:
     """SIGTERM the server's process group, then SIGKILL whatever is left after 10 s."""
     for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
@@ -233,7 +256,7 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def run(urls: list[str], players: int, seconds: float, agent: str, seed: int) -> dict:
+def run(urls: list[str], players: int, seconds: float, agent: str, seed: int, procs=(), warmup: float = 5.0) -> dict:
     rng = random.Random(seed)
     ready = threading.Barrier(players + 1)
     team = [Player(urls[i % len(urls)], *MIX[i % len(MIX)], agent, random.Random(rng.random()), ready)
@@ -248,9 +271,18 @@ def run(urls: list[str], players: int, seconds: float, agent: str, seed: int) ->
             p.stop.set()
         failed = [e for p in team for e in p.errors]
         raise SystemExit(f"players could not start ({len(failed)}): " + "; ".join(failed[:3])) from None
+    def cpu():
+        readings: dict[int, float] = {}
+        for proc in procs:
+            readings.update(process_tree_cpu(proc.pid))
+        return readings
+
+    time.sleep(warmup)  # the workers' imports and the first searches are not what is measured
+    cpu_before = cpu()
     started = time.perf_counter()
     time.sleep(seconds)
     ended = time.perf_counter()
+    server_cpu, worker_cpu = cpu_split(cpu_before, cpu(), {proc.pid for proc in procs})
     for p in team:
         p.stop.set()
     for p in team:
@@ -267,6 +299,11 @@ def run(urls: list[str], players: int, seconds: float, agent: str, seed: int) ->
             "max": round(1000 * max(latencies), 1) if latencies else None,
         },
         "errors": len(errors), "error_samples": errors[:5],
+        # CPU per AI move: a figure a busy machine disturbs far less than the rate
+        "cpu_ms_per_ai_move": {
+            "server": round(1000 * server_cpu / len(latencies), 2) if latencies and procs else None,
+            "workers": round(1000 * worker_cpu / len(latencies), 2) if latencies and procs else None,
+        },
     }
 
 
@@ -275,6 +312,7 @@ def main(argv=None):
     parser.add_argument("--players", type=int, default=20, help=f"players moving at once (1..{MAX_PLAYERS})")
     parser.add_argument("--seconds", type=float, default=20, help=f"how long to measure (1..{MAX_SECONDS})")
     parser.add_argument("--agent", default="alphabeta", help="the AI's agent spec")
+    parser.add_argument("--warmup", type=float, default=5, help="seconds of play before measuring")
     parser.add_argument("--seed", type=int, default=1, help="seeds the players' random moves")
     parser.add_argument("--url", help="running server(s) on loopback, comma-separated (default: start them)")
     parser.add_argument("--processes", type=int, default=1,
@@ -290,6 +328,8 @@ def main(argv=None):
         parser.error(f"--players must be 1..{MAX_PLAYERS}")
     if not 1 <= args.seconds <= MAX_SECONDS:
         parser.error(f"--seconds must be 1..{MAX_SECONDS}")
+    if not 0 <= args.warmup <= 60:
+        parser.error("--warmup must be 0..60")
     if not 1 <= args.processes <= 16:
         parser.error("--processes must be 1..16")
     procs: list[subprocess.Popen] = []
@@ -309,7 +349,8 @@ def main(argv=None):
                 proc, url = start_server(args.root, server_args)
                 procs.append(proc)
                 urls.append(url)
-        report = run(urls, args.players, args.seconds, args.agent, args.seed)
+        report = run(urls, args.players, args.seconds, args.agent, args.seed,
+                     [p for p in procs if p.args[0] == sys.executable], args.warmup)
         report["processes"] = len(urls)
         if procs:
             report["server_rss_mb"] = round(sum(process_tree_rss_mb(p.pid) for p in procs), 1)
@@ -325,6 +366,10 @@ def main(argv=None):
               f"{report['ai_moves']} AI moves, {report['ai_moves_per_s']} per second; reply latency "
               f"median {lat['median']} ms, p90 {lat['p90']} ms, max {lat['max']} ms; "
               f"errors {report['errors']}" + (f"; server RSS {report['server_rss_mb']} MB" if procs else ""))
+        cpu = report["cpu_ms_per_ai_move"]
+        if cpu["server"] is not None:
+            print(f"  CPU per AI move: server process {cpu['server']} ms, its children (search workers) "
+                  f"{cpu['workers']} ms")
         for e in report["error_samples"]:
             print("  error:", e)
 

@@ -113,11 +113,19 @@ class _Throttle:
             self._conn.send(("progress", self._task_id, info))
 
 
-class _WorkerState:
-    """What a worker keeps between tasks: at most one pinned holder's table."""
+KEPT_AGENTS = 16  # agents (with their tables) a worker keeps between tasks, least recently used out first
 
-    table_id: str | None = None
-    table: TranspositionTable | None = None
+
+class _WorkerState:
+    """What a worker keeps between tasks: the agents it searched with, each with its table
+    (the next move of a game, or any game of the same configuration, starts from what the
+    last search proved: a game's later moves cost almost nothing), bounded in number and in
+    table entries; and at most one pinned holder's table."""
+
+    def __init__(self):
+        self.agents: OrderedDict[tuple, Agent] = OrderedDict()
+        self.table_id: str | None = None
+        self.table: TranspositionTable | None = None
 
     def table_for(self, table_id: str | None) -> TranspositionTable | None:
         if table_id is None:
@@ -126,13 +134,37 @@ class _WorkerState:
             self.table_id, self.table = table_id, TranspositionTable()
         return self.table
 
+    def agent_for(self, spec: str, name: str, settings: str, game: Game, seat: int) -> Agent:
+        """The kept agent of this spec, game configuration and seat (an agent keeps one table
+        per game and seat), or a new one."""
+        key = (spec, name, settings, seat)
+        agent = self.agents.pop(key, None) or parse_agent(spec, type(game))
+        self.agents[key] = agent
+        return agent
+
+    def bound(self) -> None:
+        """Forget the least recently used agents beyond KEPT_AGENTS, or while their tables
+        hold more than half a table's limit in all (the most recent one stays)."""
+        budget = (TranspositionTable.default_max_entries or 0) // 2
+        while len(self.agents) > 1:
+            entries = sum(len(a._table) for a in self.agents.values() if a._table is not None)
+            if len(self.agents) <= KEPT_AGENTS and (not budget or entries <= budget):
+                break
+            self.agents.popitem(last=False)
+
 
 def _task_choose(state: _WorkerState, spec: str, name: str, settings: str, position, time_cap, trace_limit,
                  *, cancel, progress) -> SearchResult:
     game = _game(name, settings)
-    agent = parse_agent(spec, type(game))
-    return agent.choose(game, position, cancel=cancel, progress=progress, time_cap=time_cap,
-                        trace_limit=trace_limit)
+    if trace_limit is not None:  # a traced search records one search from an empty table
+        agent = parse_agent(spec, type(game))
+    else:
+        agent = state.agent_for(spec, name, settings, game, game.to_move(position))
+    try:
+        return agent.choose(game, position, cancel=cancel, progress=progress, time_cap=time_cap,
+                            trace_limit=trace_limit)
+    finally:
+        state.bound()
 
 
 def _task_search(state: _WorkerState, name: str, settings: str, position, view: bool, eval_name, table_id,

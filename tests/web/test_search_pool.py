@@ -80,6 +80,35 @@ def test_cancelling_a_worker_search(pool):
     assert time.perf_counter() - t0 < 5 and not result.completed and result.stats.depth >= 1
 
 
+def test_a_worker_keeps_each_configurations_table_between_moves(pool):
+    """The second search of a game (any game of the same configuration, same seat) starts from
+    the table the first one left: far fewer nodes, the same answer."""
+    sim = get_game("sim").from_options({})
+    state = sim.push_notation(sim.start(), "1-2")
+    agent = parse_agent("alphabeta:depth=4")
+    first = pool.choose(agent, sim, state, cancel=threading.Event())
+    again = pool.choose(agent, sim, state, cancel=threading.Event())
+    assert (again.best_move, again.score) == (first.best_move, first.score)
+    assert again.stats.nodes < first.stats.nodes / 2
+
+
+def test_kept_agents_are_bounded_in_number_and_table_entries(monkeypatch):
+    from engine.search import TranspositionTable
+    from webapp import search_pool
+
+    monkeypatch.setattr(TranspositionTable, "default_max_entries", 100)  # kept tables: 50 entries in all
+    kept = search_pool._WorkerState()
+    nim = get_game("nim").from_options({"piles": "3,4,5"})
+    for i in range(search_pool.KEPT_AGENTS + 3):
+        kept.agent_for(f"alphabeta:depth={i + 1}", "nim", "{}", nim, 0)
+        kept.bound()
+    assert len(kept.agents) == search_pool.KEPT_AGENTS
+    newest = kept.agent_for("alphabeta", "nim", "{}", nim, 0)
+    newest.choose(nim, nim.start())  # a table of more than 50 entries
+    kept.bound()
+    assert list(kept.agents.values()) == [newest]  # the others went to make room; the newest stays
+
+
 def test_a_search_in_a_worker_equals_search_root_here(pool):
     sim = get_game("sim").from_options({})
     state = sim.push_notation(sim.start(), "1-2")
