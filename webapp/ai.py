@@ -145,7 +145,17 @@ class AIRunner:
             session = self.store.get(session.id)
         except ArcadeError:
             return  # the game is gone
-        self.socketio.emit("state", session.to_json(), to=session.id)
+        self.socketio.emit("state", self.state(session), to=session.id)
+
+    def state(self, session: GameSession) -> dict:
+        """The game state (CONTRACT.md) as this process tells it. ``ai.thinking`` is the seat
+        whose search runs, here or, with a shared store, in another process (its lease)."""
+        data = session.to_json()
+        ai_seat = session.ai_to_move()
+        if (data["ai"]["thinking"] is None and ai_seat is not None and session.ai_due
+                and self.store.backend.shared and not self.store.backend.unclaimed([session.id])):
+            data["ai"]["thinking"] = ai_seat.index
+        return data
 
     # ----- AI moves --------------------------------------------------------------------------
     def kick(self, game: GameSession | str) -> None:

@@ -70,7 +70,7 @@ def create_game():
 
 @bp.get("/games/<game_id>")
 def game_state(game_id):
-    return jsonify(arcade().store.get(game_id).to_json())
+    return jsonify(arcade().ai.state(arcade().store.get(game_id)))
 
 
 @bp.get("/games/<game_id>/record")

@@ -75,7 +75,7 @@ def register(socketio, arcade) -> None:
         store.connect(request.sid, session.id, seat.index if seat else None)
         manages = token not in (None, "") and seat is None
         emit("joined", {"game_id": session.id, "seat": seat.index if seat else None, "manager": manages})
-        emit("state", session.to_json())
+        emit("state", ai.state(session))
         tell_presence(session.id)
         arcade.maybe_sweep()
 

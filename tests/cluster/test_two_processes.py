@@ -198,7 +198,7 @@ def test_a_restart_on_one_process_stops_the_search_running_on_the_other(pair, pl
         time.sleep(0.05)
     assert holder.decode().endswith("@1")
     p = players(b.url)
-    joined(p, gid, token)
+    assert joined(p, gid, token)["ai"]["thinking"] == 0  # B tells its clients that A's search runs
     p.sio.emit("restart", {"game_id": gid, "token": token})
     restarted, _ = p.wait("state", lambda s: s["version"] > 1)
     deadline = time.monotonic() + 6  # a renewal (2 s) and a sweep (2 s), not A's 8 s search
