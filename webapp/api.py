@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-
 from flask import Blueprint, current_app, jsonify, request
 
 from engine.agents import AGENT_HELP, AgentError, parse_agent
@@ -12,7 +10,7 @@ from engine.games import catalog, get_game
 from engine.options import OptionError
 
 from .arena_jobs import ArenaJob
-from .search_pool import SearchCancelled
+from .search_pool import Deadline, SearchCancelled
 from .security import refused
 from .sessions import ArcadeError
 
@@ -112,16 +110,12 @@ def game_trace(game_id):
         # One search, as the `trace` command runs it (a time cap would deepen iteratively and
         # trace only the last iteration): bounded by a timer that cancels it instead.
         cap = current_app.config["AI_TIME_CAP"]
-        cancel = threading.Event()
-        timer = threading.Timer(cap, cancel.set)
-        timer.start()
-        try:
-            result = arcade().ai.pool.choose(agent, game, state, trace_limit=max_nodes, cancel=cancel,
-                                             key=f"teach:{client_address()}")
-        except SearchCancelled:  # the cap ran out while it waited for a worker
-            result = None
-        finally:
-            timer.cancel()
+        with Deadline(cap) as deadline:
+            try:
+                result = arcade().ai.pool.choose(agent, game, state, trace_limit=max_nodes, cancel=deadline.event,
+                                                 key=f"teach:{client_address()}")
+            except SearchCancelled:  # the cap ran out while it waited for a worker
+                result = None
     except (AgentError, OptionError, IllegalMove, ValueError) as exc:
         raise ArcadeError("bad_request", str(exc)) from None
     if result is None or result.trace is None:  # cancelled before the search finished

@@ -704,3 +704,24 @@ class SearchPool:
 
 
 __all__ = ["FairQueue", "Pinned", "PoolClosed", "SearchCancelled", "SearchPool", "WorkerDied"]
+
+
+class Deadline:
+    """A cancel flag that a timer sets after ``seconds``: hand ``event`` to search_root."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.event = threading.Event()
+        self.timer = threading.Timer(seconds, self.event.set)
+        self.timer.daemon = True
+
+    def __enter__(self):
+        self.timer.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.timer.cancel()
+
+    @property
+    def expired(self) -> bool:
+        return self.event.is_set()

@@ -16,7 +16,6 @@ from __future__ import annotations
 import csv
 import inspect
 import io
-import threading
 import time
 from typing import Any
 
@@ -31,6 +30,7 @@ from engine.search import describe_score
 
 from .api import _int_arg, _job, arcade, client_address, json_body, refused
 from .arena_jobs import ArenaJob
+from .search_pool import Deadline
 from .sessions import ArcadeError
 
 bp = Blueprint("teach", __name__)
@@ -41,27 +41,6 @@ DEFAULT_BUDGET = 5.0  # seconds each bounded search may take (config COMPARE_TIM
 
 def budget() -> float:
     return float(current_app.config.get("COMPARE_TIME_CAP", min(DEFAULT_BUDGET, current_app.config["AI_TIME_CAP"])))
-
-
-class Deadline:
-    """A cancel flag that a timer sets after ``seconds``: hand ``event`` to search_root."""
-
-    def __init__(self, seconds: float):
-        self.seconds = seconds
-        self.event = threading.Event()
-        self.timer = threading.Timer(seconds, self.event.set)
-        self.timer.daemon = True
-
-    def __enter__(self):
-        self.timer.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.timer.cancel()
-
-    @property
-    def expired(self) -> bool:
-        return self.event.is_set()
 
 
 # ----- positions ------------------------------------------------------------------------------
