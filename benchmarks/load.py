@@ -27,7 +27,6 @@ import json
 import os
 import queue
 import random
-import signal
 import socket
 import statistics
 import subprocess
@@ -39,6 +38,8 @@ from urllib.parse import urlparse
 
 import requests
 import socketio
+
+from webapp.server import stop_process_group
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_PLAYERS = 200
@@ -167,7 +168,7 @@ def start_redis() -> tuple[subprocess.Popen, str]:
             if s.connect_ex(("127.0.0.1", port)) == 0:
                 return proc, f"redis://127.0.0.1:{port}/0"
         time.sleep(0.05)
-    stop_server(proc)
+    stop_process_group(proc)
     raise SystemExit("redis-server did not start (scripts/setup.sh --redis installs it)")
 
 
@@ -188,7 +189,7 @@ def start_server(root: Path, extra_args: list[str]) -> tuple[subprocess.Popen, s
                 return proc, url
         except requests.RequestException:
             time.sleep(0.2)
-    stop_server(proc)
+    stop_process_group(proc)
     raise SystemExit("the server did not answer within 60 s")
 
 
@@ -233,24 +234,6 @@ def cpu_split(before: dict[int, float], after: dict[int, float], main_pids: set[
     return main, rest
 
 
-def stop_server(proc: subprocess.Popen) -> None:
-    """SIGTERM the server's process group, then SIGKILL whatever is left after 10 s."""
-    for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            return
-        deadline = time.monotonic() + wait
-        while time.monotonic() < deadline:
-            proc.poll()
-            try:
-                os.killpg(proc.pid, 0)
-            except ProcessLookupError:
-                return
-            time.sleep(0.1)
-
-
-# ----- the run --------------------------------------------------------------------------------
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
@@ -356,7 +339,7 @@ def main(argv=None):
             report["server_rss_mb"] = round(sum(process_tree_rss_mb(p.pid) for p in procs), 1)
     finally:
         for proc in procs:
-            stop_server(proc)
+            stop_process_group(proc)
     if args.json:
         print(json.dumps(report, indent=2))
     else:

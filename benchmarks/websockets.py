@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import socket
 import statistics
 import subprocess
@@ -36,6 +35,8 @@ from pathlib import Path
 
 import requests
 import socketio
+
+from webapp.server import stop_process_group
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_CLIENTS = 500
@@ -73,27 +74,8 @@ def start_server(cmd: list[str], url: str) -> subprocess.Popen:
                 return proc
         except requests.RequestException:
             time.sleep(0.2)
-    stop_server(proc)
+    stop_process_group(proc)
     raise SystemExit("the server did not answer within 60 s")
-
-
-def stop_server(proc: subprocess.Popen) -> float:
-    """SIGTERM the server's process group, SIGKILL what is left after 15 s; the seconds it took."""
-    started = time.monotonic()
-    for sig, wait in ((signal.SIGTERM, 15), (signal.SIGKILL, 5)):
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            break
-        deadline = time.monotonic() + wait
-        while time.monotonic() < deadline:
-            proc.poll()
-            try:
-                os.killpg(proc.pid, 0)
-            except ProcessLookupError:
-                return time.monotonic() - started
-            time.sleep(0.1)
-    return time.monotonic() - started
 
 
 def process_group_rss_mb(pgid: int) -> float:
@@ -201,7 +183,7 @@ def run(kind: str, clients: int, threads: int | None, keep_alive: float | None, 
     finally:
         for client in opened:  # don't wait for each close handshake
             threading.Thread(target=client.disconnect, daemon=True).start()
-        result_stop = stop_server(proc)
+        result_stop = stop_process_group(proc)
     result["stop_seconds"] = round(result_stop, 1)
     return result
 

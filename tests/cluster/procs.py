@@ -17,6 +17,8 @@ from pathlib import Path
 import redis
 import requests
 
+from webapp.server import stop_process_group
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -26,19 +28,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def stop_group(proc: subprocess.Popen, sig=signal.SIGTERM, grace: float = 10.0) -> None:
-    """Send ``sig`` to ``proc``'s whole process group; SIGKILL what is left after ``grace``."""
-    for s in (sig, signal.SIGKILL):
-        try:
-            os.killpg(proc.pid, s)
-        except ProcessLookupError:
-            return
-        try:
-            proc.wait(grace)
-            # the leader is gone: its workers may linger a moment, then get SIGKILL
-            time.sleep(0.2)
-        except subprocess.TimeoutExpired:
-            pass
+stop_group = stop_process_group  # the server processes these tests start die with them
 
 
 class RedisServer:

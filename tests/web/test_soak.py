@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import queue
 import random
-import signal
 import socket
 import subprocess
 import sys
@@ -28,6 +27,8 @@ from pathlib import Path
 import pytest
 import requests
 import socketio
+
+from webapp.server import stop_process_group
 
 pytestmark = pytest.mark.soak
 
@@ -71,22 +72,7 @@ def server():
             time.sleep(0.2)
         yield url
     finally:
-        for sig, wait in ((signal.SIGTERM, 15), (signal.SIGKILL, 5)):
-            try:
-                os.killpg(proc.pid, sig)
-            except ProcessLookupError:
-                break
-            end = time.monotonic() + wait
-            while time.monotonic() < end:
-                proc.poll()
-                try:
-                    os.killpg(proc.pid, 0)
-                except ProcessLookupError:
-                    break
-                time.sleep(0.1)
-            else:
-                continue
-            break
+        stop_process_group(proc)
         log.close()
 
 
