@@ -37,6 +37,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import requests
+import serving  # benchmarks/serving.py
 import socketio
 
 from webapp.server import stop_process_group
@@ -176,39 +177,9 @@ def start_server(root: Path, extra_args: list[str]) -> tuple[subprocess.Popen, s
     """``python -m webapp`` of the checkout at ``root`` on a free loopback port, in its own
     process group."""
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "webapp", "--host", "127.0.0.1", "--port", str(port), *extra_args],
-                            cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-                            env=dict(os.environ, ARCADE_CREATE_LIMIT="100000"))  # every player creates from here
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"the server exited with code {proc.returncode}")
-        try:
-            if requests.get(f"{url}/api/catalog", timeout=2).ok:
-                return proc, url
-        except requests.RequestException:
-            time.sleep(0.2)
-    stop_process_group(proc)
-    raise SystemExit("the server did not answer within 60 s")
-
-
-def process_tree_rss_mb(pgid: int) -> float:
-    """Resident memory of every process in the server's process group (Linux /proc)."""
-    total = 0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            if int(fields[2]) != pgid:  # field 5 of stat: the process group
-                continue
-            for line in (entry / "status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-    return total / 1024
+    cmd = [sys.executable, "-m", "webapp", "--host", "127.0.0.1", "--port", str(port), *extra_args]
+    return serving.start_server(cmd, url, root), url
 
 
 def process_tree_cpu(pgid: int) -> dict[int, float]:
@@ -336,7 +307,7 @@ def main(argv=None):
                      [p for p in procs if p.args[0] == sys.executable], args.warmup)
         report["processes"] = len(urls)
         if procs:
-            report["server_rss_mb"] = round(sum(process_tree_rss_mb(p.pid) for p in procs), 1)
+            report["server_rss_mb"] = round(sum(serving.process_group_rss_mb(p.pid) for p in procs), 1)
     finally:
         for proc in procs:
             stop_process_group(proc)

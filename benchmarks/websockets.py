@@ -23,10 +23,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import socket
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -34,6 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import requests
+import serving  # benchmarks/serving.py
 import socketio
 
 from webapp.server import stop_process_group
@@ -59,40 +58,6 @@ def server_command(kind: str, port: int, threads: int | None, keep_alive: float 
     return [py, "-m", "gunicorn", "-k", "gthread", "-w", "1", "--threads", str(threads or 100),
             "--keep-alive", str(int(keep_alive) if keep_alive is not None else 2), "-b", f"127.0.0.1:{port}",
             "webapp:create_app()"]
-
-
-def start_server(cmd: list[str], url: str) -> subprocess.Popen:
-    env = dict(os.environ, ARCADE_CREATE_LIMIT="100000")
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"the server exited with code {proc.returncode}: {' '.join(cmd)}")
-        try:
-            if requests.get(f"{url}/api/catalog", timeout=2).ok:
-                return proc
-        except requests.RequestException:
-            time.sleep(0.2)
-    stop_process_group(proc)
-    raise SystemExit("the server did not answer within 60 s")
-
-
-def process_group_rss_mb(pgid: int) -> float:
-    """Resident memory of every process in the server's process group (Linux /proc)."""
-    total = 0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[2]) != pgid:
-                continue
-            for line in (entry / "status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-    return round(total / 1024, 1)
 
 
 def connect_clients(url: str, n: int) -> tuple[list[socketio.Client], int]:
@@ -165,7 +130,7 @@ def run(kind: str, clients: int, threads: int | None, keep_alive: float | None, 
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     cmd = server_command(kind, port, threads, keep_alive)
-    proc = start_server(cmd, url)
+    proc = serving.start_server(cmd, url, ROOT)
     opened: list[socketio.Client] = []
     try:
         started = time.perf_counter()
@@ -178,7 +143,7 @@ def run(kind: str, clients: int, threads: int | None, keep_alive: float | None, 
             "get /": time_gets(url, "/", requests_each),
             "get /api/catalog": time_gets(url, "/api/catalog", requests_each),
             "socket join": socket_round_trip(url, opened[0] if opened else None),
-            "server_rss_mb": process_group_rss_mb(proc.pid),
+            "server_rss_mb": serving.process_group_rss_mb(proc.pid),
         }
     finally:
         for client in opened:  # don't wait for each close handshake

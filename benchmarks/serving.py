@@ -1,0 +1,47 @@
+"""What the benchmarks share: a server process of their own, and what its processes use."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import requests
+
+from webapp.server import stop_process_group
+
+
+def start_server(cmd: list[str], url: str, cwd: Path) -> subprocess.Popen:
+    """Run ``cmd`` (a server) in its own process group and wait until ``url`` answers.
+    Every simulated player creates games from this one address: the creation limit is lifted."""
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                            env=dict(os.environ, ARCADE_CREATE_LIMIT="100000"))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the server exited with code {proc.returncode}: {' '.join(cmd)}")
+        try:
+            if requests.get(f"{url}/api/catalog", timeout=2).ok:
+                return proc
+        except requests.RequestException:
+            time.sleep(0.2)
+    stop_process_group(proc)
+    raise SystemExit("the server did not answer within 60 s")
+
+
+def process_group_rss_mb(pgid: int) -> float:
+    """Resident memory of every process in a process group (Linux /proc), in MB."""
+    total = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[2]) != pgid:  # field 5: the group
+                continue
+            for line in (entry / "status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+    return round(total / 1024, 1)
