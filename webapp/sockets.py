@@ -113,36 +113,22 @@ def register(socketio, arcade) -> None:
         session, _ = store.update(session.id, lambda s: s.decline_takeback(seat.index))
         after_change(session)
 
-    @handler("restart")
-    def restart(payload):
-        """A seat's token or the manage token: back to the start position."""
-        session = session_of(payload)
-        session.authorize(payload.get("token"), manage=True)
-        session, _ = store.update(session.id, lambda s: s.restart())
-        after_change(session, stopped=True)
+    def control(event: str, change, *, stopped: bool = False, doc: str = "") -> None:
+        """A game control any seat's token or the manage token may use: ``change(session)``
+        stored, then the room told; ``stopped``: a search under way searched an older version."""
+        def run(payload):
+            session = session_of(payload)
+            session.authorize(payload.get("token"), manage=True)
+            session, _ = store.update(session.id, change)
+            after_change(session, stopped=stopped)
 
-    @handler("pause")
-    def pause(payload):
-        """A seat's token or the manage token: no AI move starts until ``resume``."""
-        session = session_of(payload)
-        session.authorize(payload.get("token"), manage=True)
-        session, _ = store.update(session.id, lambda s: s.set_paused(True))
-        after_change(session, stopped=True)
+        run.__doc__ = doc
+        handler(event)(run)
 
-    @handler("resume")
-    def resume(payload):
-        session = session_of(payload)
-        session.authorize(payload.get("token"), manage=True)
-        session, _ = store.update(session.id, lambda s: s.set_paused(False))
-        after_change(session)
-
-    @handler("step")
-    def step(payload):
-        """A seat's token or the manage token: in a paused game, the AI plays one move."""
-        session = session_of(payload)
-        session.authorize(payload.get("token"), manage=True)
-        session, _ = store.update(session.id, lambda s: s.step())
-        after_change(session)
+    control("restart", lambda s: s.restart(), stopped=True, doc="back to the start position")
+    control("pause", lambda s: s.set_paused(True), stopped=True, doc="no AI move starts until resume")
+    control("resume", lambda s: s.set_paused(False))
+    control("step", lambda s: s.step(), doc="in a paused game, the AI plays one move")
 
     @handler("ai_speed")
     def ai_speed(payload):
