@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 from flask import Blueprint, current_app, jsonify, request
 
 from engine.agents import AGENT_HELP, AgentError, parse_agent
@@ -83,7 +85,7 @@ def abandon_game(game_id):
     """End a game and stop its AI: a seat's token or the manage token, in ``X-Seat-Token`` or
     ``?token=``. The game stays readable (state and record) as a finished game."""
     session = arcade().store.get(game_id)
-    session.authorize(request.headers.get("X-Seat-Token") or request.args.get("token"), manage=True)
+    session.authorize(request_token(), manage=True)
     session, _ = arcade().store.update(session.id, lambda s: s.abandon())
     session.stop_search()
     arcade().ai.push_state(session)
@@ -153,14 +155,24 @@ def start_arena():
     games = body.get("games", 10)
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= current_app.config["MAX_ARENA_GAMES"]:
         raise ArcadeError("bad_request", f"games must be an integer from 1 to {current_app.config['MAX_ARENA_GAMES']}")
+    return launch_arena(body["game"], body.get("options") or {}, body["agents"], games, body.get("seed"))
+
+
+def launch_arena(game: str, options, agents, games: int, seed, preset: str | None = None):
+    """Start and register an arena run for the asking client: 202 with its ``id`` and the
+    ``manage_token`` that alone may cancel it (the creator's, as for games)."""
+    token = secrets.token_urlsafe(16)
     try:
-        get_game(body["game"])
-        job = ArenaJob.start(body["game"], body.get("options") or {}, body["agents"], games, body.get("seed"),
-                             runner=arcade().ai, client=client_address())
+        get_game(game)
+        job = ArenaJob.start(game, options, agents, games, seed, runner=arcade().ai, client=client_address(),
+                             manage_token=token)
     except (OptionError, IllegalMove) as exc:
         raise ArcadeError("bad_request", str(exc)) from None
+    extra = {}
+    if preset is not None:
+        job.request["preset"] = extra["preset"] = preset
     arcade().arenas[job.id] = job
-    return jsonify({"id": job.id, "url": f"/api/arena/{job.id}"}), 202
+    return jsonify({"id": job.id, "url": f"/api/arena/{job.id}", "manage_token": token, **extra}), 202
 
 
 def _job(job_id) -> ArenaJob:
@@ -180,8 +192,15 @@ def arena_status(job_id):
     return jsonify(_job(job_id).to_json())
 
 
+def request_token() -> str | None:
+    """The token a request carries: ``X-Seat-Token``, else ``?token=``."""
+    return request.headers.get("X-Seat-Token") or request.args.get("token")
+
+
 @bp.delete("/arena/<job_id>")
 def cancel_arena(job_id):
+    """Cancel a run: its creator's ``manage_token`` only (403 without it)."""
     job = _job(job_id)
+    job.authorize(request_token())
     job.cancel.set()
     return jsonify(job.to_json())

@@ -1,4 +1,5 @@
-"""Arena runs as background jobs: started over HTTP, polled, cancellable.
+"""Arena runs as background jobs: started over HTTP, polled, cancellable by their creator
+(the ``manage_token`` the start answers with; only its hash is kept).
 
 A run's thread only plays the moves; every search goes to the server's search pool under
 the run's own key (``arena:<id>``), so arena games take turns with everyone else's searches
@@ -16,6 +17,8 @@ from typing import Callable
 from engine.arena import ArenaCancelled, check_arena, run_arena
 
 from .search_pool import SearchCancelled
+from .sessions import ArcadeError
+from .store import hash_token
 
 log = logging.getLogger(__name__)
 
@@ -32,19 +35,30 @@ class ArenaJob:
         self.started = time.time()
         self.finished: float | None = None
         self.on_change: Callable[["ArenaJob"], None] | None = None  # the registry stores the run
+        self.manage_hash: str | None = None  # hash_token(the creator's manage token): who may cancel
 
     @classmethod
-    def start(cls, game, options, agents, games, seed, *, runner=None, client: str = "") -> "ArenaJob":
+    def start(cls, game, options, agents, games, seed, *, runner=None, client: str = "",
+              manage_token: str | None = None) -> "ArenaJob":
         """Validate (raising OptionError: a 400, not a failed job), take one of ``client``'s
         arena slots on ``runner`` (the AIRunner: a 429 beyond them), then run in a thread
-        whose searches go to ``runner``'s pool."""
+        whose searches go to ``runner``'s pool. ``manage_token``: the secret that may cancel it."""
         check_arena(game, options, agents, games, seed)
         slot = runner.arena_runs.slot(client) if runner is not None else contextlib.nullcontext(lambda job: None)
         with slot as hold:
             job = cls(game, options, agents, games, seed, runner.pool if runner is not None else None)
+            job.manage_hash = hash_token(manage_token) if manage_token else None
             hold(job)
         threading.Thread(target=job._run, name=f"arena-{job.id}", daemon=True).start()
         return job
+
+    def authorize(self, token) -> None:
+        """Pass if ``token`` is the run's manage token; else a 403 naming what is missing."""
+        if not isinstance(token, str) or not token:
+            raise ArcadeError("token_required", "the run's manage_token is required to cancel it "
+                                                "(in X-Seat-Token or ?token=)", 403)
+        if self.manage_hash is None or not secrets.compare_digest(self.manage_hash, hash_token(token)):
+            raise ArcadeError("bad_token", "that token does not manage this arena run", 403)
 
     def _choose(self, agent, game, state, *, cancel):
         if self.pool is None:
@@ -81,7 +95,8 @@ class ArenaJob:
     # ----- stored form ---------------------------------------------------------------------------
     def to_store(self) -> dict:
         return {"id": self.id, "request": self.request, "status": self.status, "results": self.results,
-                "error": self.error, "started": self.started, "finished": self.finished}
+                "error": self.error, "started": self.started, "finished": self.finished,
+                "manage_hash": self.manage_hash}
 
     @classmethod
     def from_store(cls, data: dict, *, stale_after: float = 120.0) -> "ArenaJob":
@@ -92,6 +107,7 @@ class ArenaJob:
         job.id, job.request = data["id"], req
         job.status, job.results, job.error = data["status"], data.get("results"), data.get("error")
         job.started, job.finished = data["started"], data.get("finished")
+        job.manage_hash = data.get("manage_hash")
         if job.status == "running" and time.time() - data.get("updated", 0) > stale_after:
             job.status, job.error = "interrupted", "the server stopped during this run"
             job.finished = data.get("updated")

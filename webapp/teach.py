@@ -28,7 +28,7 @@ from engine.games import catalog
 from engine.options import OptionError
 from engine.search import describe_score
 
-from .api import _int_arg, _job, arcade, client_address, json_body, refused
+from .api import _int_arg, _job, arcade, client_address, json_body, launch_arena, refused
 from .arena_jobs import ArenaJob
 from .search_pool import Deadline
 from .sessions import ArcadeError
@@ -335,14 +335,7 @@ def run_preset(name):
     if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= limit:
         raise ArcadeError("bad_request", f"games must be an integer from 1 to {limit}")
     seed = body.get("seed", args["seed"])
-    try:
-        job = ArenaJob.start(args["game"], args["options"], args["agents"], games, seed,
-                             runner=arcade().ai, client=client_address())
-    except (OptionError, IllegalMove) as exc:
-        raise ArcadeError("bad_request", str(exc)) from None
-    job.request["preset"] = preset.name
-    arcade().arenas[job.id] = job
-    return jsonify({"id": job.id, "url": f"/api/arena/{job.id}", "preset": preset.name}), 202
+    return launch_arena(args["game"], args["options"], args["agents"], games, seed, preset=preset.name)
 
 
 CSV_FIELDS = ("id", "preset", "status", "game", "options", "agent_a", "agent_b", "seed", "requested", "games",

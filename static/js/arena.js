@@ -10,6 +10,12 @@
   const runs = new Map(); // id -> the run's JSON (GET /api/arena/<id>)
   const order = [];       // run ids, oldest first
   let polling = null;
+  // A run is cancelled with its creator's manage_token (kept in this browser, as the lobby keeps a game's).
+  const tokenKey = (id) => `arcade.arena.${id}`;
+  const manageToken = (id) => { try { return localStorage.getItem(tokenKey(id)); } catch (e) { return null; } };
+  function keepToken(res) {
+    try { if (res.manage_token) localStorage.setItem(tokenKey(res.id), res.manage_token); } catch (e) { /* private mode */ }
+  }
 
   // ----- presets ---------------------------------------------------------------------------------
   function renderPresets() {
@@ -61,6 +67,7 @@
         method: "POST", headers: { "Content-Type": "application/json" },
         body: JSON.stringify({ games: Number.isFinite(games) && games > 0 ? games : p.games }),
       });
+      keepToken(res);
       await track(res.id);
     } catch (err) {
       alert(`Could not start ${p.title}: ${err.message}`);
@@ -87,6 +94,7 @@
     try {
       const res = await T.getJSON("/api/arena", { method: "POST", headers: { "Content-Type": "application/json" },
         body: JSON.stringify(body) });
+      keepToken(res);
       await track(res.id);
     } catch (err) {
       error.textContent = err.message;
@@ -126,7 +134,7 @@
 
   async function cancel(id) {
     try {
-      runs.set(id, await T.getJSON(`/api/arena/${id}`, { method: "DELETE" }));
+      runs.set(id, await T.getJSON(`/api/arena/${id}`, { method: "DELETE", headers: { "X-Seat-Token": manageToken(id) || "" } }));
     } catch (err) { alert(err.message); }
     render();
     poll();
@@ -164,7 +172,7 @@
       if (run.status === "running" && played > 0 && played < total) {
         eta = ` · about ${duration((elapsed / played) * (total - played))} left`;
       }
-      const cancelButton = run.status === "running"
+      const cancelButton = run.status === "running" && manageToken(id)
         ? el("button", { type: "button", class: "secondary", text: "Cancel", dataset: { testid: "arena-cancel", run: id } })
         : null;
       if (cancelButton) cancelButton.addEventListener("click", () => cancel(id));

@@ -91,11 +91,11 @@ def test_arena_runs_are_capped_per_client():
     r = client.post("/api/arena", json={"game": "nim", "options": {"piles": "3,4,5"},
                                         "agents": ["alphabeta", "random"], "games": 5000})
     assert r.status_code == 202
-    first = r.get_json()["id"]
+    first, token = r.get_json()["id"], r.get_json()["manage_token"]
     refused = client.post("/api/arena/presets/nim-quick", json={"games": 2})
     assert refused.status_code == 429 and refused.get_json()["code"] == "too_many"
     assert len(client.get("/api/arena").get_json()["runs"]) == 1
-    client.delete(f"/api/arena/{first}")
+    assert client.delete(f"/api/arena/{first}", headers={"X-Seat-Token": token}).status_code == 200
     deadline = time.monotonic() + 10
     while client.get(f"/api/arena/{first}").get_json()["status"] == "running":
         assert time.monotonic() < deadline

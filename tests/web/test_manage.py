@@ -1,5 +1,6 @@
 """The creator's manage token (CONTRACT.md): restart, pause, resume and end any game, AI
-against AI included; the game's record; expiry that never drops a watched game."""
+against AI included, and cancel an arena run; the game's record; expiry that never drops a
+watched game."""
 
 import time
 
@@ -135,3 +136,31 @@ def test_thousands_of_games_never_push_out_one_being_played(make_app):
     assert len(app.extensions["arcade"].store.hot()) <= 6
     state = client.get(f"/api/games/{first['id']}").get_json()
     assert state["status"] == "playing" and state["version"] == 1
+
+
+def test_only_the_creators_manage_token_cancels_an_arena_run(client):
+    r = client.post("/api/arena", json={"game": "nim", "options": {"piles": "3,4,5"},
+                                        "agents": ["alphabeta", "random"], "games": 5000})
+    assert r.status_code == 202
+    run_id, token = r.get_json()["id"], r.get_json()["manage_token"]
+    other = client.post("/api/arena/presets/nim-quick", json={"games": 2}).get_json()
+    assert len(token) >= 16 and token != other["manage_token"]
+    assert token not in str(client.get(f"/api/arena/{run_id}").get_json())
+    assert token not in str(client.get("/api/arena").get_json())
+    for refusal, code in ((client.delete(f"/api/arena/{run_id}"), "token_required"),
+                          (client.delete(f"/api/arena/{run_id}", headers={"X-Seat-Token": "guess"}), "bad_token"),
+                          (client.delete(f"/api/arena/{run_id}", query_string={"token": other["manage_token"]}),
+                           "bad_token")):
+        assert refusal.status_code == 403 and refusal.get_json()["code"] == code, refusal.get_json()
+        assert "manage" in refusal.get_json()["error"]
+    assert client.get(f"/api/arena/{run_id}").get_json()["status"] == "running"  # nothing changed
+    r = client.delete(f"/api/arena/{run_id}", headers={"X-Seat-Token": token})
+    assert r.status_code == 200
+    deadline = time.monotonic() + 10
+    while client.get(f"/api/arena/{run_id}").get_json()["status"] == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+    assert client.get(f"/api/arena/{run_id}").get_json()["status"] == "cancelled"
+    # read back from the store once it ended: the same token still passes, others still do not
+    assert client.delete(f"/api/arena/{run_id}", query_string={"token": "guess"}).status_code == 403
+    assert client.delete(f"/api/arena/{run_id}", query_string={"token": token}).status_code == 200

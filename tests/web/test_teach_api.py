@@ -207,7 +207,7 @@ def test_preset_csv_carries_the_seed_figures(client):
         pytest.skip("Blacksin is not registered")
     r = client.post("/api/arena/presets/blacksin-alphabeta", json={"games": 1, "seed": 3})
     job_id = r.get_json()["id"]
-    client.delete(f"/api/arena/{job_id}")
+    client.delete(f"/api/arena/{job_id}", query_string={"token": r.get_json()["manage_token"]})
     wait_done(client, job_id, timeout=60)
     row = next(csv.DictReader(io.StringIO(client.get(f"/api/arena/{job_id}.csv").get_data(as_text=True))))
     assert (row["published_source"], row["published_wins"], row["published_games"]) == ("seed 000", "423", "500")
