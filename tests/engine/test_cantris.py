@@ -1,6 +1,8 @@
 """Cantris: every rule of GAMES.md section 5, against a literal rendering of those rules, and
 the search on it against plain minimax."""
 
+import json
+import pathlib
 import random
 
 import pytest
@@ -536,3 +538,83 @@ def test_six_by_three_start_is_solved_by_iterative_deepening():
     assert result.outcome == "win" and result.stats.depth <= 9
     # and the proof holds move by move: the loser cannot escape along the line
     assert len(result.pv) == result.mate_in
+
+# ----- the record made before the speed-up of issue 13 (tests/engine/data/cantris_frozen.json) --
+# Everything is recorded through the public face of the game (notation, board()'s cells and
+# scores, status, search results), so that the record holds whatever the representation.
+# `python tests/engine/test_cantris.py` writes it again: only ever from a checkout whose rules
+# are known right (the record is what later versions are held to).
+FROZEN_PATH = pathlib.Path(__file__).parent / "data" / "cantris_frozen.json"
+POSITIONS = {"6x3": 70, "8x4": 70, "10x5": 60}  # seeded random positions a board size
+#: board -> (the depth of the minimax value of every legal move, the deeper alpha-beta depth)
+DEPTHS = {"6x3": (2, 5), "8x4": (2, 4), "10x5": (2, 3)}
+
+
+def cells(view) -> str:
+    return "/".join("".join(map(str, row)) for row in view["cells"])
+
+
+def positions(size: str, count: int):
+    """(seed, removals from the start in notation): ``count`` positions in play along random
+    games, a game per seed, each position taken at a random ply of its game."""
+    for seed in range(count):
+        rng = random.Random(f"frozen {size} {seed}")
+        g = Cantris.from_options({"board": size, "seed": seed})
+        s, path = g.start(), []
+        stop = rng.randrange(g.rows * g.cols)
+        while len(path) < stop:
+            going_on = [t for t in g.legal_moves(s) if g.status(g.push_notation(s, t)) is None]
+            if not going_on:
+                break
+            path.append(rng.choice(going_on))
+            s = g.push_notation(s, path[-1])
+        yield seed, path
+
+
+def record(size: str, seed: int, path: list[str]) -> dict:
+    """The position reached by ``path`` from the start of ``seed``: its board, every legal
+    move and where it leads, the minimax value of every move at a small depth, and the
+    alpha-beta value a little deeper."""
+    g = Cantris.from_options({"board": size, "seed": seed})
+    start = g.start()
+    s = g.replay(path)
+    view = g.board(s)
+    shallow, deep = DEPTHS[size]
+    values = search_root(g, s, algorithm="minimax", depth=shallow).root_moves
+    return {
+        "size": size, "seed": seed, "start": cells(g.board(start)), "path": path,
+        "cells": cells(view), "scores": view["scores"], "to_move": g.to_move(s),
+        "removals_left": view["removals_left"],
+        "moves": [[t, cells(g.board(after)), *g.board(after)["scores"], g.status(after)]
+                  for t in g.legal_moves(s) for after in [g.push_notation(s, t)]],
+        "minimax": {"depth": shallow, "values": {v["move"]: v["score"] for v in values}},
+        "alphabeta": {"depth": deep, "score": search_root(g, s, depth=deep).score},
+    }
+
+
+def freeze() -> None:
+    out = [record(size, seed, path) for size, count in POSITIONS.items() for seed, path in positions(size, count)]
+    about = ("Cantris before the speed-up of issue 13: per seeded random position, the legal moves and "
+             "where each leads (cells, scores, status), the depth-2 minimax value of every legal move "
+             "and a deeper alpha-beta score (side to move's view); written by tests/engine/test_cantris.py")
+    FROZEN_PATH.write_text(json.dumps({"about": about, "positions": out}, separators=(",", ":")) + "\n")
+    print(f"{len(out)} positions -> {FROZEN_PATH} ({FROZEN_PATH.stat().st_size:,} bytes)")
+
+
+FROZEN = json.loads(FROZEN_PATH.read_text())["positions"]
+
+
+@pytest.mark.parametrize("frozen", FROZEN, ids=lambda p: f"{p['size']}-seed{p['seed']}-ply{len(p['path'])}")
+def test_rules_and_search_values_are_those_recorded_before_the_speed_up(frozen):
+    now = record(frozen["size"], frozen["seed"], frozen["path"])
+    assert now == frozen
+    # and the default alpha-beta agrees with the recorded minimax values at their depth
+    g = Cantris.from_options({"board": frozen["size"], "seed": frozen["seed"]})
+    s = g.replay(frozen["path"])
+    values = frozen["minimax"]["values"]
+    result = search_root(g, s, depth=frozen["minimax"]["depth"])
+    assert result.score == max(values.values()) and values[result.best_move] == result.score
+
+
+if __name__ == "__main__":
+    freeze()
