@@ -4,6 +4,7 @@ exact search values against an independent brute force."""
 from __future__ import annotations
 
 import json
+import pathlib
 import random
 from functools import lru_cache
 
@@ -12,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.agents import parse_agent
+from engine.arena import run_arena
 from engine.game import CHANCE, DRAW, EVAL_LIMIT, IllegalMove
 from engine.games import get_game
 from engine.games.blacksin import Blacksin, HiddenDeckModel, outcome
@@ -676,3 +678,44 @@ def test_expecti_agent_plays_the_hidden_game_without_peeking():
         else:
             s = g.play(s, g.rules_move(s))
     assert g.status(s) is not None
+
+
+# ----- values frozen before the speed-up (tests/engine/data/blacksin_values.json) -------------
+FROZEN = json.loads((pathlib.Path(__file__).parent / "data" / "blacksin_values.json").read_text())
+
+
+def frozen_position(entry, hidden):
+    g, s = random_position(entry["seed"], entry["deck_count"], plies=entry["plies"], hidden=hidden)
+    assert json.loads(json.dumps(s)) == entry["state"]  # the generator still makes the same position
+    return g, s
+
+
+@pytest.mark.parametrize("entry", FROZEN["open"], ids=lambda e: f"{e['deck_count']}-{e['seed']}")
+def test_open_deck_values_and_best_moves_are_as_frozen(entry):
+    g, s = frozen_position(entry, hidden=False)
+    result = search_root(g, s)
+    assert result.score == entry["score"]
+    assert result.best_move in entry["best_moves"]
+
+
+@pytest.mark.parametrize("entry", FROZEN["hidden"], ids=lambda e: f"{e['deck_count']}-{e['seed']}-d{e['depth']}")
+def test_hidden_deck_values_and_best_moves_are_as_frozen(entry):
+    g, s = frozen_position(entry, hidden=True)
+    model, view = g.perspective(s, g.to_move(s))
+    result = search_root(model, view, depth=entry["depth"])
+    assert result.score == pytest.approx(entry["score"], abs=1e-9)
+    assert result.best_move in entry["best_moves"]
+
+
+def test_arena_against_rules_starts_as_frozen():
+    # The first games of the frozen 500 (all won): the same decks, still all won.
+    frozen = FROZEN["arena"]
+    result = run_arena("blacksin", {}, frozen["agents"], games=12, seed=frozen["seed"])
+    assert (result["wins"], result["draws"], result["losses"]) == (12, 0, 0)
+
+
+@pytest.mark.soak
+def test_arena_against_rules_is_as_frozen():
+    frozen = FROZEN["arena"]
+    result = run_arena("blacksin", {}, frozen["agents"], games=frozen["games"], seed=frozen["seed"])
+    assert (result["wins"], result["draws"], result["losses"]) == (frozen["wins"], frozen["draws"], frozen["losses"])
