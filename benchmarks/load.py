@@ -182,8 +182,11 @@ def start_server(root: Path, extra_args: list[str]) -> tuple[subprocess.Popen, s
     return serving.start_server(cmd, url, root), url
 
 
-def process_tree_cpu(pgid: int) -> dict[int, float]:
-    """CPU seconds (user + system) of every process in the server's process group, by pid."""
+def process_tree_cpu(pgid: int) -> dict[int, tuple[str, float]]:
+    """Every process in the server's process group, by pid: what it is and its CPU seconds
+    (user + system) so far. ``"workers"``: a search worker (a ``multiprocessing`` child started
+    by spawn, and its resource tracker); ``"server"``: every other process (the server that
+    parses requests and pushes states: with gunicorn, its master and the worker it forked)."""
     tick = os.sysconf("SC_CLK_TCK")
     out = {}
     for entry in Path("/proc").iterdir():
@@ -191,18 +194,23 @@ def process_tree_cpu(pgid: int) -> dict[int, float]:
             continue
         try:
             fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            if int(fields[2]) == pgid:
-                out[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+            if int(fields[2]) != pgid:  # field 5: the process group
+                continue
+            cmdline = (entry / "cmdline").read_bytes()
+            role = "workers" if b"multiprocessing" in cmdline else "server"
+            out[int(entry.name)] = (role, (int(fields[11]) + int(fields[12])) / tick)  # utime, stime
         except (OSError, IndexError, ValueError):
             continue
     return out
 
 
-def cpu_split(before: dict[int, float], after: dict[int, float], main_pids: set[int]) -> tuple[float, float]:
-    """CPU seconds spent between two readings: (in the server processes, in their children)."""
-    main = sum(after[p] - before.get(p, 0.0) for p in after if p in main_pids)
-    rest = sum(after[p] - before.get(p, 0.0) for p in after if p not in main_pids)
-    return main, rest
+def cpu_split(before: dict[int, tuple[str, float]], after: dict[int, tuple[str, float]]) -> dict[str, float]:
+    """CPU seconds spent between two readings, by role (``server``, ``workers``). A process
+    that ended in between is not counted (search workers live as long as the server)."""
+    spent = {"server": 0.0, "workers": 0.0}
+    for pid, (role, seconds) in after.items():
+        spent[role] += seconds - before.get(pid, (role, 0.0))[1]
+    return spent
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -226,17 +234,18 @@ def run(urls: list[str], players: int, seconds: float, agent: str, seed: int, pr
         failed = [e for p in team for e in p.errors]
         raise SystemExit(f"players could not start ({len(failed)}): " + "; ".join(failed[:3])) from None
     def cpu():
-        readings: dict[int, float] = {}
+        readings: dict[int, tuple[str, float]] = {}
         for proc in procs:
             readings.update(process_tree_cpu(proc.pid))
         return readings
 
     time.sleep(warmup)  # the workers' imports and the first searches are not what is measured
-    cpu_before = cpu()
+    cpu_before, client_before = cpu(), time.process_time()
     started = time.perf_counter()
     time.sleep(seconds)
     ended = time.perf_counter()
-    server_cpu, worker_cpu = cpu_split(cpu_before, cpu(), {proc.pid for proc in procs})
+    spent = cpu_split(cpu_before, cpu())
+    client_cpu = time.process_time() - client_before  # this process: every player's thread
     for p in team:
         p.stop.set()
     for p in team:
@@ -255,9 +264,11 @@ def run(urls: list[str], players: int, seconds: float, agent: str, seed: int, pr
         "errors": len(errors), "error_samples": errors[:5],
         # CPU per AI move: a figure a busy machine disturbs far less than the rate
         "cpu_ms_per_ai_move": {
-            "server": round(1000 * server_cpu / len(latencies), 2) if latencies and procs else None,
-            "workers": round(1000 * worker_cpu / len(latencies), 2) if latencies and procs else None,
+            "server": round(1000 * spent["server"] / len(latencies), 2) if latencies and procs else None,
+            "workers": round(1000 * spent["workers"] / len(latencies), 2) if latencies and procs else None,
+            "client": round(1000 * client_cpu / len(latencies), 2) if latencies else None,
         },
+        "load_average": [round(x, 2) for x in os.getloadavg()],
     }
 
 
@@ -322,8 +333,8 @@ def main(argv=None):
               f"errors {report['errors']}" + (f"; server RSS {report['server_rss_mb']} MB" if procs else ""))
         cpu = report["cpu_ms_per_ai_move"]
         if cpu["server"] is not None:
-            print(f"  CPU per AI move: server process {cpu['server']} ms, its children (search workers) "
-                  f"{cpu['workers']} ms")
+            print(f"  CPU per AI move: server {cpu['server']} ms, search workers {cpu['workers']} ms, "
+                  f"this load client {cpu['client']} ms; load average {report['load_average']}")
         for e in report["error_samples"]:
             print("  error:", e)
 
