@@ -807,6 +807,15 @@ def test_every_random_board_keeps_its_solved_value():
         assert search_root(game, game.start()).score == expected, name
 
 
+def test_fixed_boards_keep_their_values():
+    """The seed board and Bridg-It 2 and 3 solved, Bridg-It 4 searched to depth 5, either side
+    first: the scores frozen before the representations changed again (issue 13)."""
+    for name, expected in FROZEN["fixed"].items():
+        board, first, *depth = name.split()
+        game = Shannon.from_options({"board": board, "first": first})
+        assert search_root(game, game.start(), depth=int(depth[1]) if depth else 0).score == expected, name
+
+
 def test_depth_limited_values_and_evaluations_are_unchanged():
     for name, expected in FROZEN["depth3"].items():
         board, first = name.split()
