@@ -290,93 +290,42 @@ class Shannon(Game):
         return memo
 
     def _facts(self, coloured: int, cut: int) -> tuple:
-        """``(status, closure, relevant, label)`` of a position (the side to move aside):
-        ``relevant`` is the mask of free edges on some simple start-goal path of the
-        contracted board."""
+        """``(status, closure, relevant, label, bridge)`` of a position (the side to move
+        aside): ``relevant`` is the mask of free edges on some simple start-goal path of the
+        contracted board, ``bridge`` one on every such path (the nearest the start) or None."""
         facts = self._facts_memo.get((coloured, cut))
         if facts is None:
             closure, label = self._components(coloured)
             if label[self.s] == label[self.t]:
-                facts = (SHORT, closure, 0, label)
+                facts = (SHORT, closure, 0, label, None)
             else:
                 free = self.all_edges & ~cut & ~closure
                 parent = self._parent  # one read: another thread may replace it meanwhile
                 if not (parent[0] & ~coloured or parent[1] & ~cut):
                     free &= parent[2]  # an edge dead in an earlier position stays dead
-                relevant = self._relevant(label, free)
-                facts = (None if relevant else CUT, closure, relevant, label)
+                edges = self.edges
+                adjacent: list[list[tuple[int, int]]] = [[] for _ in label]  # component -> (other, edge)
+                for e in _bits(free):
+                    u, v = edges[e]
+                    a, b = label[u], label[v]
+                    adjacent[a].append((b, e))
+                    adjacent[b].append((a, e))
+                relevant, bridge = path_blocks(adjacent, label[self.s], label[self.t])
+                facts = (None if relevant else CUT, closure, relevant, label, bridge)
             if len(self._facts_memo) >= MEMO_LIMIT:
                 self._facts_memo.clear()
             self._facts_memo[coloured, cut] = facts
         return facts
 
-    def _relevant(self, label, free: int) -> int:
-        """The free edges lying on a simple path between the terminals' components: those in
-        the same block (biconnected component) as a virtual start-goal edge. Tarjan's
-        depth-first search, written with an explicit stack (recursion costs twice as much,
-        and this runs for every position the search meets)."""
-        edges = self.edges
-        source, sink = label[self.s], label[self.t]
-        n = len(label)
-        adjacent: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # component -> (other, edge)
-        adjacent[source].append((sink, -1))
-        adjacent[sink].append((source, -1))
-        for e in _bits(free):
-            u, v = edges[e]
-            a, b = label[u], label[v]
-            adjacent[a].append((b, e))
-            adjacent[b].append((a, e))
-        order = [0] * n  # discovery time, from 1; 0: not reached yet
-        low = [0] * n
-        order[source] = low[source] = clock = 1
-        stack: list[int] = []  # edges of the blocks being explored
-        path = [(source, None, iter(adjacent[source]))]  # (component, edge in, edges left)
-        while path:
-            x, via, todo = path[-1]
-            for y, e in todo:
-                if e == via:
-                    continue
-                if not order[y]:  # a tree edge: go down (x's edges left resume later)
-                    stack.append(e)
-                    clock += 1
-                    order[y] = low[y] = clock
-                    path.append((y, e, iter(adjacent[y])))
-                    break
-                if order[y] < order[x]:  # a back edge
-                    stack.append(e)
-                    if order[y] < low[x]:
-                        low[x] = order[y]
-            else:  # x is done: back up to its parent w
-                path.pop()
-                if not path:
-                    break
-                w = path[-1][0]
-                if low[x] < low[w]:
-                    low[w] = low[x]
-                if low[x] >= order[w]:  # the edges above `via` on the stack form a block
-                    block = 0
-                    virtual = False
-                    while True:
-                        f = stack.pop()
-                        if f == -1:
-                            virtual = True
-                        else:
-                            block |= 1 << f
-                        if f == via:
-                            break
-                    if virtual:  # the one block that matters
-                        return block
-        return 0
-
     def contracted(self, state) -> "Contracted":
         """The contracted board of a live position (see :class:`Contracted`)."""
-        _, closure, relevant, label = self._facts(state[0], state[1])
+        _, closure, relevant, label, bridge = self._facts(state[0], state[1])
         last = self._last_graph  # one read: another thread may replace it meanwhile
         if last[0] == (closure, relevant):  # the search asks key, moves, order in a row
             return last[1]
         edges = self.edges
         graph = Contracted(label[self.s], label[self.t],
-                           [(e, label[edges[e][0]], label[edges[e][1]]) for e in _bits(relevant)])
+                           [(e, label[edges[e][0]], label[edges[e][1]]) for e in _bits(relevant)], bridge)
         self._last_graph = ((closure, relevant), graph)
         return graph
 
@@ -386,7 +335,7 @@ class Shannon(Game):
         forced to make (see :meth:`Contracted.forced`); then, where nothing is forced, one
         edge per class of interchangeable edges, in edge order; and those best first (only
         once the search orders them: a forced move is searched alone, unordered)."""
-        _, closure, relevant, _ = self._facts(state[0], state[1])
+        _, closure, relevant, _, _ = self._facts(state[0], state[1])
         found = self._choices_memo.get((closure, relevant))
         if found is None:
             graph = self.contracted(state)
@@ -477,7 +426,7 @@ class Shannon(Game):
     def _naming(self, state) -> tuple:
         """``(code, naming)`` of a live position: its contracted board's code up to renaming
         and the components in that code's order (see :meth:`Contracted.canonical`)."""
-        _, closure, relevant, _ = self._facts(state[0], state[1])
+        _, closure, relevant, _, _ = self._facts(state[0], state[1])
         found = self._naming_memo.get((closure, relevant))
         if found is None:
             graph = self.contracted(state)
@@ -488,8 +437,8 @@ class Shannon(Game):
         return found
 
     def order(self, state, moves):
-        """Edges in a smallest cut next to a terminal first, then edges on short start-goal
-        paths (both sides care most about those: Short to finish one, Cut to break it)."""
+        """Edges carrying the most current first, when the terminals are held at different
+        voltages (see :meth:`Contracted.ranked`): both sides care most about those."""
         if self.status(state) is not None:
             return list(moves)
         found = self._choices(state)
@@ -554,7 +503,7 @@ class Shannon(Game):
         status = self.status(state)
         if status is not None:
             return FINISHED if status == SHORT else -FINISHED
-        paths, distance = self.contracted(state).flow()[:2]
+        paths, distance = self.contracted(state).flow()
         return 100 * paths - 60 * distance + (50 if state[2] == SHORT else -50)
 
     def evaluate_lehman(self, state):
@@ -564,7 +513,7 @@ class Shannon(Game):
         status = self.status(state)
         if status is not None:
             return FINISHED if status == SHORT else -FINISHED
-        paths, distance = self.contracted(state).flow()[:2]
+        paths, distance = self.contracted(state).flow()
         if self.theoretical_winner(state) == SHORT:
             return 50_000 - 100 * distance
         return -50_000 + 100 * paths
@@ -761,15 +710,17 @@ class Contracted:
     the terminals' components. A multigraph: parallel edges are common.
 
     >>> g = Contracted(0, 3, [(0, 0, 1), (1, 1, 3), (2, 0, 3), (3, 0, 3)])
-    >>> g.flow()[:2]              # three edge-disjoint paths; the shortest has one edge
+    >>> g.flow()                  # three edge-disjoint paths; the shortest has one edge
     (3, 1)
     >>> g.choices()               # edges 2 and 3 are parallel; 0 and 1 in series
     (0, 2)
     """
 
-    __slots__ = ("source", "sink", "edges", "names", "pairs", "_adjacent", "_flow")
+    __slots__ = ("source", "sink", "edges", "names", "pairs", "bridge", "_adjacent", "_flow")
 
-    def __init__(self, source: int, sink: int, edges: list[tuple[int, int, int]]):
+    def __init__(self, source: int, sink: int, edges: list[tuple[int, int, int]], bridge: Any = "find"):
+        """``bridge``: the edge on every source-sink path nearest the source, or None, when
+        the caller knows it already (:func:`path_blocks`); found here otherwise."""
         self.source, self.sink, self.edges = source, sink, edges
         # The methods work on vertex numbers: the terminals 0 and 1, then the other
         # components in the order they first appear (lists, not dicts, in the hot path).
@@ -785,8 +736,15 @@ class Contracted:
             pairs.append((i, j))
         self.names = list(index)  # vertex number -> component
         self.pairs = pairs
+        if bridge == "find":
+            adjacent: list[list[tuple[int, int]]] = [[] for _ in index]
+            for (e, _, _), (i, j) in zip(edges, pairs):
+                adjacent[i].append((j, e))
+                adjacent[j].append((i, e))
+            bridge = path_blocks(adjacent, 0, 1)[1]
+        self.bridge = bridge
         self._adjacent: list[list[tuple[int, int, int]]] | None = None
-        self._flow: tuple[int, int, list[bool], list[bool]] | None = None
+        self._flow: tuple[int, int] | None = None
 
     @property
     def adjacent(self) -> list[list[tuple[int, int, int]]]:
@@ -801,27 +759,10 @@ class Contracted:
             self._adjacent = adjacent
         return self._adjacent
 
-    def distances(self, origin: int) -> list[int]:
-        """Edges on a shortest path from vertex number ``origin`` to each vertex (the number
-        of vertices where there is none)."""
-        adjacent = self.adjacent
-        far = len(adjacent)
-        distance = [far] * far
-        distance[origin] = 0
-        queue = [origin]
-        for x in queue:
-            step = distance[x] + 1
-            for y, _, _ in adjacent[x]:
-                if distance[y] == far:
-                    distance[y] = step
-                    queue.append(y)
-        return distance
-
-    def flow(self) -> tuple[int, int, list[bool], list[bool]]:
-        """``(paths, distance, near_source, near_sink)``: the most edge-disjoint source-sink
-        paths (= the fewest deletions that separate the terminals, by Menger), the length of
-        a shortest path, and the two sides of the smallest cuts closest to each terminal, as
-        flags by vertex number (computed on first use)."""
+    def flow(self) -> tuple[int, int]:
+        """``(paths, distance)``: the most edge-disjoint source-sink paths (= the fewest
+        deletions that separate the terminals, by Menger) and the length of a shortest path
+        (computed on first use)."""
         if self._flow is None:
             self._flow = self._max_flow()
         return self._flow
@@ -856,16 +797,7 @@ class Contracted:
             if not paths:
                 distance = length  # the first search runs on the empty flow: a shortest path
             paths += 1
-        # the vertices that can still send flow to the sink (1)
-        near_sink = [False] * n
-        near_sink[1] = True
-        queue = [1]
-        for x in queue:
-            for y, i, forward in adjacent[x]:
-                if not near_sink[y] and forward * flow[i] > -1:
-                    near_sink[y] = True
-                    queue.append(y)
-        return paths, distance, [p is not None for p in parent], near_sink
+        return paths, distance
 
     def choices(self) -> tuple[int, ...]:
         """The lowest edge of each class of interchangeable edges: parallel edges (joining
@@ -891,19 +823,19 @@ class Contracted:
         return tuple(sorted(edges[k][0] for k in range(len(edges)) if root[k] == k))
 
     def ranked(self, choices) -> tuple[int, ...]:
-        """``choices`` best first: edges of the smallest cuts next to the terminals (where Cut
-        wins soonest and Short must answer), then edges on shorter start-goal paths."""
-        _, _, near_source, near_sink = self.flow()
-        from_source, from_sink = self.distances(0), self.distances(1)
+        """``choices`` best first: by the current each carries when the terminals are held
+        at different voltages (every edge a 1-ohm resistor, as in Shannon's own machine),
+        most first. Both sides care most about those edges: colouring one raises the
+        conductance most, deleting one lowers it most. Ties (within float noise): by edge."""
+        potential = potentials(self.pairs, 0, 1)
         position = {e: k for k, (e, _, _) in enumerate(self.edges)}
         pairs = self.pairs
         scored = []
         for e in choices:
             i, j = pairs[position[e]]
-            critical = (near_source[i] != near_source[j]) + (near_sink[i] != near_sink[j])
-            scored.append((-critical, min(from_source[i] + from_sink[j], from_source[j] + from_sink[i]), e))
-        scored.sort()  # ties: by edge, as choices come
-        return tuple(e for _, _, e in scored)
+            scored.append((-round(abs(potential[i] - potential[j]), 9), e))
+        scored.sort()
+        return tuple(e for _, e in scored)
 
     def forced(self) -> tuple[int | None, int | None]:
         """The edge Short, and the edge Cut, must take now, or None. An edge joining the
@@ -917,15 +849,10 @@ class Contracted:
         >>> Contracted(0, 2, [(5, 0, 1), (6, 1, 2), (7, 0, 2)]).forced()   # 7 joins them
         (7, 7)
         """
-        edges, pairs = self.edges, self.pairs
-        for k, (i, j) in enumerate(pairs):
+        for (e, _, _), (i, j) in zip(self.edges, self.pairs):
             if i + j == 1:  # the terminals' numbers are 0 and 1, every other one is more
-                return edges[k][0], edges[k][0]
-        paths, _, near_source, _ = self.flow()
-        if paths > 1:
-            return None, None
-        bridge = next(edges[k][0] for k, (i, j) in enumerate(pairs) if near_source[i] != near_source[j])
-        return bridge, bridge
+                return e, e
+        return self.bridge, self.bridge
 
     def canonical(self) -> tuple[tuple, list[int]]:
         """``(code, naming)``: a code that lists every edge by the numbers of its two ends, in
@@ -975,13 +902,15 @@ class Contracted:
 TIE_MARGIN = 1e-6  # a float 300 ln(conductance) this close to a half is recomputed exactly
 
 
-def conductance(pairs, source, sink) -> float:
+def conductance(pairs, source, sink, eliminated: list | None = None) -> float:
     """The conductance between ``source`` and ``sink`` of the multigraph with edges ``pairs``,
     each a 1-ohm resistor, as in Shannon's own game-playing machine: the other vertices are
     removed one at a time (fewest neighbours first) by the star-mesh transform, in floating
     point. Every step adds, multiplies or divides positive numbers (no cancellation), so
     the result is within a relative 1e-12 of the exact value however the vertices are
-    numbered (a few thousand steps, each off by at most 2^-53).
+    numbered (a few thousand steps, each off by at most 2^-53). ``eliminated``, when given,
+    receives ``(vertex, [(neighbour, conductance), ...], total)`` for each vertex removed, in
+    order (:func:`potentials` walks them back).
 
     >>> conductance([(0, 1), (1, 2)], 0, 2), conductance([(0, 1), (0, 1), (5, 1)], 0, 1)
     (0.5, 2.0)
@@ -1009,6 +938,8 @@ def conductance(pairs, source, sink) -> float:
                     break
         inner.remove(x)
         around = weights.pop(x)
+        if eliminated is not None:
+            eliminated.append((x, list(around.items()), sum(around.values())))
         if fewest == 2:  # in series: one resistor for two
             (y, cy), (z, cz) = around.items()
             wy, wz = weights[y], weights[z]
@@ -1034,6 +965,24 @@ def conductance(pairs, source, sink) -> float:
                 wz = weights[z]
                 wz[y] = wz.get(y, 0.0) + add
     return weights[source].get(sink, 0.0) if source in weights else 0.0
+
+
+def potentials(pairs, source, sink) -> dict[int, float]:
+    """Vertex -> potential when the source is held at 1 volt and the sink at 0 (each edge a
+    1-ohm resistor, so the current along an edge is the difference across it): the
+    star-mesh eliminations of :func:`conductance` walked back, each removed vertex at the
+    average of its neighbours then, weighted by their conductances (no current gathers
+    there). Vertices cut off from both terminals get 0.
+
+    >>> potentials([(0, 2), (2, 1), (0, 3), (3, 4), (4, 1)], 0, 1)   # paths of 2 and 3 edges
+    {0: 1.0, 1: 0.0, 4: 0.3333333333333333, 3: 0.6666666666666666, 2: 0.5}
+    """
+    eliminated: list = []
+    conductance(pairs, source, sink, eliminated)
+    potential = {source: 1.0, sink: 0.0}
+    for x, around, total in reversed(eliminated):
+        potential[x] = sum(c * potential[y] for y, c in around) / total if total else 0.0
+    return potential
 
 
 def log_conductance(pairs, source, sink) -> int:
@@ -1090,6 +1039,67 @@ def exact_conductance(pairs, source, sink) -> Fraction:
         rest = sum(rows[k][j] * potential[j] for j in range(k + 1, size))
         potential[k] = (rows[k][size] - rest) / rows[k][k]
     return 1 / potential[index[sink]]
+
+
+def path_blocks(adjacent, source, sink) -> tuple[int, int | None]:
+    """``(relevant, bridge)`` of a multigraph given as ``adjacent[vertex] = [(other, edge),
+    ...]``: the mask of the edges on some simple source-sink path -- the blocks (biconnected
+    components) along the way from source to sink -- and an edge on every such path (a
+    block of one edge; the one nearest the source), or None.
+
+    Tarjan's depth-first search from the source, with an explicit stack (recursion costs
+    twice as much, and this runs for every position the search meets). A block is popped
+    at its top tree edge ``w-x``; it lies on the way exactly when the sink is below ``x``
+    (the tree path to the sink crosses every such block), and blocks pop from the sink back.
+
+    >>> path_blocks([[(1, 0)], [(0, 0), (2, 1), (2, 2), (3, 3)], [(1, 1), (1, 2)], [(1, 3)]], 0, 2)
+    (7, 0)
+    """
+    n = len(adjacent)
+    order = [0] * n  # discovery time, from 1; 0: not reached yet
+    low = [0] * n
+    below = [False] * n  # is the sink at or below this vertex in the search tree?
+    below[sink] = True
+    order[source] = low[source] = clock = 1
+    stack: list[int] = []  # edges of the blocks being explored
+    path = [(source, -1, iter(adjacent[source]))]  # (vertex, edge in, edges left)
+    relevant, bridge = 0, None
+    while path:
+        x, via, todo = path[-1]
+        for y, e in todo:
+            if e == via:
+                continue
+            if not order[y]:  # a tree edge: go down (x's edges left resume later)
+                stack.append(e)
+                clock += 1
+                order[y] = low[y] = clock
+                path.append((y, e, iter(adjacent[y])))
+                break
+            if order[y] < order[x]:  # a back edge
+                stack.append(e)
+                if order[y] < low[x]:
+                    low[x] = order[y]
+        else:  # x is done: back up to its parent w
+            path.pop()
+            if not path:
+                break
+            w = path[-1][0]
+            if low[x] < low[w]:
+                low[w] = low[x]
+            if below[x]:
+                below[w] = True
+            if low[x] >= order[w]:  # the edges above `via` on the stack form a block
+                block = 0
+                while True:
+                    f = stack.pop()
+                    block |= 1 << f
+                    if f == via:
+                        break
+                if below[x]:
+                    relevant |= block
+                    if block == 1 << via:
+                        bridge = via
+    return relevant, bridge
 
 
 COUNT_BITS = 6  # bits for how many neighbours of one colour a vertex has (<= MAX_EDGES < 64)
