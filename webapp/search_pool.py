@@ -35,6 +35,7 @@ import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass, field
 from functools import lru_cache
+from multiprocessing import resource_tracker
 from typing import Any, Callable, Iterator
 
 from engine.agents import Agent, parse_agent
@@ -55,8 +56,8 @@ class SearchCancelled(Exception):
     """The task was cancelled (its game is gone, or it was restarted) before it finished."""
 
 
-class PoolClosed(RuntimeError):
-    """The pool was shut down."""
+class PoolClosed(SearchCancelled):
+    """The pool was shut down (the server is stopping): its tasks are cancelled, not failed."""
 
 
 class WorkerDied(RuntimeError):
@@ -331,7 +332,16 @@ class _Worker:
         with self.pool._cond:
             if self.pool._closing:
                 return False
-            process.start()
+            # Ctrl-C signals the terminal's whole process group: the server stops its workers
+            # itself. The worker starts with SIGINT blocked (a spawned child inherits the mask),
+            # so one still importing does not die of it with a traceback. (The first spawn
+            # starts multiprocessing's resource tracker, which unblocks SIGINT: start it first.)
+            resource_tracker.ensure_running()
+            unblocked = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            try:
+                process.start()
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, unblocked)
             self.process, self.conn = process, parent
         child.close()  # only the worker holds its end: its death reads as EOF here
         try:

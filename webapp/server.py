@@ -33,6 +33,7 @@ from typing import Any, Callable
 
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger
+from gunicorn.workers.base import Worker
 from gunicorn.workers.gthread import ThreadWorker
 
 from .security import MaskTokens
@@ -87,9 +88,28 @@ def finish_worker(arbiter=None, worker=None) -> None:
 class ArcadeWorker(ThreadWorker):
     """gunicorn's gthread worker that does not wait for websockets when asked to stop."""
 
+    _quitting = False
+
+    def handle_quit(self, sig, frame):
+        """Ctrl-C (the master's SIGQUIT, and the terminal's SIGINT too): leave at once.
+
+        Not gthread's own handler: it shuts its thread pool down from inside the signal
+        handler and deadlocked when the signal landed while the main thread held that pool's
+        lock (handing it a request). The second of the two signals is ignored, so that it does
+        not break into the stop the first began; a timer ends the process if that stop stalls."""
+        if self._quitting:
+            return
+        self._quitting = True
+        self._finish_later(EXIT_BUDGET + STOP_AFTER)
+        Worker.handle_quit(self, sig, frame)
+
     def handle_exit(self, sig, frame):
         super().handle_exit(sig, frame)
-        timer = threading.Timer(STOP_AFTER, finish_worker)
+        self._finish_later(STOP_AFTER)
+
+    @staticmethod
+    def _finish_later(seconds: float) -> None:
+        timer = threading.Timer(seconds, finish_worker)
         timer.daemon = True
         timer.start()
 

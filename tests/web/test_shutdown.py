@@ -162,3 +162,40 @@ def test_sigterm_stops_every_child_and_a_restart_resumes_the_games(servers, tmp_
         threading.Thread(target=player.disconnect, daemon=True).start()  # its close handshake may wait 3 s
     manage = requests.delete(f"{again.url}/api/games/{due['id']}", params={"token": due["manage_token"]}, timeout=10)
     assert manage.status_code == 200 and state(again, due["id"])["status"] == "over"
+
+
+@pytest.mark.parametrize("moment", ["workers starting", "a search running"])
+def test_ctrl_c_stops_the_server_and_every_child_quietly(servers, tmp_path, moment):
+    """Ctrl-C at a terminal signals the whole process group: the search workers ignore it (even
+    while they still import) and the server stops them; no traceback, no process left over,
+    no worker that the master has to kill. Requests keep arriving meanwhile."""
+    server = servers()
+    if moment == "a search running":
+        due = requests.post(f"{server.url}/api/games", timeout=10, json={
+            "game": "cantris", "options": {"board": "10x5", "seed": 7}, "players": ["alphabeta:time=3", "human"]}).json()
+        wait_state(server, due["id"], lambda s: s["ai"]["thinking"] == 0, timeout=30)
+    stop = threading.Event()
+
+    def browse():  # a classroom's requests do not pause for Ctrl-C
+        while not stop.is_set():
+            try:
+                requests.get(f"{server.url}/api/catalog", timeout=2)
+            except requests.RequestException:
+                pass
+
+    browser = threading.Thread(target=browse, daemon=True)
+    browser.start()
+    try:
+        time.sleep(0.2)
+        children = descendants(server.proc.pid)
+        os.killpg(server.proc.pid, signal.SIGINT)
+        server.proc.wait(15)
+    finally:
+        stop.set()
+    deadline = time.monotonic() + 15
+    while any(alive(pid) for pid in children) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in children if alive(pid)], "processes outlived the server by 15 s"
+    log = (tmp_path / "server.log").read_text(errors="replace")
+    assert "Traceback" not in log and "KeyboardInterrupt" not in log, log[-3000:]
+    assert "SIGKILL" not in log, log[-3000:]  # the master did not have to kill its worker
