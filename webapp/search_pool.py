@@ -183,7 +183,12 @@ def _run_search(game: Game, position, view: bool, eval_name, table, kwargs: dict
                        **kwargs)
 
 
-_TASKS: dict[str, Callable[..., Any]] = {"choose": _task_choose, "search": _task_search}
+def _task_call(state: _WorkerState, fn: Callable[..., Any], name: str, settings: str, position, args: tuple,
+               *, cancel, progress) -> Any:
+    return fn(_game(name, settings), position, *args, cancel=cancel)
+
+
+_TASKS: dict[str, Callable[..., Any]] = {"choose": _task_choose, "search": _task_search, "call": _task_call}
 
 
 def _portable(exc: BaseException) -> BaseException:
@@ -581,6 +586,14 @@ class SearchPool:
                           cancel, progress)
         task.droppable = False  # cancelled (out of time) while it waited: it still answers, unfinished
         return self._submit(task)
+
+    def call(self, fn: Callable[..., Any], game: Game, state: Any, *args, cancel, key: str = "") -> Any:
+        """``fn(game, state, *args, cancel=cancel)`` in a worker: a search that is neither an
+        agent's move nor ``search_root`` (the tree page's textbook minimax). ``fn`` is sent
+        by name: a module-level function; it should poll ``cancel.is_set()``."""
+        if not self._workers:
+            return fn(game, state, *args, cancel=cancel)
+        return self._submit(self._task(key, "call", (fn, game.name, _settings(game), state, args), cancel, None))
 
     @contextlib.contextmanager
     def pinned(self, key: str, cancel) -> Iterator[Pinned]:

@@ -30,7 +30,7 @@ from engine.search import describe_score
 
 from .api import _int_arg, _job, arcade, client_address, json_body, launch_arena, refused
 from .arena_jobs import ArenaJob
-from .search_pool import Deadline
+from .search_pool import Deadline, SearchCancelled
 from .sessions import ArcadeError
 
 bp = Blueprint("teach", __name__)
@@ -160,9 +160,10 @@ class _TooBig(Exception):
 @bp.post("/api/games/<game_id>/minimax")
 def true_values(game_id):
     """The true minimax value of each listed node, by the textbook minimax (engine.textbook),
-    searched separately from the trace: ``{"ply", "depth", "eval", "paths": [[move, ...], ...]}``
-    (each path: moves in notation from the position after ``ply``) gives ``{"values": [...]}``,
-    seat 0's values as in the trace, ``None`` for a path that is not in the minimax tree."""
+    searched separately from the trace, in the search pool: ``{"ply", "depth", "eval", "paths":
+    [[move, ...], ...]}`` (each path: moves in notation from the position after ``ply``) gives
+    ``{"values": [...]}``, seat 0's values as in the trace, ``None`` for a path that is not in
+    the minimax tree."""
     body = json_body()
     session = arcade().store.get(game_id)
     with session.lock:
@@ -179,12 +180,32 @@ def true_values(game_id):
     state = states[ply]
     if game.status(state) is not None or game.to_move(state) == CHANCE:
         raise ArcadeError("bad_request", f"the position after ply {ply} has no player's move to search")
-    view_game, view_state = searcher_view(game, state)
+    eval_name = body.get("eval") or None
     try:
-        evaluate = view_game.evaluator(body.get("eval") or None)
+        searcher_view(game, state)[0].evaluator(eval_name)
     except OptionError as exc:
         raise ArcadeError("bad_request", str(exc)) from None
-    wanted = {}
+    cap = budget()
+    with Deadline(cap) as deadline:
+        try:
+            found = arcade().ai.pool.call(minimax_values, game, state, depth, eval_name, paths, cancel=deadline.event,
+                                          key=f"teach:{client_address()}")
+        except SearchCancelled:  # the budget ran out while it waited for a worker
+            found = None
+    if found is None:
+        raise ArcadeError("busy", f"the true values were not found within {cap:g} s: try again", 503)
+    if found["too_big"]:
+        raise ArcadeError("too_big", f"the minimax tree has more than {TRUTH_MAX_NODES:,} nodes: "
+                                     "choose a smaller depth to see true values")
+    return jsonify({"values": found["values"], "nodes": found["nodes"]})
+
+
+def minimax_values(game, state, depth: int, eval_name: str | None, paths: list[list[str]], *, cancel) -> dict | None:
+    """In a pool worker: the textbook minimax of ``state`` as its side to move sees it, and the
+    value of each of ``paths`` (moves in notation; None where a path is not a line of it).
+    ``{"values", "nodes", "too_big"}``; None if ``cancel`` stopped it."""
+    view_game, view_state = searcher_view(game, state)
+    wanted: dict[tuple, list[int]] = {}
     for i, path in enumerate(paths):
         try:
             wanted.setdefault(_internal_path(view_game, view_state, path), []).append(i)
@@ -196,17 +217,16 @@ def true_values(game_id):
     def visit(path, value):
         nonlocal count
         count += 1
-        if count > TRUTH_MAX_NODES:
+        if count > TRUTH_MAX_NODES or (count % 1024 == 0 and cancel.is_set()):
             raise _TooBig
         for i in wanted.get(path, ()):
             values[i] = _num(value)
 
     try:
-        textbook.minimax(view_game, view_state, depth, evaluate, visit=visit)
+        textbook.minimax(view_game, view_state, depth, view_game.evaluator(eval_name), visit=visit)
     except _TooBig:
-        raise ArcadeError("too_big", f"the minimax tree has more than {TRUTH_MAX_NODES:,} nodes: "
-                                     "choose a smaller depth to see true values") from None
-    return jsonify({"values": values, "nodes": count})
+        return None if count <= TRUTH_MAX_NODES else {"values": None, "nodes": count, "too_big": True}
+    return {"values": values, "nodes": count, "too_big": False}
 
 
 def _internal_path(game, state, path: list[str]) -> tuple:

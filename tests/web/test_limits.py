@@ -1,6 +1,7 @@
 """The limits a client meets: one hint in flight per seat, a cap on AI-against-AI games and
 arena runs per address (429 ``too_many`` beyond it, nothing made), and the teaching tools
-answering the same through a pool of worker processes as in the server's own thread."""
+answering the same through a pool of worker processes as in the server's own thread (the tree
+page's true minimax values included)."""
 
 import time
 
@@ -145,3 +146,28 @@ def test_teaching_tools_answer_the_same_through_the_pool(pooled, client):
         time.sleep(0.1)
     assert data["status"] == "done" and data["results"]["wins"] == 4
     assert data["results"]["per_agent"][0]["nodes"] > 0  # agent A searched, in the worker
+
+
+def test_true_minimax_values_are_searched_in_the_pool(pooled, client, monkeypatch):
+    """The tree page's true values: the same as in the server's own thread, and found by the
+    worker (the server process's textbook minimax is broken here, the worker's is not)."""
+    from engine import textbook
+
+    body = {"ply": 0, "depth": 0, "paths": [[], ["1:4"], ["1:3"], ["1:3", "1:1"], ["9:9"]]}
+    here_id = client.post("/api/games", json={"game": "nim", "options": {"piles": "4,1"},
+                                              "players": ["human", "human"]}).get_json()["id"]
+    here = client.post(f"/api/games/{here_id}/minimax", json=body).get_json()
+    there_id = requests.post(f"{pooled.url}/api/games", timeout=10, json={
+        "game": "nim", "options": {"piles": "4,1"}, "players": ["human", "human"]}).json()["id"]
+
+    def not_here(*args, **kwargs):
+        raise AssertionError("the textbook minimax ran in the server process")
+
+    monkeypatch.setattr(textbook, "minimax", not_here)
+    r = requests.post(f"{pooled.url}/api/games/{there_id}/minimax", json=body, timeout=30)
+    assert r.status_code == 200, r.text
+    assert r.json() == here and here["values"][0] == 999_999 and here["nodes"] == 44
+    big = requests.post(f"{pooled.url}/api/games", timeout=10, json={
+        "game": "nim", "options": {"piles": "5,6,7,8"}, "players": ["human", "human"]}).json()["id"]
+    r = requests.post(f"{pooled.url}/api/games/{big}/minimax", json={"paths": [[]]}, timeout=30)
+    assert r.status_code == 400 and "smaller depth" in r.json()["error"]
