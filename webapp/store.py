@@ -23,7 +23,7 @@ import sqlite3
 import threading
 import time
 from abc import ABC, abstractmethod
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Iterable, Mapping
 
 DAY = 86400.0
@@ -72,13 +72,17 @@ class GameRecord:
     extra: dict = field(default_factory=dict)  # room for later features, stored as is
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), separators=(",", ":"))
+        # the fields as they are (JSON types already): dataclasses.asdict would deep-copy
+        # every history entry first, ten times the cost of the encoding (two writes a move)
+        return json.dumps({name: getattr(self, name) for name in _RECORD_FIELDS}, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str) -> "GameRecord":
         data = json.loads(text)
-        known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        return cls(**{k: v for k, v in data.items() if k in _RECORD_FIELDS})
+
+
+_RECORD_FIELDS = tuple(f.name for f in fields(GameRecord))
 
 
 class GameStore(ABC):
