@@ -12,11 +12,16 @@ import requests
 from webapp.server import stop_process_group
 
 
-def start_server(cmd: list[str], url: str, cwd: Path) -> subprocess.Popen:
+def start_server(cmd: list[str], url: str, cwd: Path, *, real_limits: bool = False) -> subprocess.Popen:
     """Run ``cmd`` (a server) in its own process group and wait until ``url`` answers.
-    Every simulated player creates games from this one address: the creation limit is lifted."""
+    Every simulated player creates games from this one address: the creation limit is lifted
+    (``real_limits`` keeps it, for the starvation benchmark)."""
+    env = dict(os.environ)
+    env.pop("ARCADE_CREATE_LIMIT", None)
+    if not real_limits:
+        env["ARCADE_CREATE_LIMIT"] = "100000"
     proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-                            env=dict(os.environ, ARCADE_CREATE_LIMIT="100000"))
+                            env=env)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
