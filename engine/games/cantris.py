@@ -134,6 +134,13 @@ class Tables:
             from_here = column[c] >> FIELD * i << FIELD * i
             above = from_here >> FIELD * (i + cols) << FIELD * (i + cols)
             self.cell.append((FIELD * i, ~from_here, above, column[c], h * rb))
+        #: a move that sets off no clear (value << 8 | cell) -> (the board without its column
+        #: from its cell up, the column above its cell): :meth:`Cantris.play` indexes this by
+        #: the move itself
+        self.falls: list = [None] * CLEARS
+        for v in range(1, cols + 1):
+            for i in range(cells):
+                self.falls[v << 8 | i] = self.cell[i][1:3]
         #: the shift of row h -> columns (as bits) -> (the board without these columns from
         #: row h up, these columns above row h): clearing cells of one row is one fall
         self.fall: dict[int, list[tuple[int, int]]] = {}
@@ -196,7 +203,7 @@ class Cantris(Game):
         self._t = t = tables(rows, cols)
         # (the hot path reads these as attributes of self: one look-up, not two)
         self._row_bits, self._row_mask, self._full, self._runs = t.row_bits, t.row_mask, t.full, t.runs
-        self._cells = t.cell
+        self._cells, self._falls = t.cell, t.falls
         # board -> what _study found. One memo per board size and process, not per game (a
         # server keeps many games; this bounds the memory at MEMO_LIMIT boards a size), and
         # emptied when a game is built, so that a search from a new game starts afresh.
@@ -316,22 +323,39 @@ class Cantris(Game):
 
     def play(self, state, move):
         board = state[0]
-        shift, without, above, column, row_shift = self._cells[move & 255]
-        points = board >> shift & 7
-        new = board & without | (board & above) >> self._row_bits  # the tiles above fall
-        if move & CLEARS:  # the fall lines up a run (through this column, up to its top)
-            hits, gained = self._runs_from(new, row_shift, (new & column).bit_length())
-            points += gained
-            while hits:  # clear, let the tiles fall, look again: a chain
-                new = self._clear(new, hits)
-                if not self._full[new & self._row_mask]:  # a column is empty: the game is over
-                    break
-                hits, gained = self._runs_from(new, hits[0][0], new.bit_length())
-                points += gained
+        if move & CLEARS:  # the chain, worked out once a board (the memo of _study)
+            known = self._known.get(board)
+            if known is None:
+                new, points = self._resolve(board, move)
+            else:
+                outcomes = known[3]
+                outcome = outcomes.get(move)
+                if outcome is None:
+                    outcome = outcomes[move] = self._resolve(board, move)
+                new, points = outcome
+        else:  # the tiles above fall, nothing lines up: three masks and a shift
+            without, above = self._falls[move]
+            new = board & without | (board & above) >> self._row_bits
+            points = move >> 8  # the tile's value
         removals = state[3]
-        if (removals >> self._turn_shift) & 1:
+        if removals >> self._turn_shift & 1:
             return (new, state[1], state[2] + points, removals + 1, board, move)
         return (new, state[1] + points, state[2], removals + 1, board, move)
+
+    def _resolve(self, board: int, move: int) -> tuple[int, int]:
+        """(the board after, the points) of a removal that sets off a clear: the fall lines
+        up a run through the removal's column, at or above it; then the chain."""
+        shift, without, above, column, row_shift = self._cells[move & 255]
+        new = board & without | (board & above) >> self._row_bits
+        hits, points = self._runs_from(new, row_shift, (new & column).bit_length())
+        points += board >> shift & 7
+        while hits:  # clear, let the tiles fall, look again: a chain
+            new = self._clear(new, hits)
+            if not self._full[new & self._row_mask]:  # a column is empty: the game is over
+                break
+            hits, gained = self._runs_from(new, hits[0][0], new.bit_length())
+            points += gained
+        return new, points
 
     def _runs_from(self, board: int, low: int, high: int) -> tuple[list, int]:
         """The horizontal runs in the rows from shift ``low`` to below bit ``high`` (rows
@@ -359,7 +383,7 @@ class Cantris(Game):
         # Removals that set off a clear first, then higher tiles first: a move's number says
         # so (CLEARS, then the value), so this is one sort of plain integers, done once per
         # board for the search's own moves. (Sorting by the full gain of each move found
-        # 5-10 % fewer nodes, but playing every move twice cost more time than it saved.)
+        # 4-9 % fewer nodes, but working out every chain of a board cost more than it saved.)
         handed, ordered = self._handed
         if moves is handed:  # the list search_moves just gave: ordered once per board
             return ordered[:]
@@ -371,7 +395,8 @@ class Cantris(Game):
 
     def _study(self, board: int) -> list:
         """What the search asks about a board in play: ``[search moves, the tiles whose
-        removal sets off a clear (as 0b111 fields), the search moves ordered]``, remembered
+        removal sets off a clear (as 0b111 fields), the search moves ordered, {clearing move:
+        (board after, points)} as play() works them out]``, remembered
         (a board comes back often: through other move orders, other score differences, the
         next iteration of a deepening search; about half the boards of a search are seen
         again).
@@ -407,7 +432,7 @@ class Cantris(Game):
         known = self._known
         if len(known) >= MEMO_LIMIT:
             known.clear()
-        known[board] = entry = [moves, clearing, sorted(moves, reverse=True)]
+        known[board] = entry = [moves, clearing, sorted(moves, reverse=True), {}]
         return entry
 
     def evaluate(self, state):
