@@ -10,7 +10,9 @@ end), creates one game per player from the mix (Nim, Sim, Cantris 6x3, Bridg-It 
 against ``alphabeta``), and connects a real Socket.IO client per player. Each player plays a
 random legal move as soon as it is its turn, restarting a finished game, for ``--seconds``.
 It reports the AI moves a second the server made and the reply latency (the time from sending
-a move to the state that holds the AI's answer): median, 90th percentile and max.
+a move to the state that holds the AI's answer): median, 90th and 95th percentile and max; and
+the CPU time per AI move of the server, of its search workers and of this load client itself
+(all on the same cores when run on one machine), with the load average.
 
 ``--processes N`` starts a ``redis-server`` on a free loopback port and N server processes
 sharing it (``--store`` and ``--message-queue``), players spread over them in turn (as a
@@ -36,6 +38,7 @@ import time
 from pathlib import Path
 from urllib.parse import urlparse
 
+import engineio
 import requests
 import serving  # benchmarks/serving.py
 import socketio
@@ -51,6 +54,21 @@ MIX = (
     ("cantris", {"board": "6x3"}),
     ("shannon", {"board": "bridgit-3"}),
 )
+
+
+class _InlineEngineIO(engineio.Client):
+    """engineio's client, handing each message to its handler on the reading thread: by
+    default every message starts a thread of its own (four an AI move here, on the same cores
+    as the server), and this benchmark's handlers only put the event in a queue."""
+
+    def _trigger_event(self, event, *args, **kwargs):
+        kwargs.pop("run_async", None)
+        return super()._trigger_event(event, *args, **kwargs)
+
+
+class _Client(socketio.Client):
+    def _engineio_client_class(self):
+        return _InlineEngineIO
 
 
 class Player(threading.Thread):
@@ -80,7 +98,7 @@ class Player(threading.Thread):
             gid, token = data["id"], data["seats"][0]["token"]
             # websocket-client checks every text frame's UTF-8 in pure Python (a fifth of this
             # client's CPU): our own server on loopback is trusted to send what it encodes
-            sio = socketio.Client(reconnection=False, websocket_extra_options={"skip_utf8_validation": True})
+            sio = _Client(reconnection=False, websocket_extra_options={"skip_utf8_validation": True})
             sio.on("state", lambda d: self.events.put(("state", d, time.perf_counter())))
             sio.on("error", lambda d: self.events.put(("error", d, time.perf_counter())))
             for attempt in range(3):  # on a loaded machine the handshake can miss its 5 s
@@ -261,6 +279,7 @@ def run(urls: list[str], players: int, seconds: float, agent: str, seed: int, pr
         "latency_ms": {
             "median": round(1000 * statistics.median(latencies), 1) if latencies else None,
             "p90": round(1000 * percentile(latencies, 90), 1) if latencies else None,
+            "p95": round(1000 * percentile(latencies, 95), 1) if latencies else None,
             "max": round(1000 * max(latencies), 1) if latencies else None,
         },
         "errors": len(errors), "error_samples": errors[:5],
@@ -331,7 +350,7 @@ def main(argv=None):
         print(f"{report['players']} players on {report['processes']} process(es), {report['seconds']} s, "
               f"AI {report['agent']}: "
               f"{report['ai_moves']} AI moves, {report['ai_moves_per_s']} per second; reply latency "
-              f"median {lat['median']} ms, p90 {lat['p90']} ms, max {lat['max']} ms; "
+              f"median {lat['median']} ms, p90 {lat['p90']} ms, p95 {lat['p95']} ms, max {lat['max']} ms; "
               f"errors {report['errors']}" + (f"; server RSS {report['server_rss_mb']} MB" if procs else ""))
         cpu = report["cpu_ms_per_ai_move"]
         if cpu["server"] is not None:
