@@ -234,7 +234,8 @@ class AIRunner:
 
         try:
             result = self.pool.choose(seat.agent, session.game, session.state, cancel=cancel, progress=progress,
-                                      time_cap=self.time_cap, key=room)
+                                      time_cap=self.time_cap, key=room,
+                                      person_waiting=any(s.is_human for s in session.seats))
         except SearchCancelled:  # restarted, paused or gone while it waited for a worker: dropped
             return None
         except Exception as exc:  # a crashed search must not take the game down

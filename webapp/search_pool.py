@@ -8,6 +8,10 @@ polls it between nodes). No manager process, no per-search queue or event to set
 
 - **Fair**: waiting tasks queue per *key* (a game, or a client for the teaching tools, or an
   arena run) and idle workers take the keys in turn, so one busy key never starves another.
+- **A worker kept for people**: an AI move that a person waits for (``person_waiting``: a game
+  with a human seat) may take any worker; everything else (hints, AI against AI, arena games,
+  the teaching tools) at most ``processes - 1`` at once, so a client's long searches never hold
+  every worker while someone waits for the AI's reply.
 - **Bounded**: a fixed number of workers; every task's time is capped by the server
   (``max_time``) whatever its spec asks; a worker that overruns its cap is killed.
 - **Robust**: a worker that dies is replaced and its task retried once on the new one; the
@@ -289,6 +293,7 @@ class Task:
     time_cap: float = 0.0  # the server's cap for this task, seconds
     pin: "Pinned | None" = None
     droppable: bool = True  # a cancel drops it unstarted (else it starts and stops at once)
+    person_waiting: bool = False  # an AI move a person waits for: may take the worker kept for them
     id: int = field(default_factory=lambda: next(_ids))
     done: threading.Event = field(default_factory=threading.Event)
     result: Any = None
@@ -317,11 +322,13 @@ class FairQueue:
     def put(self, task: Task) -> None:
         self._queues.setdefault(task.key, deque()).append(task)
 
-    def pop(self) -> Task | None:
-        """The head of the first key's queue; that key then goes to the back of the line."""
-        if not self._queues:
+    def pop(self, allowed: Callable[[Task], bool] | None = None) -> Task | None:
+        """The head of the first key's queue (the first whose head is ``allowed``); that key
+        then goes to the back of the line."""
+        key = next((k for k, tasks in self._queues.items() if allowed is None or allowed(tasks[0])), None)
+        if key is None:
             return None
-        key, tasks = next(iter(self._queues.items()))
+        tasks = self._queues[key]
         task = tasks.popleft()
         if tasks:
             self._queues.move_to_end(key)
@@ -356,6 +363,7 @@ class _Worker:
         self.index = index
         self.send_lock = threading.Lock()
         self.task: Task | None = None
+        self.for_anyone = False  # serves a task (or a pin) that nobody waits on at the board
         self.process: Any = None
         self.conn: Any = None
         self.ready = threading.Event()  # the current process has started and takes tasks
@@ -422,11 +430,14 @@ class _Worker:
                 return
             time.sleep(1.0)  # a worker that cannot start: try again, without spinning
         while True:
-            task = pool._next_task()
+            task = pool._next_task(self)
             pin = task.pin if task is not None else None
             while task is not None:
                 self._run(task)
                 task = pin._next(self) if pin is not None else None  # a pinned holder's next search
+            with pool._cond:
+                self.for_anyone = False
+                pool._cond.notify_all()  # a waiting task that needs a free slot may go
             if pool._closing:
                 break
         with contextlib.suppress(Exception):
@@ -579,6 +590,7 @@ class SearchPool:
     def __init__(self, processes: int, *, max_time: float = 10.0, progress_interval: float = 0.0,
                  table_entries: int | None = None):
         self.processes = processes
+        self.for_anyone_limit = max(1, processes - 1)  # workers that searches nobody waits on may hold
         self.table_entries = table_entries
         self.max_time = float(max_time)
         self.progress_interval = float(progress_interval)
@@ -596,11 +608,13 @@ class SearchPool:
 
     # ----- what callers use -------------------------------------------------------------------
     def choose(self, agent: Agent, game: Game, state: Any, *, cancel, progress: Callable[[dict], None] | None = None,
-               time_cap: float | None = None, trace_limit: int | None = None, key: str = "") -> SearchResult:
+               time_cap: float | None = None, trace_limit: int | None = None, key: str = "",
+               person_waiting: bool = False) -> SearchResult:
         """``agent.choose(game, state)``: in a worker when the pool has any and the agent searches.
 
         A spec's own time is capped at ``max_time``; ``time_cap`` (the caller's budget: an
-        agent with neither depth nor time deepens within it) too."""
+        agent with neither depth nor time deepens within it) too. ``person_waiting``: an AI
+        move a person waits for (it may take the worker the others leave free)."""
         if agent.time is not None or time_cap is not None:
             time_cap = min(time_cap or self.max_time, self.max_time)
         if not self._workers or not agent.searches:
@@ -610,6 +624,7 @@ class SearchPool:
                           cancel, progress)
         if time_cap is not None:
             task.time_cap = time_cap
+        task.person_waiting = person_waiting
         return self._submit(task)
 
     def search(self, game: Game, state: Any, *, cancel, key: str = "", view: bool = True,
@@ -719,14 +734,20 @@ class SearchPool:
             raise task.error
         return task.result
 
-    def _next_task(self) -> Task | None:
-        """On a worker's thread: the next task in turn (blocks), or None when closing."""
+    def _next_task(self, worker: _Worker) -> Task | None:
+        """On ``worker``'s thread: the next task in turn (blocks), or None when closing. A task
+        nobody waits on at the board takes a worker only while fewer than ``for_anyone_limit``
+        others serve such tasks."""
+        def allowed(task: Task) -> bool:
+            return task.person_waiting or sum(w.for_anyone for w in self._workers) < self.for_anyone_limit
+
         with self._cond:
             while True:
                 if self._closing:
                     return None
-                task = self._queue.pop()
+                task = self._queue.pop(allowed)
                 if task is not None:
+                    worker.for_anyone = not task.person_waiting
                     return task
                 self._cond.wait()
 

@@ -244,8 +244,9 @@ def test_a_killed_worker_is_replaced_and_only_its_search_retried():
     try:
         assert two.wait_ready()
         nim, agent = big_nim(), parse_agent("alphabeta:time=1.5")
-        a = in_thread(two.choose, agent, nim, nim.start(), cancel=threading.Event(), key="a")
-        b = in_thread(two.choose, agent, nim, nim.start(), cancel=threading.Event(), key="b")
+        # two AI moves that people wait for: one on each worker
+        a = in_thread(two.choose, agent, nim, nim.start(), cancel=threading.Event(), key="a", person_waiting=True)
+        b = in_thread(two.choose, agent, nim, nim.start(), cancel=threading.Event(), key="b", person_waiting=True)
         wait_until(lambda: {w["key"] for w in two.stats()["workers"]} == {"a", "b"})
         time.sleep(0.3)  # both well inside their search
         victim = next(w["pid"] for w in two.stats()["workers"] if w["key"] == "a")
