@@ -321,7 +321,7 @@ def _minimax_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, cl
     g_play, g_status, g_side, g_eval, check = game.play, game.status, game.to_move, evaluate, clock.check
     nodes = leaves = evals = horizon = deepest = 0
 
-    def minimax(state, depth, alpha, beta, ply, move=None, key=None):
+    def minimax(state, depth, alpha, beta, ply, move=None, key=None, entry=None):
         nonlocal nodes, leaves, evals, horizon, deepest
         nodes += 1
         if not nodes & CHECK_EVERY:
@@ -402,8 +402,10 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
     tracing = tracer is not None
     trace_probe = tracer.probe if tracer is not None else None
 
-    def alphabeta(state, depth, alpha, beta, ply, move=None, key=None):
-        """``key``: the state's table key, when the parent has computed it already."""
+    def alphabeta(state, depth, alpha, beta, ply, move=None, key=None, entry=None):
+        """``key``: the state's table key when the parent has looked the state up in the
+        table already, and ``entry`` what it found there (None, or an entry that did not
+        answer this very window and depth: no need to ask it again)."""
         nonlocal nodes, leaves, evals, cutoffs, horizon, deepest
         nodes += 1
         if not nodes & CHECK_EVERY:
@@ -431,11 +433,12 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
         if tt_get is not None:
             if key is None:
                 key = g_key(state)
-            entry = tt_get(key)
+                entry = tt_get(key)
+                if entry is not None:
+                    v = table_answer(entry, depth, alpha, beta, ply)
+                    if v is not None:
+                        return v
             if entry is not None:
-                v = table_answer(entry, depth, alpha, beta, ply)
-                if v is not None:
-                    return v
                 tt_move = entry[3]  # no answer, but a good first move to try
         alpha0, beta0, unproved = alpha, beta, horizon + hits[1]
         side = g_side(state)
@@ -451,7 +454,7 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
             # entered (nor counted as a node: see Stats). Else the child is searched, with
             # the key computed here passed down.
             d, p = depth - 1, ply + 1  # the children's depth and ply
-            after_key = None
+            after_key = found = None
             probe = tt_get is not None and d  # (no entry holds at depth 0: leaves are not stored)
             maximizing = side == 0
             best = -INF if maximizing else INF
@@ -466,7 +469,7 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
                         if v is not None and tracing:
                             trace_probe(after, m, alpha, beta, p, v, found)
                 if v is None:
-                    v = child(after, d, alpha, beta, p, m, after_key)
+                    v = child(after, d, alpha, beta, p, m, after_key, found)
                 if maximizing:
                     if v > best:
                         best, best_move = v, m
@@ -595,19 +598,19 @@ class Tracer:
         if self.root is not None and value is not None:
             self.root["value"] = _json_number(value)
 
-    def node(self, state, depth, alpha, beta, ply, move=None, key=None):
+    def node(self, state, depth, alpha, beta, ply, move=None, key=None, entry=None):
         """The kernel's node search, recorded."""
         parent = self._parent(ply)
         extra = self.count >= self.limit
         if parent is None or (extra and parent["kind"] == "chance"):
             self._omit(self.stack[-1] if self.stack else None)  # counted by the nearest recorded node
-            return self.search(state, depth, alpha, beta, ply, move, key)
+            return self.search(state, depth, alpha, beta, ply, move, key, entry)
         node = self._new(parent, state, move, alpha, beta, ply)
         self.stack.append(node)
         self.states.append(state)
         before = self.counts()
         try:
-            value = self.search(state, depth, alpha, beta, ply, move, key)
+            value = self.search(state, depth, alpha, beta, ply, move, key, entry)
         finally:
             self.stack.pop()
             self.states.pop()

@@ -7,15 +7,17 @@ A side that has stopped is skipped; the game ends when both have stopped, and th
 closer to T without going over it wins.
 
 A state is the tuple ``(deck_pos, hand0, hand1, erases0, erases1, stopped0, stopped1,
-side)``: ``deck_pos`` indexes the next card of the deck order the :class:`Blacksin` game
-holds, hands are tuples (oldest card first), ``side`` is the seat to move. Seat 0 is the
-player, seat 1 the opponent. Internally a move is its notation: ``draw``, ``stop``,
+side, sum0, sum1)``: ``deck_pos`` indexes the next card of the deck order the
+:class:`Blacksin` game holds, hands are tuples (oldest card first), ``side`` is the seat to
+move, and the last two fields are the hands' sums, kept up to date by every move (the
+search reads them at every node: the result, the key, the ordering). Seat 0 is the player,
+seat 1 the opponent. Internally a move is its notation: ``draw``, ``stop``,
 ``erase_self``, ``erase_opponent``.
 
 >>> game = Blacksin.from_options({"deck": "3,7,1,9,2,8,10,4,6,5"})
 >>> state = game.start()
 >>> state
-(4, (3, 1), (7, 9), 2, 2, False, False, 0)
+(4, (3, 1), (7, 9), 2, 2, False, False, 0, 4, 16)
 >>> game.legal_moves(state)
 ['draw', 'erase_self', 'erase_opponent', 'stop']
 >>> state = game.replay(["erase_opponent", "draw", "stop", "stop"])
@@ -47,7 +49,7 @@ MIN_DECK_COUNT, MAX_DECK_COUNT = 5, 30
 TAKE, STOP, ERASE_SELF, ERASE_OPPONENT = "draw", "stop", "erase_self", "erase_opponent"
 
 # State fields, by position in the tuple.
-DECK, HAND0, HAND1, ERASES0, ERASES1, STOPPED0, STOPPED1, SIDE = range(8)
+DECK, HAND0, HAND1, ERASES0, ERASES1, STOPPED0, STOPPED1, SIDE, SUM0, SUM1 = range(10)
 
 
 def outcome(target: int, sum0: int, sum1: int) -> int:
@@ -116,7 +118,8 @@ class Blacksin(Game):
 
     def start(self):
         d = self.deck
-        return (4, (d[0], d[2]), (d[1], d[3]), self.erases, self.erases, False, False, 0)
+        return (4, (d[0], d[2]), (d[1], d[3]), self.erases, self.erases, False, False, 0,
+                d[0] + d[2], d[1] + d[3])
 
     # ----- the hot path -------------------------------------------------------------------
     def to_move(self, state):
@@ -124,11 +127,11 @@ class Blacksin(Game):
 
     def status(self, state):
         if state[STOPPED0] and state[STOPPED1]:
-            return outcome(self.target, sum(state[HAND0]), sum(state[HAND1]))
+            return outcome(self.target, state[SUM0], state[SUM1])
         return None
 
     def moves(self, state):
-        pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side = state
+        pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side, _, _ = state
         if stopped0 and stopped1:
             return []
         if side:
@@ -145,14 +148,16 @@ class Blacksin(Game):
     search_moves = moves  # no two moves lead to equivalent positions
 
     def play(self, state, move):
-        pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side = state
+        pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side, sum0, sum1 = state
         if move == TAKE:
             card = self.deck[pos]
             pos += 1
             if side:
                 hand1 += (card,)
+                sum1 += card
             else:
                 hand0 += (card,)
+                sum0 += card
         elif move == STOP:
             if side:
                 stopped1 = True
@@ -164,15 +169,17 @@ class Blacksin(Game):
             else:
                 erases0 -= 1
             if (move == ERASE_SELF) == (side == 1):
+                sum1 -= hand1[-1]
                 hand1 = hand1[:-1]
             else:
+                sum0 -= hand0[-1]
                 hand0 = hand0[:-1]
         # next_side(), written out: this runs at every node
         if side:
             side = 1 if stopped0 and not stopped1 else 0
         else:
             side = 0 if stopped1 and not stopped0 else 1
-        return (pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side)
+        return (pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side, sum0, sum1)
 
     def key(self, state):
         # Why this key is enough. The rest of the game depends on a hand only through
@@ -191,7 +198,7 @@ class Blacksin(Game):
         # to the evaluation -- so such a hand enters as (-1, ()). Merging these positions
         # cuts the nodes of a 21-card solve about 4x.
         # Everything else (deck position, stop flags, side to move) is kept as it is.
-        pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side = state
+        pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side, sum0, sum1 = state
         if stopped0:
             if stopped1:
                 # The game is over: no table entry is ever made for such a position (the
@@ -202,7 +209,6 @@ class Blacksin(Game):
             erases1 = 0
         live = erases0 + erases1
         target = self.target
-        sum0, sum1 = sum(hand0), sum(hand1)
         if live:
             # (a slice of a tuple that is no longer than ``live`` is the tuple itself)
             tail0, tail1 = hand0[-live:], hand1[-live:]
@@ -218,32 +224,37 @@ class Blacksin(Game):
         return (pos, sum0, sum1, erases0, erases1, stopped0, stopped1, side)
 
     def order(self, state, moves):
-        # moves() lists them draw, erase_self, erase_opponent, stop: the draw-first orders
-        # need about half the nodes of the erase-first ones (the seed's choice) against a
-        # perfect opponent (measured over all 24 fixed orders, 21-card decks). Two kinds of
-        # position do better otherwise. Figures: nodes of 40 games against the rules agent
-        # (alphabeta: ~1.9M with the plain order; model:opponent=rules: ~15k).
-        pos, hand0, hand1, _, _, stopped0, stopped1, side = state
-        mine, theirs = (hand1, hand0) if side else (hand0, hand1)
+        # ``moves`` as moves() lists them: draw, erase_self, erase_opponent, stop (the
+        # draw-first orders need about half the nodes of the erase-first ones, the seed's
+        # choice, against a perfect opponent: measured over all 24 fixed orders, 21-card
+        # decks). Two kinds of position do better otherwise. Figures: nodes of 40 games
+        # against the rules agent (alphabeta: ~1.9M with the plain order; model:opponent=rules:
+        # ~15k). The list is reordered in place (the search hands over a fresh list).
+        pos, _, _, _, _, stopped0, stopped1, side, sum0, sum1 = state
         target = self.target
         if stopped0 or stopped1:
             # The other side has stopped (the mover has not), so a stop ends the game. When
             # it wins, nothing wins sooner: stop first. Else, when the mover is over, its own
             # erase first; else (the other is as close or closer) erasing the other's last
             # card first. 13% fewer nodes (alphabeta), 17% (model).
-            my_sum, their_sum = sum(mine), sum(theirs)
+            my_sum, their_sum = (sum1, sum0) if side else (sum0, sum1)
             if my_sum <= target and (their_sum < my_sum or their_sum > target):
-                return _to_front(moves, STOP)
-            return _to_front(moves, ERASE_SELF if my_sum > target else ERASE_OPPONENT)
+                moves.insert(0, moves.pop())  # stop, listed last
+                return moves
+            first = ERASE_SELF if my_sum > target else ERASE_OPPONENT
+            if first in moves:
+                moves.remove(first)
+                moves.insert(0, first)
+            return moves
         if moves[0] == TAKE:
-            my_sum = sum(mine)
+            my_sum = sum1 if side else sum0
             if my_sum + self.deck[pos] > target:
                 # A draw that would take the mover over the target goes last and, unless the
                 # mover is over already, a stop goes first: 12% fewer nodes (alphabeta), 17%
                 # (model); trying erase_opponent before erase_self doubles them.
                 moves.append(moves.pop(0))
                 if my_sum <= target:
-                    _to_front(moves, STOP)
+                    moves.insert(0, moves.pop(-2))  # stop, now just before the draw
         return moves
 
     def evaluate(self, state):
@@ -270,13 +281,14 @@ class Blacksin(Game):
         An erase aimed at an empty hand is not legal, so that branch falls through to the
         next one, and stop is always there at the end (GAMES.md).
         """
-        pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side = state
+        pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side, sum0, sum1 = state
         deck, n, target = self.deck, self.deck_count, self.target
         mine, theirs = (hand1, hand0) if side else (hand0, hand1)
+        my_sum, their_sum = (sum1, sum0) if side else (sum0, sum1)
         erases = erases1 if side else erases0
         next_card = deck[pos] if pos < n else 0
         their_next_card = deck[pos + 1] if pos + 1 < n else 0
-        return _rules_decision(target, sum(mine), sum(theirs), erases, bool(mine), bool(theirs),
+        return _rules_decision(target, my_sum, their_sum, erases, bool(mine), bool(theirs),
                                next_card, their_next_card)
 
     # ----- information ----------------------------------------------------------------------
@@ -339,14 +351,13 @@ class Blacksin(Game):
         return {"card": (state[HAND1] if owner else state[HAND0])[-1], "from": owner}
 
     def explain(self, state):
-        sum0, sum1 = sum(state[HAND0]), sum(state[HAND1])
-        return describe_result(self.target, sum0, sum1, self.sides)
+        return describe_result(self.target, state[SUM0], state[SUM1], self.sides)
 
     def board(self, state, seat=None):
         # (The hidden-deck model shares this: its first field is a card mask, not a
         # position, but `unseen` reads either, and a hidden game shows no deck.)
-        pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side = state
-        sums = [sum(hand0), sum(hand1)]
+        pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side, sum0, sum1 = state
+        sums = [sum0, sum1]
         unseen = self.unseen(state)
         out = {
             "hands": [list(hand0), list(hand1)],
@@ -410,7 +421,7 @@ class HiddenDeckModel(Blacksin):
         return CHANCE if side > 1 else side
 
     def moves(self, state):
-        mask, side = state[DECK], state[-1]
+        mask, side = state[DECK], state[SIDE]
         if side > 1:
             return [card for card in range(1, self.deck_count + 1) if mask >> card & 1]
         return Blacksin.moves(self, state)
@@ -426,17 +437,19 @@ class HiddenDeckModel(Blacksin):
         return [(card, p) for card in cards]
 
     def play(self, state, move):
-        mask, hand0, hand1, erases0, erases1, stopped0, stopped1, side = state
+        mask, hand0, hand1, erases0, erases1, stopped0, stopped1, side, sum0, sum1 = state
         if move == TAKE:  # the card is chance's to choose
-            return (mask, hand0, hand1, erases0, erases1, stopped0, stopped1, 2 + side)
+            return (mask, hand0, hand1, erases0, erases1, stopped0, stopped1, 2 + side, sum0, sum1)
         if side > 1:  # chance deals card ``move`` to seat side - 2
             drawer = side - 2
             if drawer:
                 hand1 += (move,)
+                sum1 += move
             else:
                 hand0 += (move,)
+                sum0 += move
             return (mask & ~(1 << move), hand0, hand1, erases0, erases1, stopped0, stopped1,
-                    next_side(drawer, stopped0, stopped1))
+                    next_side(drawer, stopped0, stopped1), sum0, sum1)
         return Blacksin.play(self, state, move)
 
     def move_details(self, state, move):
@@ -501,14 +514,6 @@ def _deck_from_options(options: dict) -> tuple[int, ...]:
     return tuple(deck)
 
 
-def _to_front(moves: list, move) -> list:
-    """``moves`` with ``move`` first, if it is there (the rest in their order)."""
-    if move in moves and moves[0] != move:
-        moves.remove(move)
-        moves.insert(0, move)
-    return moves
-
-
 def _cards(cards) -> str:
     return ("card " if len(cards) == 1 else "cards ") + ", ".join(map(str, cards))
 
@@ -544,13 +549,12 @@ def margin_score(target: int, state) -> int:
     without it, 89 (erases weighted T // 2; 0 per erase won 36, T // 4 won 76, T won 83).
     Depends only on what :meth:`Blacksin.key` keeps, as a table needs.
 
-    >>> margin_score(41, (10, (20, 19), (10, 11), 4, 4, False, False, 0))  # 39 vs 21
+    >>> margin_score(41, (10, (20, 19), (10, 11), 4, 4, False, False, 0, 39, 21))  # 39 vs 21
     18
-    >>> margin_score(41, (10, (20, 19, 5), (10, 11), 0, 4, False, True, 0))  # -51 + 20; dead erases
+    >>> margin_score(41, (10, (20, 19, 5), (10, 11), 0, 4, False, True, 0, 44, 21))  # -51 + 20; dead erases
     -31
     """
-    hand0, hand1 = state[HAND0], state[HAND1]
-    sum0, sum1 = sum(hand0), sum(hand1)
+    sum0, sum1 = state[SUM0], state[SUM1]
     bust = -target - target // 4
     close0 = bust if sum0 > target else sum0 - target
     close1 = bust if sum1 > target else sum1 - target

@@ -30,7 +30,7 @@ def game(deck=SEED_GAME_1, **options):
 
 
 def state(pos, hand0, hand1, erases0=4, erases1=4, stopped0=False, stopped1=False, side=0):
-    return (pos, tuple(hand0), tuple(hand1), erases0, erases1, stopped0, stopped1, side)
+    return (pos, tuple(hand0), tuple(hand1), erases0, erases1, stopped0, stopped1, side, sum(hand0), sum(hand1))
 
 
 def random_position(seed, deck_count, plies=None, hidden=False):
@@ -219,6 +219,7 @@ def test_every_position_until_the_end_has_a_move_and_the_game_ends(seed, n):
         moves = g.moves(s)
         assert "stop" in moves and g.to_move(s) in (0, 1)
         assert not s[5 + g.to_move(s)]  # the side to move has not stopped
+        assert s[8:] == (sum(s[1]), sum(s[2]))  # the sums the state keeps are the hands'
         s = g.play(s, rng.choice(moves))
         plies += 1
     # each ply draws, erases or stops: a bounded game
@@ -390,7 +391,7 @@ def test_key_keeps_only_sums_and_erasable_cards():
     d = state(8, (15,), (7,), 0, 2, False, True, 0)
     assert g.key(d) == g.key(state(8, (10, 5), (3, 4), 0, 0, False, True, 0))
     # the side to move and the stops count
-    assert g.key(a) != g.key(a[:7] + (1,))
+    assert g.key(a) != g.key(a[:7] + (1,) + a[8:])
     # bust for good (over 41 even without the last card): by how much does not count
     e = state(8, (21, 20, 3, 5), (3, 4), 1, 3, False, True, 0)
     assert g.key(e) == g.key(state(8, (21, 20, 17, 1), (3, 4), 1, 3, False, True, 0))
@@ -414,7 +415,7 @@ def test_states_with_equal_keys_have_equal_exact_values():
         hand0, hand1 = tuple(cards[:cut0]), tuple(cards[cut0:cut1])
         stopped0, stopped1 = rng.random() < 0.3, rng.random() < 0.3
         side = 1 if stopped0 and not stopped1 else 0 if stopped1 else rng.randrange(2)
-        s = (6, hand0, hand1, rng.randrange(3), rng.randrange(3), stopped0, stopped1, side)
+        s = state(6, hand0, hand1, rng.randrange(3), rng.randrange(3), stopped0, stopped1, side)
         groups.setdefault(g.key(s), set()).add(s)
     shared = [states for states in groups.values() if len(states) > 1]
     assert len(shared) > 100
@@ -622,6 +623,7 @@ def test_hidden_perspective_draw_is_chance_over_the_unseen_cards():
         assert sum(p for _, p in outcomes) == pytest.approx(1)
         dealt = model.play(drawing, 10)
         assert dealt[1] == (3, 1, 10) and model.unseen(dealt) == [4, 5, 6, 8]
+        assert dealt[8:] == (14, 16) == (view[8] + 10, view[9])  # the sums follow the deal
         assert model.to_move(dealt) == 1
         assert "deck" not in model.board(view) and model.notation(drawing, 10) == "10"
     # the model's state does not depend on the unseen order
@@ -686,7 +688,8 @@ FROZEN = json.loads((pathlib.Path(__file__).parent / "data" / "blacksin_values.j
 
 def frozen_position(entry, hidden):
     g, s = random_position(entry["seed"], entry["deck_count"], plies=entry["plies"], hidden=hidden)
-    assert json.loads(json.dumps(s)) == entry["state"]  # the generator still makes the same position
+    assert json.loads(json.dumps(s[:8])) == entry["state"]  # the generator still makes the same position
+    assert s[8:] == (sum(s[1]), sum(s[2]))
     return g, s
 
 
