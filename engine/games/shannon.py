@@ -235,6 +235,7 @@ class Shannon(Game):
             raise OptionError(f"option 'edges': no path of edges joins the start "
                               f"{self.vertices[self.s]} and the goal {self.vertices[self.t]}")
         self.edges = board.edges
+        self._ends = tuple((e, u, v) for e, (u, v) in enumerate(self.edges))  # for masks: one pass, no bit lists
         self.edge_names = tuple(f"{self.vertices[u]}-{self.vertices[v]}" for u, v in self.edges)
         self.edge_of = {}  # (name, name) in either order -> edge index
         for e, (u, v) in enumerate(self.edges):
@@ -254,7 +255,7 @@ class Shannon(Game):
         self._colour_memo: dict[int, tuple] = {}
         self._facts_memo: dict[tuple[int, int], tuple] = {}
         self._open_memo: dict[int, bool] = {}  # cut -> do undeleted edges still join the terminals?
-        self._conductance_memo: dict[tuple[int, int], int] = {}
+        self._conductance_memo: dict[tuple[int, int], int | None] = {}
         self._naming_memo: dict[tuple[int, int], tuple] = {}
         self._choices_memo: dict[tuple[int, int], list] = {}
         self._last_graph: tuple = (None, None)
@@ -303,13 +304,12 @@ class Shannon(Game):
                 parent = self._parent  # one read: another thread may replace it meanwhile
                 if not (parent[0] & ~coloured or parent[1] & ~cut):
                     free &= parent[2]  # an edge dead in an earlier position stays dead
-                edges = self.edges
                 adjacent: list[list[tuple[int, int]]] = [[] for _ in label]  # component -> (other, edge)
-                for e in _bits(free):
-                    u, v = edges[e]
-                    a, b = label[u], label[v]
-                    adjacent[a].append((b, e))
-                    adjacent[b].append((a, e))
+                for e, u, v in self._ends:
+                    if free >> e & 1:
+                        a, b = label[u], label[v]
+                        adjacent[a].append((b, e))
+                        adjacent[b].append((a, e))
                 relevant, bridge = path_blocks(adjacent, label[self.s], label[self.t])
                 facts = (None if relevant else CUT, closure, relevant, label, bridge)
             if len(self._facts_memo) >= MEMO_LIMIT:
@@ -323,9 +323,8 @@ class Shannon(Game):
         last = self._last_graph  # one read: another thread may replace it meanwhile
         if last[0] == (closure, relevant):  # the search asks key, moves, order in a row
             return last[1]
-        edges = self.edges
         graph = Contracted(label[self.s], label[self.t],
-                           [(e, label[edges[e][0]], label[edges[e][1]]) for e in _bits(relevant)], bridge)
+                           [(e, label[u], label[v]) for e, u, v in self._ends if relevant >> e & 1], bridge)
         self._last_graph = ((closure, relevant), graph)
         return graph
 
@@ -466,29 +465,31 @@ class Shannon(Game):
         >>> game.evaluate(game.start())                           # 300 ln 1 + 50
         50
         """
-        status = self.status(state)
-        if status is not None:
-            return FINISHED if status == SHORT else -FINISHED
-        return self._resistance_score(state[0], state[1]) + (50 if state[2] == SHORT else -50)
+        score = self._resistance_score(state[0], state[1])
+        if score is None:  # the game is over (the search never asks then)
+            return FINISHED if self.status(state) == SHORT else -FINISHED
+        return score + (50 if state[2] == SHORT else -50)
 
-    def _resistance_score(self, coloured: int, cut: int) -> int:
-        """``round(300 ln(conductance))`` of the board left: every free edge a 1-ohm
-        resistor between the coloured components of its end points. Dead edges carry no
-        current (they hang off the start-goal block at one vertex, or lie apart), so this is
-        the conductance of the contracted board, without finding its blocks."""
+    def _resistance_score(self, coloured: int, cut: int) -> int | None:
+        """``round(300 ln(conductance))`` of the board left, or None once the game is over
+        (the terminals joined, or no current flows): every free edge a 1-ohm resistor
+        between the coloured components of its end points. Dead edges carry no current
+        (they hang off the start-goal block at one vertex, or lie apart), so this is the
+        conductance of the contracted board, without finding its blocks (nor asking the
+        status first: the search has just done that for this leaf)."""
         closure, label = self._components(coloured)
+        source, sink = label[self.s], label[self.t]
+        if source == sink:
+            return None
         free = self.all_edges & ~cut & ~closure
-        found = self._conductance_memo.get((closure, free))
-        if found is None:
-            edges = self.edges
-            pairs = []
-            for e in _bits(free):
-                u, v = edges[e]
-                pairs.append((label[u], label[v]))
-            found = log_conductance(pairs, label[self.s], label[self.t])
-            if len(self._conductance_memo) >= MEMO_LIMIT:
-                self._conductance_memo.clear()
-            self._conductance_memo[closure, free] = found
+        memo = self._conductance_memo
+        if (closure, free) in memo:
+            return memo[closure, free]
+        pairs = [(label[u], label[v]) for e, u, v in self._ends if free >> e & 1]
+        found = log_conductance(pairs, source, sink)
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        memo[closure, free] = found
         return found
 
     def evaluate_flow(self, state):
@@ -989,9 +990,9 @@ def conductance(pairs, source, sink) -> float:
     return weights[source].get(sink, 0.0) if source in weights else 0.0
 
 
-def log_conductance(pairs, source, sink) -> int:
-    """``round(300 ln(conductance))`` of the multigraph ``pairs`` (source and sink joined),
-    the same for every numbering of its vertices.
+def log_conductance(pairs, source, sink) -> int | None:
+    """``round(300 ln(conductance))`` of the multigraph ``pairs``, the same for every
+    numbering of its vertices; None when no path joins source and sink.
 
     The float conductance is within a relative 1e-12 of the exact one (see
     :func:`conductance`), so 300 ln of it is within 1e-9 of the exact 300 ln: it rounds as
@@ -999,7 +1000,10 @@ def log_conductance(pairs, source, sink) -> int:
     conductance is computed exactly (rational arithmetic) and rounded from that. Either
     way the result depends on the board alone, never on the order of the arithmetic (the
     table holds heuristic values under keys up to renaming)."""
-    x = 300 * math.log(conductance(pairs, source, sink))
+    flowing = conductance(pairs, source, sink)
+    if not flowing:
+        return None
+    x = 300 * math.log(flowing)
     if abs(x - math.floor(x) - 0.5) < TIE_MARGIN:
         x = 300 * math.log(exact_conductance(pairs, source, sink))
     return round(x)
