@@ -120,6 +120,7 @@ class _Throttle:
 
 
 KEPT_AGENTS = 16  # agents (with their tables) a worker keeps between tasks, least recently used out first
+KEPT_WARM = 1000  # tables the pool remembers the last worker of
 
 
 class _WorkerState:
@@ -294,6 +295,7 @@ class Task:
     pin: "Pinned | None" = None
     droppable: bool = True  # a cancel drops it unstarted (else it starts and stops at once)
     person_waiting: bool = False  # an AI move a person waits for: may take the worker kept for them
+    table: tuple | None = None  # the worker's kept agent (and table) it searches with, if any
     id: int = field(default_factory=lambda: next(_ids))
     done: threading.Event = field(default_factory=threading.Event)
     result: Any = None
@@ -310,11 +312,22 @@ class Task:
             self.done.set()
 
 
+AFFINITY_LOOK = 4  # a worker looks this many keys down the line for a task its table knows
+AFFINITY_SKIPS = 2  # ... and passes over the first key at most this many times in a row
+
+
 class FairQueue:
-    """Tasks waiting for a worker: FIFO within a key, keys served in turn (round robin)."""
+    """Tasks waiting for a worker: FIFO within a key, keys served in turn (round robin).
+
+    A worker may take a task its own table is warm for (``mine``) from one of the next few
+    keys before the first one, passing over that first key at most AFFINITY_SKIPS times: a
+    game configuration's searches then mostly stay on one worker, whose table has proved
+    most of its positions already, and every key is still served in turn, a little later
+    at worst."""
 
     def __init__(self):
         self._queues: OrderedDict[str, deque[Task]] = OrderedDict()
+        self._skips = 0  # times the first key was passed over
 
     def __len__(self) -> int:
         return sum(len(q) for q in self._queues.values())
@@ -322,12 +335,18 @@ class FairQueue:
     def put(self, task: Task) -> None:
         self._queues.setdefault(task.key, deque()).append(task)
 
-    def pop(self, allowed: Callable[[Task], bool] | None = None) -> Task | None:
-        """The head of the first key's queue (the first whose head is ``allowed``); that key
-        then goes to the back of the line."""
-        key = next((k for k, tasks in self._queues.items() if allowed is None or allowed(tasks[0])), None)
-        if key is None:
+    def pop(self, allowed: Callable[[Task], bool] | None = None,
+            mine: Callable[[Task], bool] | None = None) -> Task | None:
+        """The head of the first key's queue whose head is ``allowed`` (or, see the class, of a
+        later such key's that is ``mine``); that key then goes to the back of the line."""
+        keys = (k for k, tasks in self._queues.items() if allowed is None or allowed(tasks[0]))
+        first = next(keys, None)
+        if first is None:
             return None
+        key = first
+        if mine is not None and self._skips < AFFINITY_SKIPS and not mine(self._queues[first][0]):
+            key = next((k for k in itertools.islice(keys, AFFINITY_LOOK - 1) if mine(self._queues[k][0])), first)
+        self._skips = 0 if key == first else self._skips + 1
         tasks = self._queues[key]
         task = tasks.popleft()
         if tasks:
@@ -597,6 +616,7 @@ class SearchPool:
         self.restarts = 0
         self._cond = threading.Condition()
         self._queue = FairQueue()
+        self._warm: dict[tuple, int] = {}  # a kept agent's table -> the worker that searched with it last
         self._closing = False
         self._workers: list[_Worker] = []
         if processes > 0:
@@ -620,8 +640,11 @@ class SearchPool:
         if not self._workers or not agent.searches:
             return choose(agent, game, state, cancel=cancel if cancel is not None else threading.Event(),
                           progress=progress, time_cap=time_cap, trace_limit=trace_limit)
-        task = self._task(key, "choose", (agent.spec, game.name, _settings(game), state, time_cap, trace_limit),
+        settings = _settings(game)
+        task = self._task(key, "choose", (agent.spec, game.name, settings, state, time_cap, trace_limit),
                           cancel, progress)
+        if trace_limit is None:  # the worker searches with its kept agent (see _task_choose)
+            task.table = (agent.spec, game.name, settings, game.to_move(state))
         if time_cap is not None:
             task.time_cap = time_cap
         task.person_waiting = person_waiting
@@ -737,17 +760,26 @@ class SearchPool:
     def _next_task(self, worker: _Worker) -> Task | None:
         """On ``worker``'s thread: the next task in turn (blocks), or None when closing. A task
         nobody waits on at the board takes a worker only while fewer than ``for_anyone_limit``
-        others serve such tasks."""
+        others serve such tasks. With several workers, one whose table is warm for a task may
+        take it a little early."""
         def allowed(task: Task) -> bool:
             return task.person_waiting or sum(w.for_anyone for w in self._workers) < self.for_anyone_limit
+
+        def mine(task: Task) -> bool:
+            return task.table is not None and self._warm.get(task.table) == worker.index
 
         with self._cond:
             while True:
                 if self._closing:
                     return None
-                task = self._queue.pop(allowed)
+                task = self._queue.pop(allowed, mine if len(self._workers) > 1 else None)
                 if task is not None:
                     worker.for_anyone = not task.person_waiting
+                    if task.table is not None:
+                        self._warm.pop(task.table, None)
+                        self._warm[task.table] = worker.index  # (most recent last)
+                        if len(self._warm) > KEPT_WARM:
+                            del self._warm[next(iter(self._warm))]
                     return task
                 self._cond.wait()
 

@@ -13,7 +13,16 @@ import requests
 from engine.agents import parse_agent
 from engine.games import get_game
 from engine.search import search_root
-from webapp.search_pool import SOLVE_FIRST_SECONDS, FairQueue, SearchCancelled, SearchPool, Task, _counting_both, choose
+from webapp.search_pool import (
+    AFFINITY_SKIPS,
+    SOLVE_FIRST_SECONDS,
+    FairQueue,
+    SearchCancelled,
+    SearchPool,
+    Task,
+    _counting_both,
+    choose,
+)
 
 BIG = ",".join(["30"] * 10)  # misère Nim no search solves in seconds: a search uses its whole time
 
@@ -196,6 +205,18 @@ def test_the_fair_queue_serves_keys_in_turn():
     order = [first.key] + [q.pop().key for _ in range(4)]
     assert order == ["a", "a", "b", "a", "a"]  # b waits for one a, not for all of them
     assert q.pop() is None and len(q) == 0
+
+
+def test_a_worker_takes_a_task_its_table_knows_a_little_early_but_never_starves_a_key():
+    q = FairQueue()
+    for key, table in (("a", "cold"), ("b", "warm"), ("c", "warm"), ("d", "warm"), ("e", "warm")):
+        for _ in range(3):
+            q.put(Task(key=key, kind="choose", args=(), cancel=threading.Event(), table=(table,)))
+    mine = lambda task: task.table == ("warm",)  # noqa: E731
+    order = [q.pop(mine=mine).key for _ in range(4)]
+    # "a" is passed over at most AFFINITY_SKIPS times, then served before any key again
+    assert order == ["b", "c", "a", "d"] and AFFINITY_SKIPS == 2
+    assert [q.pop().key for _ in range(3)] == ["e", "b", "c"]  # without a preference: in turn
 
 
 def test_a_game_is_not_starved_by_another_games_queue():
