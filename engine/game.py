@@ -158,6 +158,15 @@ class Game(ABC):
         """Move-ordering hook: likely-best moves first. Default: unchanged."""
         return moves
 
+    def futility(self, state, alpha: float, beta: float) -> float | None:
+        """Futility hook, for a player's position one ply above the search's horizon: a bound
+        proving that no move of the side to move reaches the window ``(alpha, beta)``, or
+        ``None``. Seat 0 to move: a value ``<= alpha`` that no move's :meth:`evaluate`
+        exceeds; seat 1: a value ``>= beta`` that no move's evaluation is below; and no move
+        may end the game. The search (switch ``futility``) then returns that bound without
+        trying the moves. Default: ``None`` (no knowledge)."""
+        return None
+
     def chance_outcomes(self, state) -> list[tuple[Any, float]]:
         """At a CHANCE state: ``[(move, probability), ...]`` summing to 1."""
         raise NotImplementedError

@@ -59,18 +59,22 @@ class Techniques:
                the game's legal moves);
     ``sym``    the game's ``search_moves``: one move per group leading to equivalent positions;
     ``mate``   mate-distance cuts: stop where no result can beat a win already found;
-    ``tt``     the transposition table."""
+    ``tt``     the transposition table;
+    ``futility`` (opt-in, off by default) one ply above the horizon, the game's
+               :meth:`~engine.game.Game.futility` bound: stop where no move's evaluation can
+               reach the window (exact: the value returned is a true bound, as a cut-off's)."""
 
     prune: bool = True
     tt: bool = True
     order: bool = True
     sym: bool = True
     mate: bool = True
+    futility: bool = False
 
     @classmethod
     def of(cls, algorithm: str, **switches: bool) -> "Techniques":
         if algorithm == "minimax":
-            return cls(prune=False, tt=False, order=False, sym=False, mate=False)
+            return cls(prune=False, tt=False, order=False, sym=False, mate=False, futility=False)
         if algorithm != "alphabeta":
             raise ValueError(f"unknown algorithm {algorithm!r}")
         return cls(prune=True, **switches)
@@ -393,12 +397,15 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
     # Bind the game's hot-path methods once (attribute look-ups are slow in Python).
     g_play, g_status, g_side, g_eval, g_key = game.play, game.status, game.to_move, evaluate, game.key
     g_order = game.order if type(game).order is not Game.order else None
+    # (the game's bound is on its own evaluation: not with another one)
+    g_futility = (game.futility if tech.futility and evaluate == game.evaluate
+                  and type(game).futility is not Game.futility else None)
     use_order, use_mate, check = tech.order, tech.mate, clock.check
     tt_dict = table.entries if tech.tt else None
     tt_get = tt_dict.get if tt_dict is not None else None
     hits = [0, 0]  # table answers, and those that are not proved
     table_answer = _table_answer(pv, hits)
-    nodes = leaves = evals = cutoffs = horizon = deepest = 0  # (closure cells: cheaper than attributes)
+    nodes = leaves = evals = cutoffs = horizon = deepest = futile = 0  # (closure cells: cheaper than attributes)
     tracing = tracer is not None
     trace_probe = tracer.probe if tracer is not None else None
 
@@ -406,7 +413,7 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
         """``key``: the state's table key when the parent has looked the state up in the
         table already, and ``entry`` what it found there (None, or an entry that did not
         answer this very window and depth: no need to ask it again)."""
-        nonlocal nodes, leaves, evals, cutoffs, horizon, deepest
+        nonlocal nodes, leaves, evals, cutoffs, horizon, deepest, futile
         nodes += 1
         if not nodes & CHECK_EVERY:
             check()
@@ -446,6 +453,14 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
         if side in averaged:
             best = _average(child, g_play, outcomes(state, side), state, depth, ply, alpha, beta, pv)
         else:
+            if depth == 1 and g_futility is not None:  # futility: no move reaches the window
+                bound = g_futility(state, alpha, beta)
+                if bound is not None:
+                    futile += 1
+                    horizon += 1  # a bound from the evaluation: not proved
+                    if tt_dict is not None:
+                        tt_dict[key] = (depth, _to_stored(bound, ply), UPPER if side == 0 else LOWER, None, False)
+                    return bound
             moves = g_moves(state)
             if use_order and len(moves) > 1:
                 moves = _ordered(g_order, state, moves, tt_move)
@@ -493,7 +508,7 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
 
     def counts() -> dict:
         return {"nodes": nodes, "leaves": leaves, "evals": evals, "cutoffs": cutoffs, "tt_hits": hits[0],
-                "horizon": horizon + hits[1], "deepest": deepest}
+                "horizon": horizon + hits[1], "deepest": deepest, "futile": futile}
 
     def enter_root() -> None:
         nonlocal nodes
@@ -632,6 +647,9 @@ class Tracer:
         after = self.counts()
         if self.tech.mate and (alpha >= WIN - ply - 1 or beta <= ply + 1 - WIN):
             node["cut"], node["bound"] = "mate", _window_bound(value, alpha, beta)
+            return
+        if after.get("futile", 0) > before.get("futile", 0) and after["nodes"] == before["nodes"] + 1:
+            node["cut"], node["bound"] = "futility", _window_bound(value, alpha, beta)
             return
         if after["tt_hits"] > before["tt_hits"] and after["nodes"] == before["nodes"] + 1:
             entry = self.table.entries.get(self.game.key(state))
@@ -837,6 +855,7 @@ def search_root(
     order: bool = True,
     sym: bool = True,
     mate: bool = True,
+    futility: bool = False,
     cancel: threading.Event | None = None,
     progress: Callable[[dict], None] | None = None,
     trace_limit: int | None = None,
@@ -848,7 +867,8 @@ def search_root(
 
     ``algorithm``  ``"minimax"`` (the textbook: every legal move, no pruning, no table) or
                    ``"alphabeta"`` with the switches ``tt``, ``order``, ``sym``, ``mate``
-                   (:class:`Techniques`; all off: the textbook alpha-beta).
+                   (:class:`Techniques`; all off: the textbook alpha-beta) and the opt-in
+                   ``futility``.
     ``depth``      plies to search; 0 means to the end of the game.
     ``time_limit`` seconds; with it the search deepens 1, 2, 3... and returns the deepest
                    finished iteration's move when time runs out (depth 1 always finishes
@@ -862,7 +882,7 @@ def search_root(
     ``table``      a transposition table to start from (and fill); default a new one.
     ``evaluate``   heuristic for depth-limited leaves (default: ``game.evaluate``).
     """
-    tech = Techniques.of(algorithm, tt=tt, order=order, sym=sym, mate=mate)
+    tech = Techniques.of(algorithm, tt=tt, order=order, sym=sym, mate=mate, futility=futility)
     if game.status(state) is not None:
         raise ValueError("the game is over: there is no move to search")
     if game.to_move(state) == CHANCE:

@@ -435,6 +435,44 @@ class Cantris(Game):
         known[board] = entry = [moves, clearing, sorted(moves, reverse=True), {}]
         return entry
 
+    def futility(self, state, alpha, beta):
+        # Every move's evaluation is the difference plus (A) or minus (B) what the move
+        # scores, and the moves come ranked: removals that clear first (their chains are
+        # worked out, and kept for play()), then by tile, so the first one that clears
+        # nothing scores most of those. Asked only one ply above the horizon: often the
+        # first move answers "it may reach the window" (None), at the cost of a look-up.
+        board = state[0]
+        full, mask = self._full, self._row_mask
+        if not full[board >> self._row_bits & mask]:  # a column of one tile: a move may end the game
+            return None
+        known = self._known.get(board)
+        if known is None:
+            known = self._study(board)
+        diff = state[1] - state[2]
+        b_moves = state[3] >> self._turn_shift & 1
+        room = diff - beta if b_moves else alpha - diff  # scoring more than this reaches the window
+        if room < 0:
+            return None
+        best = 0
+        outcomes = known[3]
+        for move in known[2]:
+            if move & CLEARS:
+                outcome = outcomes.get(move)
+                if outcome is None:
+                    outcome = outcomes[move] = self._resolve(board, move)
+                after, points = outcome
+                if points > room or not full[after & mask]:  # reaches the window, or ends the game
+                    return None
+            else:
+                points = move >> 8
+                if points > room:
+                    return None
+            if points > best:
+                best = points
+            if not move & CLEARS:
+                break
+        return diff - best if b_moves else diff + best
+
     def evaluate(self, state):
         # The score difference: the result is decided by it alone. Measured against it at
         # equal depth (8x4, depth 3, 120 games each), adding the mover's best immediate gain

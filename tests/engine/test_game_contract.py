@@ -17,9 +17,11 @@ from engine.game import CHANCE, EVAL_LIMIT
 from engine.games import GAMES
 from engine.search import search_root
 
-SWITCHES = [dict(tt=tt, order=order, sym=sym, mate=mate)
-            for tt, order, sym, mate in [(True, True, True, True), (False, False, False, False),
-                                         (True, False, False, True), (False, True, True, False)]]
+# (the opt-in futility with everything on, and alone: a game without its hook searches as before)
+SWITCHES = [dict(tt=tt, order=order, sym=sym, mate=mate, futility=futility)
+            for tt, order, sym, mate, futility in [(True, True, True, True, False), (False, False, False, False, False),
+                                                   (True, False, False, True, False), (False, True, True, False, False),
+                                                   (True, True, True, True, True), (False, False, False, False, True)]]
 
 
 def variants():
