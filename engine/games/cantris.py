@@ -441,6 +441,11 @@ class Cantris(Game):
         # worked out, and kept for play()), then by tile, so the first one that clears
         # nothing scores most of those. Asked only one ply above the horizon: often the
         # first move answers "it may reach the window" (None), at the cost of a look-up.
+        diff = state[1] - state[2]
+        b_moves = state[3] >> self._turn_shift & 1
+        room = diff - beta if b_moves else alpha - diff  # scoring more than this reaches the window
+        if room < 1:  # every removal scores at least 1
+            return None
         board = state[0]
         full, mask = self._full, self._row_mask
         if not full[board >> self._row_bits & mask]:  # a column of one tile: a move may end the game
@@ -448,11 +453,6 @@ class Cantris(Game):
         known = self._known.get(board)
         if known is None:
             known = self._study(board)
-        diff = state[1] - state[2]
-        b_moves = state[3] >> self._turn_shift & 1
-        room = diff - beta if b_moves else alpha - diff  # scoring more than this reaches the window
-        if room < 0:
-            return None
         best = 0
         outcomes = known[3]
         for move in known[2]:

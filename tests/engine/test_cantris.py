@@ -528,6 +528,26 @@ def test_depth_limited_alphabeta_equals_minimax(seed, size, depth, removals):
                 assert found == reference.score, (tt, order, futility)
 
 
+def test_a_trace_names_the_futility_cuts_and_their_bounds_hold():
+    g = Cantris.from_options({"board": "10x5", "seed": 1})
+    s = g.start()
+    # depth 4: the horizon is one ply below B's second removal, whose window B's first narrowed
+    r = search_root(g, s, depth=4, trace_limit=100_000, futility=True)
+    assert r.score == search_root(g, s, depth=4).score
+
+    def walk(node, path):
+        yield node, path
+        for child in node["children"]:
+            yield from walk(child, path + [child["move"]])
+
+    cut = [(n, path) for n, path in walk(r.trace["root"], []) if n.get("cut") == "futility"]
+    assert cut and all(not n["children"] for n, _ in cut)
+    for n, path in cut[:20]:  # the value is a bound on the true depth-1 value, on the side the trace says
+        truth = search_root(g, g.replay(path), algorithm="minimax", depth=1).score
+        truth = truth if g.to_move(g.replay(path)) == 0 else -truth
+        assert truth <= n["value"] if n["bound"] == "upper" else truth >= n["value"] and n["bound"] == "lower"
+
+
 @pytest.mark.parametrize("size, depth", [("6x3", 4), ("8x4", 4), ("10x5", 3)])
 def test_futility_bounds_are_true_bounds_and_save_nodes(size, depth):
     """Wherever the game answers futility, no move's evaluation reaches the window and none
