@@ -45,8 +45,10 @@ def tiny_table_search(game, state, depth, **kw):
     return result
 
 
+# at most 10 sticks: plain minimax's whole tree stays under 200,000 nodes (2,2,3,3); at 16
+# (4,4,4,4) it is 1.6 billion, which an unlucky draw once made a ten-minute test
 @settings(max_examples=40, deadline=None)
-@given(piles=st.lists(st.integers(0, 4), min_size=1, max_size=4).filter(lambda p: sum(p) >= 3),
+@given(piles=st.lists(st.integers(0, 4), min_size=1, max_size=4).filter(lambda p: 3 <= sum(p) <= 10),
        misere=st.booleans(), depth=st.integers(0, 6))
 def test_alphabeta_with_a_tiny_table_equals_minimax_on_nim(piles, misere, depth):
     nim = Nim.from_options({"piles": piles, "misere": misere})
