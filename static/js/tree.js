@@ -184,11 +184,13 @@
     const answers = drawnNodes.length - entered; // children the table answered before entering them
     const rest = t.nodes - entered;
     const mates = drawnNodes.filter((n) => n.cut === "mate").length;
+    const futile = drawnNodes.filter((n) => n.cut === "futility").length;
     const bits = [
       `value ${valueText(t)}`,
       `best move ${r.best_move ?? "–"}`,
       `${T.fmt(s.cutoffs)} α/β cut-offs`,
       ...(mates ? [`${T.fmt(mates)} mate-distance cuts drawn`] : []),
+      ...(futile ? [`${T.fmt(futile)} futility cuts drawn`] : []),
       `${T.fmt(s.tt_hits)} table answers`,
       `${T.ms(r.elapsed_ms)} ms`,
     ];
@@ -376,6 +378,7 @@
     beta: { short: "β cut", words: "β cut-off: the value reached β, so MIN higher up will never let play come here; the other moves were not searched" },
     alpha: { short: "α cut", words: "α cut-off: the value fell to α, so MAX higher up will never let play come here; the other moves were not searched" },
     mate: { short: "mate", words: "mate-distance cut: no result here could beat a win already found higher up, so the node was not searched" },
+    futility: { short: "futile", words: "futility cut (the opt-in futility=on): one ply above the depth limit, the game proved that no move here can reach the window, so no move was searched; the value is that bound" },
     table: { short: "table", words: "answered by the transposition table: this position was searched before, so nothing below it is searched again" },
   };
 
