@@ -454,13 +454,15 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
             best = _average(child, g_play, outcomes(state, side), state, depth, ply, alpha, beta, pv)
         else:
             if depth == 1 and g_futility is not None:  # futility: no move reaches the window
-                bound = g_futility(state, alpha, beta)
-                if bound is not None:
+                # (the bound goes in ``v``, not a local of its own: one more local in this
+                # frame made a 21-card Blacksin solve 20 % slower, futility off, on CPython 3.11)
+                v = g_futility(state, alpha, beta)
+                if v is not None:
                     futile += 1
                     horizon += 1  # a bound from the evaluation: not proved
                     if tt_dict is not None:
-                        tt_dict[key] = (depth, _to_stored(bound, ply), UPPER if side == 0 else LOWER, None, False)
-                    return bound
+                        tt_dict[key] = (depth, _to_stored(v, ply), UPPER if side == 0 else LOWER, None, False)
+                    return v
             moves = g_moves(state)
             if use_order and len(moves) > 1:
                 moves = _ordered(g_order, state, moves, tt_move)
