@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import requests
+from requests.adapters import HTTPAdapter
 
 from webapp.server import stop_process_group
 
@@ -50,3 +51,23 @@ def process_group_rss_mb(pgid: int) -> float:
         except (OSError, IndexError, ValueError):
             continue
     return round(total / 1024, 1)
+
+
+class SourceAddress(HTTPAdapter):
+    """Requests from one loopback address (127.0.0.x): one more client to the server's
+    per-address limits."""
+
+    def __init__(self, ip: str):
+        self.ip = ip
+        super().__init__()
+
+    def init_poolmanager(self, *args, **kwargs):
+        kwargs["source_address"] = (self.ip, 0)
+        super().init_poolmanager(*args, **kwargs)
+
+
+def client_from(ip: str) -> requests.Session:
+    """A requests session whose connections come from the loopback address ``ip``."""
+    session = requests.Session()
+    session.mount("http://", SourceAddress(ip))
+    return session

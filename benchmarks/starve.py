@@ -58,7 +58,6 @@ import load  # benchmarks/load.py: the victim player, free ports, percentiles
 import requests
 import serving  # benchmarks/serving.py
 import socketio
-from requests.adapters import HTTPAdapter
 
 from webapp import DEFAULTS as APP_DEFAULTS
 from webapp.security import DEFAULTS as SECURITY_DEFAULTS
@@ -71,24 +70,6 @@ JUDGED = ("hints-one", "hints-many", "create-flood", "ai-vs-ai", "arena", "bodie
 REPLY_TARGET = 2.0  # seconds: the victim's Nim AI reply, under any attack
 HEAVY = {"game": "cantris", "options": {"board": "10x5", "seed": 3}}  # a search uses all the time it gets
 GREEDY = "alphabeta:time=60"  # asks for a minute a move: the server caps it
-
-
-class SourceAddress(HTTPAdapter):
-    """Requests from one loopback address (127.0.0.x): one more client to the server."""
-
-    def __init__(self, ip: str):
-        self.ip = ip
-        super().__init__()
-
-    def init_poolmanager(self, *args, **kwargs):
-        kwargs["source_address"] = (self.ip, 0)
-        super().init_poolmanager(*args, **kwargs)
-
-
-def client_from(ip: str) -> requests.Session:
-    session = requests.Session()
-    session.mount("http://", SourceAddress(ip))
-    return session
 
 
 def connect(url: str, on: dict) -> socketio.Client:
@@ -213,7 +194,7 @@ class Attack:
         self.samples: dict[str, str] = {}  # one refusal's text per status or code
         self.cleanup: list[tuple[str, str]] = []  # (url to DELETE, manage token)
         self.clients: list[socketio.Client] = []
-        self.session = client_from(ip)
+        self.session = serving.client_from(ip)
         self.lock = threading.Lock()
 
     def post(self, path: str, **kwargs) -> requests.Response | None:
@@ -317,7 +298,7 @@ def flood_creations(attack: Attack, stop: threading.Event, addresses: int = 1) -
     """Create games as fast as possible from ``addresses`` loopback addresses (the first is
     the attacker's own), past their limit."""
     def one_address(ip: str) -> None:
-        session = client_from(ip)
+        session = serving.client_from(ip)
         body = {"game": "nim", "options": {"piles": "3,4,5"}, "players": ["human", "human"]}
         while not stop.is_set():
             try:

@@ -10,8 +10,8 @@ import time
 
 import pytest
 import requests
-from requests.adapters import HTTPAdapter
 
+from benchmarks.serving import client_from
 from engine.agents import parse_agent
 from engine.games import get_game
 from tests.web.test_search_pool import big_nim, in_thread, wait_until
@@ -46,24 +46,6 @@ def test_searches_nobody_waits_on_leave_a_worker_for_the_person_who_does():
         assert all(t.out[0] == "ok" for t in long)
     finally:
         two.shutdown()
-
-
-class FromAddress(HTTPAdapter):
-    """Requests from another loopback address: another client to the server's per-address limits."""
-
-    def __init__(self, ip: str):
-        self.ip = ip
-        super().__init__()
-
-    def init_poolmanager(self, *args, **kwargs):
-        kwargs["source_address"] = (self.ip, 0)
-        super().init_poolmanager(*args, **kwargs)
-
-
-def client_from(ip: str) -> requests.Session:
-    session = requests.Session()
-    session.mount("http://", FromAddress(ip))
-    return session
 
 
 @pytest.fixture
