@@ -37,7 +37,7 @@ import signal
 import threading
 import time
 from collections import OrderedDict, deque
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from multiprocessing import resource_tracker
 from typing import Any, Callable, Iterator
@@ -46,7 +46,6 @@ from engine.agents import Agent, parse_agent
 from engine.game import Game
 from engine.games import get_game
 from engine.search import SearchResult, TranspositionTable, search_root
-from engine.strength import FULL
 
 log = logging.getLogger(__name__)
 
@@ -168,47 +167,10 @@ def _task_choose(state: _WorkerState, spec: str, name: str, settings: str, posit
     else:
         agent = state.agent_for(spec, name, settings, game, game.to_move(position))
     try:
-        return choose(agent, game, position, cancel=cancel, progress=progress, time_cap=time_cap,
-                      trace_limit=trace_limit)
-    finally:
-        state.bound()
-
-
-SOLVE_FIRST_SECONDS = 0.25  # how long a capped search first tries to solve the position outright
-
-
-def choose(agent: Agent, game: Game, position, *, cancel, progress, time_cap: float | None,
-           trace_limit: int | None = None) -> SearchResult:
-    """``agent.choose`` under the server's ``time_cap``. An alpha-beta agent with neither
-    depth nor time (it would deepen 1, 2, 3... within the cap) first tries to solve the
-    position outright for :data:`SOLVE_FIRST_SECONDS` (at most a quarter of the cap): a solve
-    to the end stores proved entries that answer at any depth, so its table answers the
-    game's later positions, and the other games of the same configuration, almost at once
-    (Sim: ~40 nodes a move instead of ~3,800 deepening again every move). A position too big
-    to solve so soon is then deepened within what is left of the cap, starting from what the
-    attempt proved; the move's statistics count both searches."""
-    if (time_cap is None or trace_limit is not None or not agent.searches or agent.depth or agent.time is not None
-            or agent.strength < FULL or not agent.tt or agent.search_options()["algorithm"] != "alphabeta"):
         return agent.choose(game, position, cancel=cancel, progress=progress, time_cap=time_cap,
                             trace_limit=trace_limit)
-    attempt_budget = min(SOLVE_FIRST_SECONDS, time_cap / 4)
-    started = time.monotonic()
-    attempt = agent.choose(game, position, cancel=cancel, progress=progress, budget=attempt_budget)
-    if attempt.completed or cancel.is_set():
-        return attempt
-    left = max(time_cap - (time.monotonic() - started), 0.001)
-    deepened = agent.choose(game, position, cancel=cancel, progress=progress, time_cap=left)
-    return _counting_both(attempt, deepened)
-
-
-def _counting_both(attempt: SearchResult, result: SearchResult) -> SearchResult:
-    """``result`` with the work of the unfinished ``attempt`` before it added to its counts
-    (nodes, leaves, evaluations, cut-offs, table answers and time)."""
-    first, stats = attempt.stats, result.stats
-    return replace(result, stats=replace(
-        stats, nodes=first.nodes + stats.nodes, leaves=first.leaves + stats.leaves, evals=first.evals + stats.evals,
-        cutoffs=first.cutoffs + stats.cutoffs, tt_hits=first.tt_hits + stats.tt_hits,
-        elapsed_ms=first.elapsed_ms + stats.elapsed_ms))
+    finally:
+        state.bound()
 
 
 def _task_search(state: _WorkerState, name: str, settings: str, position, view: bool, eval_name, table_id,
@@ -638,8 +600,8 @@ class SearchPool:
         if agent.time is not None or time_cap is not None:
             time_cap = min(time_cap or self.max_time, self.max_time)
         if not self._workers or not agent.searches:
-            return choose(agent, game, state, cancel=cancel if cancel is not None else threading.Event(),
-                          progress=progress, time_cap=time_cap, trace_limit=trace_limit)
+            return agent.choose(game, state, cancel=cancel, progress=progress, time_cap=time_cap,
+                                trace_limit=trace_limit)
         settings = _settings(game)
         task = self._task(key, "choose", (agent.spec, game.name, settings, state, time_cap, trace_limit),
                           cancel, progress)

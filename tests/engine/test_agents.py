@@ -1,0 +1,53 @@
+"""Agents playing: a capped search tries to solve first, then deepens within the rest of the
+cap (the server's AI moves and hints), and its statistics count both searches."""
+
+import time
+
+from engine.agents import SOLVE_FIRST_SECONDS, counting_both, parse_agent
+from engine.games import get_game
+
+BIG = ",".join(["30"] * 10)  # misère Nim no search solves in seconds: a search uses its whole time
+
+
+def big_nim():
+    return get_game("nim").from_options({"piles": BIG})
+
+
+def test_a_capped_search_solves_first_and_its_table_answers_the_next_moves():
+    """An agent with neither depth nor time solves a small position outright within the cap
+    (an exact, completed result); what it proved answers the game's next position at once."""
+    sim = get_game("sim").from_options({})
+    agent = parse_agent("alphabeta")
+    first_position = sim.push_notation(sim.start(), sim.notation(sim.start(), sim.moves(sim.start())[0]))
+    first = agent.choose(sim, first_position, time_cap=10)
+    assert first.completed and first.exact and first.outcome is not None
+    plain = parse_agent("alphabeta:time=10").choose(sim, first_position)  # deepening 1, 2, 3...
+    assert (first.score, first.outcome) == (plain.score, plain.outcome)  # the same proved value
+    after = sim.push_notation(first_position, first.best_move)
+    after = sim.play(after, sim.moves(after)[0])  # the human answers
+    second = agent.choose(sim, after, time_cap=10)
+    fresh = parse_agent("alphabeta").choose(sim, after, time_cap=10)
+    assert (second.score, second.outcome) == (fresh.score, fresh.outcome)
+    assert second.stats.nodes < fresh.stats.nodes
+
+
+def test_a_position_too_big_to_solve_is_deepened_within_the_rest_of_the_cap():
+    nim = big_nim()
+    agent = parse_agent("alphabeta")
+    t0 = time.perf_counter()
+    result = agent.choose(nim, nim.start(), time_cap=1.0)
+    assert time.perf_counter() - t0 < 5  # the attempt and the deepening share the cap
+    assert result.stats.depth >= 1 and not result.exact and result.best_move in nim.legal_moves(nim.start())
+    assert result.iterations and result.iterations[0]["depth"] == 1  # deepened after the attempt
+
+
+def test_the_statistics_of_a_move_count_the_unfinished_attempt_too():
+    nim = big_nim()
+    attempt = parse_agent("alphabeta").choose(nim, nim.start(), budget=SOLVE_FIRST_SECONDS)
+    deepened = parse_agent("alphabeta:depth=2").choose(nim, nim.start())
+    both = counting_both(attempt, deepened)
+    assert not attempt.completed and attempt.stats.nodes > 0
+    assert both.stats.nodes == attempt.stats.nodes + deepened.stats.nodes
+    assert both.stats.leaves == attempt.stats.leaves + deepened.stats.leaves
+    assert both.stats.elapsed_ms == attempt.stats.elapsed_ms + deepened.stats.elapsed_ms
+    assert (both.best_move, both.score, both.stats.depth) == (deepened.best_move, deepened.score, deepened.stats.depth)
