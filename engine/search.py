@@ -120,8 +120,9 @@ class Stats:
     ``nodes`` counts the positions the search entered. With the transposition table on,
     a node looks each child up in the table before entering it; a child the table answers
     there is not entered, so it counts in ``tt_hits`` and not in ``nodes`` (the table
-    answering a node on entry counts in both). A traced search enters every child, so that
-    the tree shows the table's answers: it counts more nodes than the same search untraced."""
+    answering a node on entry counts in both). A traced search records the table's answers
+    as the tree's nodes without entering them, so it counts what the same search untraced
+    counts."""
 
     nodes: int = 0  # positions entered (the root included)
     leaves: int = 0  # terminal positions and heuristic leaves
