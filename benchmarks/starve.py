@@ -257,7 +257,12 @@ def spam_hints(attack: Attack, stop: threading.Event, seats: int) -> None:
                 attack.count_event("hint answered" if name == "hint" else data.get("code", "error"),
                                    "" if name == "hint" else data.get("message", ""))
 
-    threads = [threading.Thread(target=one_seat, args=(g,), daemon=True) for g in games]
+    run_until_stopped(one_seat, games, stop)
+
+
+def run_until_stopped(target, items, stop: threading.Event) -> None:
+    """``target(item)`` for every item, each in a thread of its own, until ``stop`` is set."""
+    threads = [threading.Thread(target=target, args=(item,), daemon=True) for item in items]
     for t in threads:
         t.start()
     stop.wait()
@@ -286,12 +291,7 @@ def play_greedy_ais(attack: Attack, stop: threading.Event, games: int = 10) -> N
                 sio.emit("move", {"game_id": game["id"], "token": token, "move": rng.choice(state["legal_moves"])})
                 attack.count_event("moves")
 
-    threads = [threading.Thread(target=one_game, args=(g,), daemon=True) for g in created]
-    for t in threads:
-        t.start()
-    stop.wait()
-    for t in threads:
-        t.join(5)
+    run_until_stopped(one_game, created, stop)
 
 
 def flood_creations(attack: Attack, stop: threading.Event, addresses: int = 1) -> None:
