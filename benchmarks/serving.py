@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import requests
 from requests.adapters import HTTPAdapter
@@ -71,3 +73,10 @@ def client_from(ip: str) -> requests.Session:
     session = requests.Session()
     session.mount("http://", SourceAddress(ip))
     return session
+
+
+def socket_from(ip: str, url: str) -> socket.socket:
+    """A TCP connection to ``url``'s host and port from the loopback address ``ip`` (for a
+    websocket client to take over: websocket-client has no source address of its own)."""
+    parts = urlsplit(url)
+    return socket.create_connection((parts.hostname, parts.port or 80), timeout=30, source_address=(ip, 0))

@@ -72,11 +72,14 @@ HEAVY = {"game": "cantris", "options": {"board": "10x5", "seed": 3}}  # a search
 GREEDY = "alphabeta:time=60"  # asks for a minute a move: the server caps it
 
 
-def connect(url: str, on: dict) -> socketio.Client:
-    sio = socketio.Client(reconnection=False)
-    for name, handler in on.items():
-        sio.on(name, handler)
+def connect(url: str, on: dict, ip: str | None = None) -> socketio.Client:
+    """A Socket.IO client (websocket only) with handlers ``on``; with ``ip``, its connection
+    comes from that loopback address (the attacker's own, as its HTTP requests do)."""
     for attempt in range(3):  # on a loaded machine the handshake can miss its 5 s
+        extra = {"socket": serving.socket_from(ip, url)} if ip else {}
+        sio = socketio.Client(reconnection=False, websocket_extra_options=extra)
+        for name, handler in on.items():
+            sio.on(name, handler)
         try:
             sio.connect(url, transports=["websocket"], wait_timeout=30)
             return sio
@@ -84,7 +87,7 @@ def connect(url: str, on: dict) -> socketio.Client:
             if attempt == 2:
                 raise
             time.sleep(1)
-    return sio
+    raise AssertionError("unreachable")
 
 
 def close(sio: socketio.Client | None) -> None:
@@ -240,7 +243,7 @@ def spam_hints(attack: Attack, stop: threading.Event, seats: int) -> None:
     def one_seat(game: dict) -> None:
         answers: queue.Queue = queue.Queue()
         sio = connect(attack.url, {"hint": lambda d: answers.put(("hint", d)),
-                                   "error": lambda d: answers.put(("error", d))})
+                                   "error": lambda d: answers.put(("error", d))}, attack.ip)
         attack.clients.append(sio)
         token = game["seats"][0]["token"]
         sio.emit("join", {"game_id": game["id"], "token": token})
@@ -277,7 +280,8 @@ def play_greedy_ais(attack: Attack, stop: threading.Event, games: int = 10) -> N
 
     def one_game(game: dict) -> None:
         states: queue.Queue = queue.Queue()
-        sio = connect(attack.url, {"state": states.put, "error": lambda d: attack.count_event(d.get("code", "error"))})
+        sio = connect(attack.url, {"state": states.put, "error": lambda d: attack.count_event(d.get("code", "error"))},
+                      attack.ip)
         attack.clients.append(sio)
         token, rng, version = game["seats"][0]["token"], random.Random(game["id"]), 0
         sio.emit("join", {"game_id": game["id"], "token": token})

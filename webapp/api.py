@@ -63,6 +63,7 @@ def create_game():
     with arcade().ai.admit_game(body, client_address()) as hold:
         session, created = arcade().store.create(body)
         hold(session)
+    session.live.client = client_address()
     arcade().ai.kick(session)
     arcade().maybe_sweep()
     return jsonify({"id": session.id, "url": f"/play/{session.id}", **created}), 201

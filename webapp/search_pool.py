@@ -12,6 +12,11 @@ polls it between nodes). No manager process, no per-search queue or event to set
   with a human seat) may take any worker; everything else (hints, AI against AI, arena games,
   the teaching tools) at most ``processes - 1`` at once, so a client's long searches never hold
   every worker while someone waits for the AI's reply.
+- **Fair in time too**: when a person has waited HURRY_WAIT for a worker and every worker is
+  busy, the search that has deepened longest (FAIR_SLICE at least) plays the best move it has
+  found so far, and that person's game goes first in line (of the people waiting, the one
+  whose game has had the least worker time lately): one client's games against a slow AI
+  cannot keep everyone else's AI waiting for their whole time cap.
 - **Bounded**: a fixed number of workers; every task's time is capped by the server
   (``max_time``) whatever its spec asks; a worker that overruns its cap is killed.
 - **Robust**: a worker that dies is replaced and its task retried once on the new one; the
@@ -52,6 +57,10 @@ log = logging.getLogger(__name__)
 SWEEP_SECONDS = 0.05  # how often the pool looks for cancelled and overdue tasks
 GRACE_SECONDS = 1.0  # a task may overrun its time cap this long before it is cancelled
 KILL_SECONDS = 5.0  # ... and a cancelled task this long before its worker is killed
+HURRY_WAIT = 0.25  # a person's AI move waits this long for a busy pool before a long search is hurried
+FAIR_SLICE = 0.5  # ... and a search is hurried only after deepening this long
+USAGE_HALF_LIFE = 30.0  # seconds: a key's worker time counts half as much this much later
+USAGE_KEYS = 10_000  # keys whose recent worker time the pool remembers (the oldest go first)
 PIN_IDLE_SECONDS = 30.0  # a pinned worker waits this long for its holder's next search
 START_SECONDS = 60.0  # a new worker must say it is ready within this (imports on a busy machine)
 
@@ -78,15 +87,19 @@ def _game(name: str, settings_json: str) -> Game:
 
 class _PipeCancel:
     """The cancel flag a search in the worker polls (``is_set``, every thousand nodes): it
-    becomes set when the server sends ``cancel`` for this task, ``stop``, or goes away."""
+    becomes set when the server sends ``cancel`` for this task, ``stop``, or goes away. Each
+    poll also lets ``throttle`` send the progress it held back, once it is due."""
 
-    def __init__(self, conn, task_id: int):
+    def __init__(self, conn, task_id: int, throttle: "_Throttle | None" = None):
         self._conn = conn
         self._task_id = task_id
+        self._throttle = throttle
         self._set = False
         self.stopping = False
 
     def is_set(self) -> bool:
+        if self._throttle is not None:
+            self._throttle.flush()
         if not self._set:
             try:
                 while self._conn.poll():
@@ -105,17 +118,31 @@ class _PipeCancel:
 
 class _Throttle:
     """Sends search progress to the server at most every ``interval`` seconds (0: every
-    iteration): a fast search's dozen iterations are not worth a dozen messages."""
+    iteration): a fast search's dozen iterations are not worth a dozen messages. Progress
+    held back is sent by :meth:`flush` once due (the search polls it), so the server hears
+    of a finished iteration within about ``interval``, not only when the next one ends."""
 
     def __init__(self, conn, task_id: int, interval: float):
         self._conn, self._task_id, self._interval = conn, task_id, interval
         self._last = time.monotonic()
+        self._held: dict | None = None
 
     def __call__(self, info: dict) -> None:
         now = time.monotonic()
         if self._interval <= 0 or now - self._last >= self._interval:
-            self._last = now
-            self._conn.send(("progress", self._task_id, info))
+            self._send(info, now)
+        else:
+            self._held = info
+
+    def flush(self) -> None:
+        if self._held is not None:
+            now = time.monotonic()
+            if now - self._last >= self._interval:
+                self._send(self._held, now)
+
+    def _send(self, info: dict, now: float) -> None:
+        self._last, self._held = now, None
+        self._conn.send(("progress", self._task_id, info))
 
 
 KEPT_AGENTS = 16  # agents (with their tables) a worker keeps between tasks, least recently used out first
@@ -223,10 +250,11 @@ def _worker_main(conn, table_entries: int | None = None) -> None:
         if msg[0] != "run":
             continue  # a cancel that came after its task ended
         _, task_id, kind, args, interval = msg
-        cancel = _PipeCancel(conn, task_id)
+        throttle = _Throttle(conn, task_id, interval)
+        cancel = _PipeCancel(conn, task_id, throttle)
         reply: tuple
         try:
-            result = _TASKS[kind](state, *args, cancel=cancel, progress=_Throttle(conn, task_id, interval))
+            result = _TASKS[kind](state, *args, cancel=cancel, progress=throttle)
             reply = ("done", task_id, result)
         except Exception as exc:
             reply = ("error", task_id, _portable(exc))
@@ -265,6 +293,15 @@ class Task:
     attempts: int = 0
     worker: "_Worker | None" = None
     started: float = 0.0  # monotonic time it was sent to a worker
+    queued: float = 0.0  # monotonic time it was queued
+    deepest: int = 0  # the deepest finished iteration its worker has reported (choose tasks)
+    hurried: bool = False  # told to play its best move so far: a person waits (see SearchPool._hurry)
+    client: str = ""  # who asked (an address): worker time is shared fairly between clients
+
+    @property
+    def user(self) -> str:
+        """Whose worker time this task's time counts as: its client's, else its key's."""
+        return f"client:{self.client}" if self.client else self.key
     cancel_sent: bool = False
     overdue: bool = False  # overran its cap: cancelled, and killed if it does not stop
 
@@ -316,6 +353,16 @@ class FairQueue:
         else:
             del self._queues[key]
         return task
+
+    def heads(self) -> list[Task]:
+        """The first task of every key, in line."""
+        return [tasks[0] for tasks in self._queues.values()]
+
+    def promote(self, key: str) -> None:
+        """Put ``key`` first in line, to be taken next (no worker passes over it for its table)."""
+        if key in self._queues:
+            self._queues.move_to_end(key, last=False)
+            self._skips = AFFINITY_SKIPS
 
     def remove(self, keep: Callable[[Task], bool]) -> list[Task]:
         """Take out (and return) every task for which ``keep`` is false."""
@@ -433,6 +480,7 @@ class _Worker:
                 if pool._closing:
                     return task.finish(error=PoolClosed("the search pool is shut down"))
                 task.worker, task.started, task.cancel_sent, task.overdue = self, time.monotonic(), False, False
+                task.hurried, task.deepest = False, 0
                 self.task = task
             if task.cancel.is_set() and task.droppable:
                 return self._finish(task, error=SearchCancelled("cancelled before it started"))
@@ -475,6 +523,8 @@ class _Worker:
             if task_id != task.id:
                 continue
             if what == "progress":
+                if isinstance(payload, dict) and isinstance(payload.get("depth"), int):
+                    task.deepest = max(task.deepest, payload["depth"])
                 if task.progress is not None:
                     try:
                         task.progress(payload)
@@ -486,6 +536,7 @@ class _Worker:
     def _finish(self, task: Task, result: Any = None, error: BaseException | None = None) -> None:
         with self.pool._cond:
             self.task = None
+            self.pool._charge(task.user, time.monotonic() - task.started)
         task.finish(result, error)
 
 
@@ -576,6 +627,8 @@ class SearchPool:
         self.max_time = float(max_time)
         self.progress_interval = float(progress_interval)
         self.restarts = 0
+        self.hurried = 0  # searches told to play their best move so far (see _hurry)
+        self._usage: OrderedDict[str, tuple[float, float]] = OrderedDict()  # key -> (worker s, when)
         self._cond = threading.Condition()
         self._queue = FairQueue()
         self._warm: dict[tuple, int] = {}  # a kept agent's table -> the worker that searched with it last
@@ -591,12 +644,13 @@ class SearchPool:
     # ----- what callers use -------------------------------------------------------------------
     def choose(self, agent: Agent, game: Game, state: Any, *, cancel, progress: Callable[[dict], None] | None = None,
                time_cap: float | None = None, trace_limit: int | None = None, key: str = "",
-               person_waiting: bool = False) -> SearchResult:
+               person_waiting: bool = False, client: str = "") -> SearchResult:
         """``agent.choose(game, state)``: in a worker when the pool has any and the agent searches.
 
         A spec's own time is capped at ``max_time``; ``time_cap`` (the caller's budget: an
         agent with neither depth nor time deepens within it) too. ``person_waiting``: an AI
-        move a person waits for (it may take the worker the others leave free)."""
+        move a person waits for (it may take the worker the others leave free); ``client``: who
+        waits (an address), for sharing worker time fairly between clients."""
         if agent.time is not None or time_cap is not None:
             time_cap = min(time_cap or self.max_time, self.max_time)
         if not self._workers or not agent.searches:
@@ -610,6 +664,7 @@ class SearchPool:
         if time_cap is not None:
             task.time_cap = time_cap
         task.person_waiting = person_waiting
+        task.client = client
         return self._submit(task)
 
     def search(self, game: Game, state: Any, *, cancel, key: str = "", view: bool = True,
@@ -661,6 +716,7 @@ class SearchPool:
                 "workers": [{"pid": w.pid, "key": w.task.key if w.task else None} for w in self._workers],
                 "queued": self._queue.keys(),
                 "restarts": self.restarts,
+                "hurried": self.hurried,
             }
 
     def wait_ready(self, timeout: float = START_SECONDS) -> bool:
@@ -709,6 +765,7 @@ class SearchPool:
             if self._closing:
                 task.finish(error=PoolClosed("the search pool is shut down"))
                 return
+            task.queued = time.monotonic()
             self._queue.put(task)
             self._cond.notify_all()
 
@@ -751,6 +808,53 @@ class SearchPool:
             task.cancel_sent = True
             worker.send(("cancel", task.id))
 
+    def _hurry(self, now: float) -> None:
+        """A person has waited HURRY_WAIT for the AI's move while every worker is busy: the
+        move search that has run longest, FAIR_SLICE at least, with one finished iteration
+        at least, is told to stop and play the best move it has found (its result stands, one
+        iteration shallower than its time allowed), and the waiting game goes first in line.
+        Of the people waiting, the one whose client (address; else game) has had the least
+        worker time lately (see ``_used``) goes, and only ahead of a search whose client has
+        had more: a person playing Nim is not kept behind the ten games another client plays
+        against a slow AI. One such search
+        at a time: the next waiting person waits until it has stopped."""
+        with self._cond:
+            running = [w.task for w in self._workers if w.task is not None]
+            if len(running) < len(self._workers) or any(t.hurried for t in running):
+                return
+            waiting_ones = [t for t in self._queue.heads() if t.person_waiting and now - t.queued >= HURRY_WAIT]
+            if not waiting_ones:
+                return
+            def load(user: str) -> float:  # worker time lately, the searches running now included
+                return self._used(user, now) + sum(now - t.started for t in running if t.user == user)
+
+            waiting = min(waiting_ones, key=lambda t: load(t.user))  # the client served least lately
+            used = load(waiting.user)
+            long_ones = [t for t in running if t.kind == "choose" and t.deepest >= 1 and not t.cancel_sent
+                         and now - t.started >= FAIR_SLICE and t.key != waiting.key and load(t.user) > used]
+            if not long_ones:
+                return
+            task = min(long_ones, key=lambda t: t.started)
+            task.hurried = True
+            self.hurried += 1
+            self._queue.promote(waiting.key)
+        log.info("a %s task of %r hurried after %.1f s: a person waits for game %r", task.kind, task.key,
+                 now - task.started, waiting.key)
+        self._send_cancel(task)
+
+    def _charge(self, key: str, seconds: float) -> None:
+        """Add a finished task's worker time to its key's recent usage (under ``_cond``)."""
+        now = time.monotonic()
+        self._usage[key] = (self._used(key, now) + seconds, now)
+        self._usage.move_to_end(key)
+        if len(self._usage) > USAGE_KEYS:
+            self._usage.popitem(last=False)
+
+    def _used(self, key: str, now: float) -> float:
+        """``key``'s worker seconds lately, each counting half as much every USAGE_HALF_LIFE."""
+        seconds, when = self._usage.get(key, (0.0, now))
+        return seconds * 0.5 ** ((now - when) / USAGE_HALF_LIFE)
+
     def _sweep(self) -> None:
         """Every SWEEP_SECONDS: drop queued tasks whose cancel is set; forward the cancel of
         running ones; cancel a task past its cap, and kill its worker if it does not stop."""
@@ -762,6 +866,7 @@ class SearchPool:
             for task in dropped:
                 task.finish(error=SearchCancelled("cancelled while it waited for a worker"))
             now = time.monotonic()
+            self._hurry(now)
             for worker, task in running:
                 overrun = now - task.started - task.time_cap - GRACE_SECONDS
                 if overrun > 0 and not task.overdue:

@@ -62,6 +62,7 @@ def register(socketio, arcade) -> None:
 
     def after_change(session, stopped: bool = False):
         """Tell the room (the change is stored already) and start the AI if it is due."""
+        session.live.client = request.remote_addr or ""  # the AI's reply is this person's to wait for
         if stopped:
             session.stop_search()  # the running search searched an older version
         ai.push_state(session)

@@ -197,6 +197,125 @@ def test_a_game_is_not_starved_by_another_games_queue():
         one.shutdown()
 
 
+def test_a_person_waiting_behind_a_long_search_gets_a_worker_within_seconds():
+    """One worker, busy with a game's AI that may think 10 s a move; another game's person
+    then waits for a quick AI move. The long search is hurried (after FAIR_SLICE): it plays
+    the best move of its deepest finished iteration, and the person's move comes next, long
+    before the 10 s are over."""
+    one = SearchPool(1, max_time=10)
+    try:
+        assert one.wait_ready()
+        nim = big_nim()
+        slow = in_thread(one.choose, parse_agent("alphabeta:time=10"), nim, nim.start(), cancel=threading.Event(),
+                         key="slow", person_waiting=True)
+        wait_until(lambda: one.stats()["workers"][0]["key"] == "slow")
+        small = get_game("nim").from_options({"piles": "2,3"})
+        t0 = time.perf_counter()
+        quick = in_thread(one.choose, parse_agent("alphabeta"), small, small.start(), cancel=threading.Event(),
+                          key="quick", person_waiting=True, time_cap=5)
+        quick.join(20)
+        slow.join(20)
+        assert quick.out[0] == "ok" and quick.out[1].best_move in small.legal_moves(small.start())
+        assert quick.out[2] - t0 < 5, f"the person waited {quick.out[2] - t0:.1f} s"
+        assert slow.out[0] == "ok", slow.out  # hurried, not failed: a move to play
+        hurried = slow.out[1]
+        assert not hurried.completed and hurried.stats.depth >= 1
+        assert hurried.best_move in nim.legal_moves(nim.start())
+        assert slow.out[2] < quick.out[2]  # it stopped first, then the person's search ran
+        assert one.stats()["hurried"] == 1
+    finally:
+        one.shutdown()
+
+
+def test_a_long_search_keeps_its_time_for_a_hint_or_its_own_clients_other_game():
+    """Nothing is hurried for a hint (nobody waits at the board for it), nor for another game
+    of the same client (a class behind one address waits in turn, as before): the long
+    search keeps its whole time."""
+    one = SearchPool(1, max_time=10)
+    try:
+        assert one.wait_ready()
+        nim = big_nim()
+        t0 = time.perf_counter()
+        slow = in_thread(one.choose, parse_agent("alphabeta:time=3"), nim, nim.start(), cancel=threading.Event(),
+                         key="slow", person_waiting=True, client="10.0.0.1")
+        wait_until(lambda: one.stats()["workers"][0]["key"] == "slow")
+        hint = in_thread(one.choose, parse_agent("alphabeta:depth=1"), nim, nim.start(), cancel=threading.Event(),
+                         key="hint", client="10.0.0.2")
+        same = in_thread(one.choose, parse_agent("alphabeta:depth=1"), nim, nim.start(), cancel=threading.Event(),
+                         key="other game", person_waiting=True, client="10.0.0.1")
+        for t in (slow, hint, same):
+            t.join(20)
+            assert t.out[0] == "ok", t.out
+        assert slow.out[2] - t0 >= 2.9 and slow.out[1].stats.depth >= 1
+        assert hint.out[2] > slow.out[2] and same.out[2] > slow.out[2]
+        assert one.stats()["hurried"] == 0
+    finally:
+        one.shutdown()
+
+
+def test_worker_time_is_shared_between_clients_not_games():
+    """One worker; client A plays two games against a slow AI, the first searching, the
+    second waiting; then client B's person waits for a quick move. B goes first (A has had
+    the worker), A's running search is hurried once, and A's second game runs after B's."""
+    one = SearchPool(1, max_time=10)
+    try:
+        assert one.wait_ready()
+        nim, small = big_nim(), get_game("nim").from_options({"piles": "2,3"})
+        first = in_thread(one.choose, parse_agent("alphabeta:time=10"), nim, nim.start(), cancel=threading.Event(),
+                          key="a1", person_waiting=True, client="10.0.0.1")
+        wait_until(lambda: one.stats()["workers"][0]["key"] == "a1")
+        second = in_thread(one.choose, parse_agent("alphabeta:time=1"), nim, nim.start(), cancel=threading.Event(),
+                           key="a2", person_waiting=True, client="10.0.0.1")
+        wait_until(lambda: one.stats()["queued"].get("a2") == 1)
+        t0 = time.perf_counter()
+        b = in_thread(one.choose, parse_agent("alphabeta"), small, small.start(), cancel=threading.Event(),
+                      key="b", person_waiting=True, time_cap=5, client="10.0.0.2")
+        for t in (first, second, b):
+            t.join(30)
+            assert t.out[0] == "ok", t.out
+        assert b.out[2] - t0 < 5 and b.out[2] < second.out[2]
+        assert not first.out[1].completed and first.out[1].stats.depth >= 1 and first.out[2] < b.out[2]
+        assert one.stats()["hurried"] == 1
+    finally:
+        one.shutdown()
+
+
+def test_progress_held_back_is_sent_once_due():
+    """A worker sends progress at most every interval; an iteration that finished in between
+    is sent when the search next polls after the interval, not only when the next one ends
+    (the pool learns within about an interval how deep a long search has got)."""
+    from webapp.search_pool import _PipeCancel, _Throttle
+
+    class Pipe:
+        sent: list = []
+
+        def send(self, msg):
+            self.sent.append(msg)
+
+        def poll(self):
+            return False
+
+    pipe = Pipe()
+    throttle = _Throttle(pipe, 7, 0.2)
+    cancel = _PipeCancel(pipe, 7, throttle)
+    throttle({"depth": 1})
+    throttle({"depth": 2})
+    assert not cancel.is_set() and pipe.sent == []  # within the interval: held back
+    time.sleep(0.25)
+    assert not cancel.is_set() and pipe.sent == [("progress", 7, {"depth": 2})]  # the latest, once due
+    cancel.is_set()
+    assert len(pipe.sent) == 1  # sent once
+
+
+def test_promote_puts_a_key_first_in_line():
+    q = FairQueue()
+    for key in "abc":
+        q.put(Task(key=key, kind="choose", args=(), cancel=threading.Event()))
+    q.promote("c")
+    # c goes first even for a worker whose table knows b (which it may then take early)
+    assert [q.pop(mine=lambda t: t.key == "b").key for _ in range(3)] == ["c", "b", "a"]
+
+
 def test_cancel_key_drops_queued_searches_and_stops_the_running_one():
     one = SearchPool(1)
     try:

@@ -114,6 +114,27 @@ def test_a_crashing_search_is_reported_and_the_game_stays_playable(client, socke
     assert done["ai"]["error"] is None and done["history"][1]["seat"] == 1
 
 
+def test_the_ais_search_is_the_movers_to_wait_for(client, socket_client, inbox, monkeypatch):
+    """The search pool shares worker time between clients: an AI move is asked for on behalf
+    of the address of whoever made it due (a new game's creator, then the person who moved)."""
+    from webapp.search_pool import SearchPool
+
+    asked = []
+    real_choose = SearchPool.choose
+
+    def recording(self, *args, **kwargs):
+        asked.append((kwargs.get("client"), kwargs.get("person_waiting")))
+        return real_choose(self, *args, **kwargs)
+
+    monkeypatch.setattr(SearchPool, "choose", recording)
+    gid, (_, token) = new_game(client, players=("alphabeta", "human"))
+    socket_client.emit("join", {"game_id": gid, "token": token})
+    first = inbox.wait("state", lambda s: len(s["history"]) == 1)
+    socket_client.emit("move", {"game_id": gid, "token": token, "move": first["legal_moves"][0]})
+    inbox.wait("state", lambda s: len(s["history"]) == 3)
+    assert asked == [("127.0.0.1", True), ("127.0.0.1", True)]
+
+
 def test_restart_cancels_and_resets(client, socket_client, inbox):
     gid, (t0, t1) = new_game(client, players=("human", "human"))
     socket_client.emit("join", {"game_id": gid, "token": t0})
