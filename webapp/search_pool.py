@@ -810,14 +810,17 @@ class SearchPool:
 
     def _hurry(self, now: float) -> None:
         """A person has waited HURRY_WAIT for the AI's move while every worker is busy: the
-        move search that has run longest, FAIR_SLICE at least, with one finished iteration
-        at least, is told to stop and play the best move it has found (its result stands, one
+        move search that has run longest, FAIR_SLICE at least, with one finished iteration at
+        least, is told to stop and play the best move it has found (its result stands, one
         iteration shallower than its time allowed), and the waiting game goes first in line.
+
         Of the people waiting, the one whose client (address; else game) has had the least
         worker time lately (see ``_used``) goes, and only ahead of a search whose client has
         had more: a person playing Nim is not kept behind the ten games another client plays
-        against a slow AI. One such search
-        at a time: the next waiting person waits until it has stopped."""
+        against a slow AI, while one client's games wait in turn as before. Only a search a
+        person waits for is hurried (an arena's or a hint's keeps its full time: those never
+        hold the worker kept for people anyway). One at a time: the next waiting person
+        waits until it has stopped."""
         with self._cond:
             running = [w.task for w in self._workers if w.task is not None]
             if len(running) < len(self._workers) or any(t.hurried for t in running):
@@ -825,13 +828,15 @@ class SearchPool:
             waiting_ones = [t for t in self._queue.heads() if t.person_waiting and now - t.queued >= HURRY_WAIT]
             if not waiting_ones:
                 return
+
             def load(user: str) -> float:  # worker time lately, the searches running now included
                 return self._used(user, now) + sum(now - t.started for t in running if t.user == user)
 
             waiting = min(waiting_ones, key=lambda t: load(t.user))  # the client served least lately
             used = load(waiting.user)
-            long_ones = [t for t in running if t.kind == "choose" and t.deepest >= 1 and not t.cancel_sent
-                         and now - t.started >= FAIR_SLICE and t.key != waiting.key and load(t.user) > used]
+            long_ones = [t for t in running if t.kind == "choose" and t.person_waiting and t.deepest >= 1
+                         and not t.cancel_sent and now - t.started >= FAIR_SLICE and t.key != waiting.key
+                         and load(t.user) > used]
             if not long_ones:
                 return
             task = min(long_ones, key=lambda t: t.started)
