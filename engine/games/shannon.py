@@ -268,6 +268,19 @@ class Shannon(Game):
         memo = self._colour_memo.get(coloured)
         if memo is not None:
             return memo
+        before = self._parent[0]  # (one read: another thread may replace it meanwhile)
+        added = coloured & ~before
+        if added and not added & (added - 1) and not before & ~coloured:
+            # one edge more than the position last played from (the search's usual case):
+            # its two components merge, under the lower name
+            known = self._colour_memo.get(before)
+            if known is not None:
+                label = known[1]
+                u, v = self.edges[added.bit_length() - 1]
+                low, high = sorted((label[u], label[v]))
+                if low != high:
+                    label = tuple([low if x == high else x for x in label])
+                return self._remember(coloured, label)
         parent = list(range(len(self.vertices)))
 
         def find(v):
@@ -280,9 +293,12 @@ class Shannon(Game):
             a, b = find(self.edges[e][0]), find(self.edges[e][1])
             if a != b:
                 parent[max(a, b)] = min(a, b)
-        label = tuple(find(v) for v in range(len(self.vertices)))
+        return self._remember(coloured, tuple(find(v) for v in range(len(self.vertices))))
+
+    def _remember(self, coloured: int, label: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+        """``(closure, label)`` of a coloured set whose components ``label`` names, memoised."""
         closure = 0
-        for e, (u, v) in enumerate(self.edges):
+        for e, u, v in self._ends:
             if label[u] == label[v]:
                 closure |= 1 << e
         if len(self._colour_memo) >= MEMO_LIMIT:
@@ -485,8 +501,22 @@ class Shannon(Game):
         memo = self._conductance_memo
         if (closure, free) in memo:
             return memo[closure, free]
-        pairs = [(label[u], label[v]) for e, u, v in self._ends if free >> e & 1]
-        found = log_conductance(pairs, source, sink)
+        weights: dict[int, dict[int, float]] = {}  # as conductance() builds it from the pairs
+        for e, u, v in self._ends:
+            if free >> e & 1:
+                a, b = label[u], label[v]
+                around = weights.get(a)
+                if around is None:
+                    weights[a] = {b: 1.0}
+                else:
+                    around[b] = around.get(b, 0.0) + 1.0
+                around = weights.get(b)
+                if around is None:
+                    weights[b] = {a: 1.0}
+                else:
+                    around[a] = around.get(a, 0.0) + 1.0
+        found = _rounded_log(_star_mesh(weights, source, sink), lambda: [
+            (label[u], label[v]) for e, u, v in self._ends if free >> e & 1], source, sink)
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
         memo[closure, free] = found
@@ -971,6 +1001,12 @@ def conductance(pairs, source, sink) -> float:
             weights[b] = {a: 1.0}
         else:
             around[a] = around.get(a, 0.0) + 1.0
+    return _star_mesh(weights, source, sink)
+
+
+def _star_mesh(weights: dict[int, dict[int, float]], source, sink) -> float:
+    """:func:`conductance` of the network ``weights`` (vertex -> {neighbour: conductance};
+    changed in place)."""
     inner = [x for x in weights if x != source and x != sink]
     while inner:
         fewest = len(weights) + 1
@@ -1035,12 +1071,17 @@ def log_conductance(pairs, source, sink) -> int | None:
     conductance is computed exactly (rational arithmetic) and rounded from that. Either
     way the result depends on the board alone, never on the order of the arithmetic (the
     table holds heuristic values under keys up to renaming)."""
-    flowing = conductance(pairs, source, sink)
+    return _rounded_log(conductance(pairs, source, sink), lambda: pairs, source, sink)
+
+
+def _rounded_log(flowing: float, pairs, source, sink) -> int | None:
+    """:func:`log_conductance` from the float conductance ``flowing``; ``pairs()`` gives
+    the multigraph when the exact value is needed."""
     if not flowing:
         return None
     x = 300 * math.log(flowing)
     if abs(x - math.floor(x) - 0.5) < TIE_MARGIN:
-        x = 300 * math.log(exact_conductance(pairs, source, sink))
+        x = 300 * math.log(exact_conductance(pairs(), source, sink))
     return round(x)
 
 
