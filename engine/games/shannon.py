@@ -268,6 +268,19 @@ class Shannon(Game):
         memo = self._colour_memo.get(coloured)
         if memo is not None:
             return memo
+        before = self._parent[0]  # (one read: another thread may replace it meanwhile)
+        added = coloured & ~before
+        if added and not added & (added - 1) and not before & ~coloured:
+            # one edge more than the position last played from (the search's usual case):
+            # its two components merge, under the lower name
+            known = self._colour_memo.get(before)
+            if known is not None:
+                label = known[1]
+                u, v = self.edges[added.bit_length() - 1]
+                low, high = sorted((label[u], label[v]))
+                if low != high:
+                    label = tuple([low if x == high else x for x in label])
+                return self._remember(coloured, label)
         parent = list(range(len(self.vertices)))
 
         def find(v):
@@ -280,9 +293,12 @@ class Shannon(Game):
             a, b = find(self.edges[e][0]), find(self.edges[e][1])
             if a != b:
                 parent[max(a, b)] = min(a, b)
-        label = tuple(find(v) for v in range(len(self.vertices)))
+        return self._remember(coloured, tuple(find(v) for v in range(len(self.vertices))))
+
+    def _remember(self, coloured: int, label: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+        """``(closure, label)`` of a coloured set whose components ``label`` names, memoised."""
         closure = 0
-        for e, (u, v) in enumerate(self.edges):
+        for e, u, v in self._ends:
             if label[u] == label[v]:
                 closure |= 1 << e
         if len(self._colour_memo) >= MEMO_LIMIT:
@@ -485,8 +501,22 @@ class Shannon(Game):
         memo = self._conductance_memo
         if (closure, free) in memo:
             return memo[closure, free]
-        pairs = [(label[u], label[v]) for e, u, v in self._ends if free >> e & 1]
-        found = log_conductance(pairs, source, sink)
+        weights: dict[int, dict[int, float]] = {}  # as conductance() builds it from the pairs
+        for e, u, v in self._ends:
+            if free >> e & 1:
+                a, b = label[u], label[v]
+                around = weights.get(a)
+                if around is None:
+                    weights[a] = {b: 1.0}
+                else:
+                    around[b] = around.get(b, 0.0) + 1.0
+                around = weights.get(b)
+                if around is None:
+                    weights[b] = {a: 1.0}
+                else:
+                    around[a] = around.get(a, 0.0) + 1.0
+        found = _rounded_log(_star_mesh(weights, source, sink), lambda: [
+            (label[u], label[v]) for e, u, v in self._ends if free >> e & 1], source, sink)
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
         memo[closure, free] = found
@@ -717,7 +747,7 @@ class Contracted:
     (0, 2)
     """
 
-    __slots__ = ("source", "sink", "edges", "names", "pairs", "bridge", "_adjacent", "_flow")
+    __slots__ = ("source", "sink", "edges", "names", "pairs", "near", "bridge", "_adjacent", "_flow")
 
     def __init__(self, source: int, sink: int, edges: list[tuple[int, int, int]], bridge: Any = "find"):
         """``bridge``: the edge on every source-sink path nearest the source, or None, when
@@ -727,16 +757,22 @@ class Contracted:
         # components in the order they first appear (lists, not dicts, in the hot path).
         index = {source: 0, sink: 1}
         pairs = []  # one (i, j) per edge: parallel edges repeat
+        near: list[list[int]] = [[], []]  # vertex number -> the other ends of its edges, in edge order
         for _, a, b in edges:
             i = index.get(a)
             if i is None:
-                i = index[a] = len(index)
+                i = index[a] = len(near)
+                near.append([])
             j = index.get(b)
             if j is None:
-                j = index[b] = len(index)
+                j = index[b] = len(near)
+                near.append([])
             pairs.append((i, j))
+            near[i].append(j)
+            near[j].append(i)
         self.names = list(index)  # vertex number -> component
         self.pairs = pairs
+        self.near = near
         if bridge == "find":
             adjacent: list[list[tuple[int, int]]] = [[] for _ in index]
             for (e, _, _), (i, j) in zip(edges, pairs):
@@ -805,23 +841,31 @@ class Contracted:
         the same two components) and edges in series (through a component that is not a
         terminal and has no other edge). Colouring or cutting any edge of a class gives the
         same position up to renaming its vertices, so one of them is enough to search."""
-        edges = self.edges
-        root = list(range(len(edges)))  # union-find over positions in edges
-        first_between: dict[tuple[int, int], int] = {}
-        for k, (i, j) in enumerate(self.pairs):
-            first = first_between.setdefault((i, j) if i < j else (j, i), k)
+        pairs, near = self.pairs, self.near
+        root = list(range(len(pairs)))  # union-find over positions in edges
+        n = len(near)
+        first_between: dict[int, int] = {}  # i * n + j, i < j -> the first edge between them
+        for k, (i, j) in enumerate(pairs):
+            first = first_between.setdefault(i * n + j if i < j else j * n + i, k)
             if first != k:
                 root[k] = first  # (first is still a root here: series joins come after)
-        for around in self.adjacent[2:]:  # not the terminals
-            if len(around) == 2:
-                i, j = around[0][1], around[1][1]
+        # Each class's root ends as its lowest position, whatever the order of the joins.
+        series: dict[int, list[int]] = {x: [] for x in range(2, n) if len(near[x]) == 2}  # not the terminals
+        if series:
+            for k, (i, j) in enumerate(pairs):
+                if i in series:
+                    series[i].append(k)
+                if j in series:
+                    series[j].append(k)
+            for i, j in series.values():
                 while root[i] != i:
                     i = root[i]
                 while root[j] != j:
                     j = root[j]
                 if i != j:
                     root[max(i, j)] = min(i, j)
-        return tuple(sorted(edges[k][0] for k in range(len(edges)) if root[k] == k))
+        edges = self.edges
+        return tuple(sorted([edges[k][0] for k, r in enumerate(root) if r == k]))
 
     def ranked(self, choices) -> tuple[int, ...]:
         """``choices`` best first: by the current each carries when the terminals are held
@@ -834,35 +878,24 @@ class Contracted:
         Gauss-Seidel sweeps (each other vertex moves to its neighbours' mean). On Bridg-It
         4 that orders as well as the exact potentials (the same nodes to depth 7, within 2 %)
         at a third of the cost."""
-        adjacent = self.adjacent
-        from_source, from_sink = self.distances(0), self.distances(1)
-        potential = [b / (a + b) for a, b in zip(from_source, from_sink)]
-        inner = range(2, len(adjacent))
+        near = self.near
+        potential = [b / (a + b) for a, b in zip(_distances(near, 0), _distances(near, 1))]
+        inner = range(2, len(near))
+        at = potential.__getitem__
         for _ in range(2):
             for x in inner:
-                around = adjacent[x]
-                potential[x] = sum([potential[y] for y, _, _ in around]) / len(around)
+                around = near[x]
+                potential[x] = sum(map(at, around)) / len(around)
         wanted = set(choices)
-        scored = [(-abs(potential[i] - potential[j]), e)
-                  for (e, _, _), (i, j) in zip(self.edges, self.pairs) if e in wanted]
-        scored.sort()
-        return tuple(e for _, e in scored)
+        current = {e: abs(potential[i] - potential[j])
+                   for (e, _, _), (i, j) in zip(self.edges, self.pairs) if e in wanted}
+        # most first; the sort is stable, so edges carrying equal currents stay in edge order
+        return tuple(sorted(sorted(current), key=current.__getitem__, reverse=True))
 
     def distances(self, origin: int) -> list[int]:
         """Edges on a shortest path from vertex number ``origin`` to each vertex (the number
         of vertices where there is none)."""
-        adjacent = self.adjacent
-        far = len(adjacent)
-        distance = [far] * far
-        distance[origin] = 0
-        queue = [origin]
-        for x in queue:
-            step = distance[x] + 1
-            for y, _, _ in adjacent[x]:
-                if distance[y] == far:
-                    distance[y] = step
-                    queue.append(y)
-        return distance
+        return _distances(self.near, origin)
 
     def forced(self) -> tuple[int | None, int | None]:
         """The edge Short, and the edge Cut, must take now, or None. An edge joining the
@@ -926,6 +959,22 @@ class Contracted:
         return conductance(self.pairs, 0, 1)
 
 
+def _distances(near: list[list[int]], origin: int) -> list[int]:
+    """Breadth-first distances from ``origin`` in the graph ``near`` (vertex -> neighbours);
+    ``len(near)`` where there is no path."""
+    far = len(near)
+    distance = [far] * far
+    distance[origin] = 0
+    queue = [origin]
+    for x in queue:
+        step = distance[x] + 1
+        for y in near[x]:
+            if distance[y] == far:
+                distance[y] = step
+                queue.append(y)
+    return distance
+
+
 TIE_MARGIN = 1e-6  # a float 300 ln(conductance) this close to a half is recomputed exactly
 
 
@@ -952,6 +1001,12 @@ def conductance(pairs, source, sink) -> float:
             weights[b] = {a: 1.0}
         else:
             around[a] = around.get(a, 0.0) + 1.0
+    return _star_mesh(weights, source, sink)
+
+
+def _star_mesh(weights: dict[int, dict[int, float]], source, sink) -> float:
+    """:func:`conductance` of the network ``weights`` (vertex -> {neighbour: conductance};
+    changed in place)."""
     inner = [x for x in weights if x != source and x != sink]
     while inner:
         fewest = len(weights) + 1
@@ -970,6 +1025,22 @@ def conductance(pairs, source, sink) -> float:
             add = cy * cz / (cy + cz)
             wy[z] = wy.get(z, 0.0) + add
             wz[y] = wz.get(y, 0.0) + add
+            continue
+        if fewest == 3:  # a star of three: a triangle (the general case below, written out)
+            (y, cy), (z, cz), (w, cw) = around.items()
+            wy, wz, ww = weights[y], weights[z], weights[w]
+            del wy[x], wz[x], ww[x]
+            total = cy + cz + cw
+            cy /= total
+            add = cy * cz
+            wy[z] = wy.get(z, 0.0) + add
+            wz[y] = wz.get(y, 0.0) + add
+            add = cy * cw
+            wy[w] = wy.get(w, 0.0) + add
+            ww[y] = ww.get(y, 0.0) + add
+            add = cz / total * cw
+            wz[w] = wz.get(w, 0.0) + add
+            ww[z] = ww.get(z, 0.0) + add
             continue
         total = 0.0
         for y, c in around.items():
@@ -1000,12 +1071,17 @@ def log_conductance(pairs, source, sink) -> int | None:
     conductance is computed exactly (rational arithmetic) and rounded from that. Either
     way the result depends on the board alone, never on the order of the arithmetic (the
     table holds heuristic values under keys up to renaming)."""
-    flowing = conductance(pairs, source, sink)
+    return _rounded_log(conductance(pairs, source, sink), lambda: pairs, source, sink)
+
+
+def _rounded_log(flowing: float, pairs, source, sink) -> int | None:
+    """:func:`log_conductance` from the float conductance ``flowing``; ``pairs()`` gives
+    the multigraph when the exact value is needed."""
     if not flowing:
         return None
     x = 300 * math.log(flowing)
     if abs(x - math.floor(x) - 0.5) < TIE_MARGIN:
-        x = 300 * math.log(exact_conductance(pairs, source, sink))
+        x = 300 * math.log(exact_conductance(pairs(), source, sink))
     return round(x)
 
 
