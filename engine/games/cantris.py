@@ -159,6 +159,17 @@ class Tables:
         #: columns (as bits) -> their fields in a row (0b111 each)
         self.column_fields = [_pack([7 if pattern >> c & 1 else 0 for c in range(cols)])
                               for pattern in range(1 << cols)]
+        #: the lowest bit of the fields of the cells in columns 0..cols-2 (whose right-hand
+        #: neighbour is in the same row): a run of three starts at such a cell and the next
+        self.pairs = _pack([1 if i % cols < cols - 1 else 0 for i in range(cells)])
+        #: the length of a number of bits (1..) -> the shift of the row holding its highest bit
+        self.row_of_length = [0] + [(n - 1) // rb * rb for n in range(1, rows * rb + 1)]
+        #: the shift of a row -> the bits of the rows below it
+        self.below = [(1 << s) - 1 for s in range(rows * rb)]
+        #: the shift of a row -> :attr:`fall` for that row (a list: an index, not a hash)
+        self.fall_at: list = [None] * (rows * rb)
+        for s, falls in self.fall.items():
+            self.fall_at[s] = falls
         #: board -> what :meth:`Cantris._study` found
         self.known: dict[int, list] = {}
         #: the shift of each row's value, bottom up
@@ -204,6 +215,7 @@ class Cantris(Game):
         # (the hot path reads these as attributes of self: one look-up, not two)
         self._row_bits, self._row_mask, self._full, self._runs = t.row_bits, t.row_mask, t.full, t.runs
         self._cells, self._falls = t.cell, t.falls
+        self._pairs, self._row_of_length, self._below, self._fall_at = t.pairs, t.row_of_length, t.below, t.fall_at
         # board -> what _study found. One memo per board size and process, not per game (a
         # server keeps many games; this bounds the memory at MEMO_LIMIT boards a size), and
         # emptied when a game is built, so that a search from a new game starts afresh.
@@ -344,18 +356,34 @@ class Cantris(Game):
 
     def _resolve(self, board: int, move: int) -> tuple[int, int]:
         """(the board after, the points) of a removal that sets off a clear: the fall lines
-        up a run through the removal's column, at or above it; then the chain."""
-        shift, without, above, column, row_shift = self._cells[move & 255]
-        new = board & without | (board & above) >> self._row_bits
-        hits, points = self._runs_from(new, row_shift, (new & column).bit_length())
-        points += board >> shift & 7
-        while hits:  # clear, let the tiles fall, look again: a chain
-            new = self._clear(new, hits)
-            if not self._full[new & self._row_mask]:  # a column is empty: the game is over
-                break
-            hits, gained = self._runs_from(new, hits[0][0], new.bit_length())
-            points += gained
-        return new, points
+        up a run through the removal's column, at or above it; then the chain.
+
+        Runs are looked for on the whole board at once: a field of ``new ^ new >> 3`` is 0
+        where a tile equals its right-hand neighbour, so a run of three starts where two such
+        fields are side by side on a tile (a run of 4 or 5 is two or three overlapping starts).
+        Each row that holds one is cleared from the top down (a row's fall moves nothing below
+        it), its columns and points one table look-up. (A settled board holds no run, so the
+        whole board has the runs of the rows the move changed, and only those.)"""
+        rb, mask, runs, full = self._row_bits, self._row_mask, self._runs, self._full
+        pairs, row_of_length, below, fall_at = self._pairs, self._row_of_length, self._below, self._fall_at
+        shift, without, above = self._cells[move & 255][:3]
+        new = board & without | (board & above) >> rb
+        points = board >> shift & 7
+        while True:
+            same = new ^ new >> 3
+            same = ~(same | same >> 1 | same >> 2) & pairs  # a tile equal to its right-hand one
+            starts = same & same >> 3 & (new | new >> 1 | new >> 2)  # ... twice, on a tile
+            if not starts:
+                return new, points
+            while starts:  # clear, the highest row first: the lower ones stay put
+                s = row_of_length[starts.bit_length()]
+                columns, gained = runs[new >> s & mask]
+                points += gained
+                without, above = fall_at[s][columns]
+                new = new & without | (new & above) >> rb
+                starts &= below[s]
+            if not full[new & mask]:  # a column is empty: the game is over, nothing more clears
+                return new, points
 
     def _runs_from(self, board: int, low: int, high: int) -> tuple[list, int]:
         """The horizontal runs in the rows from shift ``low`` to below bit ``high`` (rows
