@@ -64,6 +64,7 @@ FIELD = 3  # bits a cell takes: tiles 1..5, 0 for empty
 CLEARS = 1 << 11  # the flag of a move that sets off a clear
 CELL = (255).__and__  # a move -> its cell
 MEMO_LIMIT = 1 << 15  # boards remembered (per board size) before the memo starts afresh: ~25 MB
+OUTCOMES_LIMIT = 1 << 17  # clearing removals remembered (per board size) likewise: ~25 MB
 
 
 def _windows(cols: int):
@@ -171,7 +172,9 @@ class Tables:
         for s, falls in self.fall.items():
             self.fall_at[s] = falls
         #: board -> what :meth:`Cantris._study` found
-        self.known: dict[int, list] = {}
+        self.known: dict[int, tuple] = {}
+        #: (board, clearing move) -> (the board after, the points): :meth:`Cantris._resolve`
+        self.outcomes: dict[tuple[int, int], tuple[int, int]] = {}
         #: the shift of each row's value, bottom up
         self.row_shifts = tuple(range(0, rows * rb, rb))
 
@@ -219,8 +222,9 @@ class Cantris(Game):
         # board -> what _study found. One memo per board size and process, not per game (a
         # server keeps many games; this bounds the memory at MEMO_LIMIT boards a size), and
         # emptied when a game is built, so that a search from a new game starts afresh.
-        self._known = t.known
+        self._known, self._outcomes = t.known, t.outcomes
         self._known.clear()
+        self._outcomes.clear()
         self._handed: tuple[list, list] = ([], [])  # the last search moves and their order
         self._names = tuple(f"{rows - 1 - i // cols},{i % cols}" for i in range(rows * cols))
         self._index = {name: i for i, name in enumerate(self._names)}
@@ -329,22 +333,17 @@ class Cantris(Game):
         known = self._known.get(board)
         if known is None:
             known = self._study(board)
-        moves = known[0][:]
+        moves = list(known[0])
         self._handed = (moves, known[2])  # what order() gets next, most likely
         return moves
 
     def play(self, state, move):
         board = state[0]
-        if move & CLEARS:  # the chain, worked out once a board (the memo of _study)
-            known = self._known.get(board)
-            if known is None:
-                new, points = self._resolve(board, move)
-            else:
-                outcomes = known[3]
-                outcome = outcomes.get(move)
-                if outcome is None:
-                    outcome = outcomes[move] = self._resolve(board, move)
-                new, points = outcome
+        if move & CLEARS:  # the chain, worked out once (and futility() may have done it)
+            outcome = self._outcomes.get((board, move))
+            if outcome is None:
+                outcome = self._resolved(board, move)
+            new, points = outcome
         else:  # the tiles above fall, nothing lines up: three masks and a shift
             without, above = self._falls[move]
             new = board & without | (board & above) >> self._row_bits
@@ -385,6 +384,14 @@ class Cantris(Game):
             if not full[new & mask]:  # a column is empty: the game is over, nothing more clears
                 return new, points
 
+    def _resolved(self, board: int, move: int) -> tuple[int, int]:
+        """:meth:`_resolve`, remembered."""
+        outcomes = self._outcomes
+        if len(outcomes) >= OUTCOMES_LIMIT:
+            outcomes.clear()
+        outcomes[board, move] = outcome = self._resolve(board, move)
+        return outcome
+
     def _runs_from(self, board: int, low: int, high: int) -> tuple[list, int]:
         """The horizontal runs in the rows from shift ``low`` to below bit ``high`` (rows
         below did not change, and a settled board has no runs): ``[(row shift, its columns
@@ -414,20 +421,21 @@ class Cantris(Game):
         # 4-9 % fewer nodes, but working out every chain of a board cost more than it saved.)
         handed, ordered = self._handed
         if moves is handed:  # the list search_moves just gave: ordered once per board
-            return ordered[:]
+            return list(ordered)
         return sorted(moves, reverse=True)
 
-    def _known_about(self, board: int) -> list:
+    def _known_about(self, board: int) -> tuple:
         known = self._known.get(board)
         return self._study(board) if known is None else known
 
-    def _study(self, board: int) -> list:
-        """What the search asks about a board in play: ``[search moves, the tiles whose
-        removal sets off a clear (as 0b111 fields), the search moves ordered, {clearing move:
-        (board after, points)} as play() works them out]``, remembered
+    def _study(self, board: int) -> tuple:
+        """What the search asks about a board in play: ``(search moves, the tiles whose
+        removal sets off a clear (as 0b111 fields), the search moves ordered)``, remembered
         (a board comes back often: through other move orders, other score differences, the
         next iteration of a deepening search; about half the boards of a search are seen
-        again).
+        again). Tuples of numbers only, here and in the outcomes of :meth:`_resolved`: the
+        garbage collector stops tracking such a tuple once it has seen it, so that the
+        memo costs nothing in the collections a long search runs.
 
         Search moves: a field of ``board ^ (board << row_bits)`` is 0 where a tile equals the
         one below it. Clearing removals: a removal at height h in column c lowers every tile
@@ -460,7 +468,7 @@ class Cantris(Game):
         known = self._known
         if len(known) >= MEMO_LIMIT:
             known.clear()
-        known[board] = entry = [moves, clearing, sorted(moves, reverse=True), {}]
+        known[board] = entry = (tuple(moves), clearing, tuple(sorted(moves, reverse=True)))
         return entry
 
     def futility(self, state, alpha, beta):
@@ -482,12 +490,12 @@ class Cantris(Game):
         if known is None:
             known = self._study(board)
         best = 0
-        outcomes = known[3]
+        outcomes = self._outcomes
         for move in known[2]:
             if move & CLEARS:
-                outcome = outcomes.get(move)
+                outcome = outcomes.get((board, move))
                 if outcome is None:
-                    outcome = outcomes[move] = self._resolve(board, move)
+                    outcome = self._resolved(board, move)
                 after, points = outcome
                 if points > room or not full[after & mask]:  # reaches the window, or ends the game
                     return None
