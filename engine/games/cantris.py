@@ -15,8 +15,8 @@ of removals a second and whole-board integer operations are what Python does fas
   ``i = h*cols + c`` and holds its tile (1..5, 0 for empty) in the three bits from ``3*i``.
   A row is thus ``cols`` consecutive fields: ``board >> h*row_bits & row_mask``, and every
   question about a row (does it hold a run? is it full?) is one lookup in a table indexed by
-  that number. A removal is three masks and one shift: the tiles of the column above the
-  removed one move down one row at once.
+  that number. A removal is one mask, one shift and two exclusive ors: the tiles of the
+  column above the removed one move down one row at once.
 * a move is ``CLEARS | value << 8 | i``: whether removing the tile sets off a clear (the flag
   ``CLEARS``, a fact of the position), the tile's value, its cell. :meth:`Cantris.play` then
   looks for runs only after removals that make one, and sorting moves orders them as the
@@ -135,13 +135,12 @@ class Tables:
             from_here = column[c] >> FIELD * i << FIELD * i
             above = from_here >> FIELD * (i + cols) << FIELD * (i + cols)
             self.cell.append((FIELD * i, ~from_here, above, column[c], h * rb))
-        #: a move that sets off no clear (value << 8 | cell) -> (the board without its column
-        #: from its cell up, the column above its cell): :meth:`Cantris.play` indexes this by
-        #: the move itself
-        self.falls: list = [None] * CLEARS
+        #: a move that sets off no clear (value << 8 | cell) -> its column from its cell up
+        #: (0b111 fields): :meth:`Cantris.play` indexes this by the move itself
+        self.falls: list = [0] * CLEARS
         for v in range(1, cols + 1):
             for i in range(cells):
-                self.falls[v << 8 | i] = self.cell[i][1:3]
+                self.falls[v << 8 | i] = ~self.cell[i][1]
         #: the shift of row h -> columns (as bits) -> (the board without these columns from
         #: row h up, these columns above row h): clearing cells of one row is one fall
         self.fall: dict[int, list[tuple[int, int]]] = {}
@@ -333,7 +332,7 @@ class Cantris(Game):
         known = self._known.get(board)
         if known is None:
             known = self._study(board)
-        moves = list(known[0])
+        moves = [*known[0]]
         self._handed = (moves, known[2])  # what order() gets next, most likely
         return moves
 
@@ -344,9 +343,9 @@ class Cantris(Game):
             if outcome is None:
                 outcome = self._resolved(board, move)
             new, points = outcome
-        else:  # the tiles above fall, nothing lines up: three masks and a shift
-            without, above = self._falls[move]
-            new = board & without | (board & above) >> self._row_bits
+        else:  # the tiles above fall, nothing lines up: the column from the cell up takes
+            # the tiles one row higher (an exclusive or swaps them in)
+            new = board ^ (board ^ board >> self._row_bits) & self._falls[move]
             points = move >> 8  # the tile's value
         removals = state[3]
         if removals >> self._turn_shift & 1:
@@ -421,7 +420,7 @@ class Cantris(Game):
         # 4-9 % fewer nodes, but working out every chain of a board cost more than it saved.)
         handed, ordered = self._handed
         if moves is handed:  # the list search_moves just gave: ordered once per board
-            return list(ordered)
+            return [*ordered]
         return sorted(moves, reverse=True)
 
     def _known_about(self, board: int) -> tuple:
