@@ -15,8 +15,8 @@ of removals a second and whole-board integer operations are what Python does fas
   ``i = h*cols + c`` and holds its tile (1..5, 0 for empty) in the three bits from ``3*i``.
   A row is thus ``cols`` consecutive fields: ``board >> h*row_bits & row_mask``, and every
   question about a row (does it hold a run? is it full?) is one lookup in a table indexed by
-  that number. A removal is three masks and one shift: the tiles of the column above the
-  removed one move down one row at once.
+  that number. A removal is one mask, one shift and two exclusive ors: the tiles of the
+  column above the removed one move down one row at once.
 * a move is ``CLEARS | value << 8 | i``: whether removing the tile sets off a clear (the flag
   ``CLEARS``, a fact of the position), the tile's value, its cell. :meth:`Cantris.play` then
   looks for runs only after removals that make one, and sorting moves orders them as the
@@ -64,6 +64,7 @@ FIELD = 3  # bits a cell takes: tiles 1..5, 0 for empty
 CLEARS = 1 << 11  # the flag of a move that sets off a clear
 CELL = (255).__and__  # a move -> its cell
 MEMO_LIMIT = 1 << 15  # boards remembered (per board size) before the memo starts afresh: ~25 MB
+OUTCOMES_LIMIT = 1 << 17  # clearing removals remembered (per board size) likewise: ~25 MB
 
 
 def _windows(cols: int):
@@ -134,13 +135,12 @@ class Tables:
             from_here = column[c] >> FIELD * i << FIELD * i
             above = from_here >> FIELD * (i + cols) << FIELD * (i + cols)
             self.cell.append((FIELD * i, ~from_here, above, column[c], h * rb))
-        #: a move that sets off no clear (value << 8 | cell) -> (the board without its column
-        #: from its cell up, the column above its cell): :meth:`Cantris.play` indexes this by
-        #: the move itself
-        self.falls: list = [None] * CLEARS
+        #: a move that sets off no clear (value << 8 | cell) -> its column from its cell up
+        #: (0b111 fields): :meth:`Cantris.play` indexes this by the move itself
+        self.falls: list = [0] * CLEARS
         for v in range(1, cols + 1):
             for i in range(cells):
-                self.falls[v << 8 | i] = self.cell[i][1:3]
+                self.falls[v << 8 | i] = ~self.cell[i][1]
         #: the shift of row h -> columns (as bits) -> (the board without these columns from
         #: row h up, these columns above row h): clearing cells of one row is one fall
         self.fall: dict[int, list[tuple[int, int]]] = {}
@@ -159,8 +159,21 @@ class Tables:
         #: columns (as bits) -> their fields in a row (0b111 each)
         self.column_fields = [_pack([7 if pattern >> c & 1 else 0 for c in range(cols)])
                               for pattern in range(1 << cols)]
+        #: the lowest bit of the fields of the cells in columns 0..cols-2 (whose right-hand
+        #: neighbour is in the same row): a run of three starts at such a cell and the next
+        self.pairs = _pack([1 if i % cols < cols - 1 else 0 for i in range(cells)])
+        #: the length of a number of bits (1..) -> the shift of the row holding its highest bit
+        self.row_of_length = [0] + [(n - 1) // rb * rb for n in range(1, rows * rb + 1)]
+        #: the shift of a row -> the bits of the rows below it
+        self.below = [(1 << s) - 1 for s in range(rows * rb)]
+        #: the shift of a row -> :attr:`fall` for that row (a list: an index, not a hash)
+        self.fall_at: list = [None] * (rows * rb)
+        for s, falls in self.fall.items():
+            self.fall_at[s] = falls
         #: board -> what :meth:`Cantris._study` found
-        self.known: dict[int, list] = {}
+        self.known: dict[int, tuple] = {}
+        #: (board, clearing move) -> (the board after, the points): :meth:`Cantris._resolve`
+        self.outcomes: dict[tuple[int, int], tuple[int, int]] = {}
         #: the shift of each row's value, bottom up
         self.row_shifts = tuple(range(0, rows * rb, rb))
 
@@ -204,11 +217,13 @@ class Cantris(Game):
         # (the hot path reads these as attributes of self: one look-up, not two)
         self._row_bits, self._row_mask, self._full, self._runs = t.row_bits, t.row_mask, t.full, t.runs
         self._cells, self._falls = t.cell, t.falls
+        self._pairs, self._row_of_length, self._below, self._fall_at = t.pairs, t.row_of_length, t.below, t.fall_at
         # board -> what _study found. One memo per board size and process, not per game (a
         # server keeps many games; this bounds the memory at MEMO_LIMIT boards a size), and
         # emptied when a game is built, so that a search from a new game starts afresh.
-        self._known = t.known
+        self._known, self._outcomes = t.known, t.outcomes
         self._known.clear()
+        self._outcomes.clear()
         self._handed: tuple[list, list] = ([], [])  # the last search moves and their order
         self._names = tuple(f"{rows - 1 - i // cols},{i % cols}" for i in range(rows * cols))
         self._index = {name: i for i, name in enumerate(self._names)}
@@ -317,25 +332,20 @@ class Cantris(Game):
         known = self._known.get(board)
         if known is None:
             known = self._study(board)
-        moves = known[0][:]
+        moves = [*known[0]]
         self._handed = (moves, known[2])  # what order() gets next, most likely
         return moves
 
     def play(self, state, move):
         board = state[0]
-        if move & CLEARS:  # the chain, worked out once a board (the memo of _study)
-            known = self._known.get(board)
-            if known is None:
-                new, points = self._resolve(board, move)
-            else:
-                outcomes = known[3]
-                outcome = outcomes.get(move)
-                if outcome is None:
-                    outcome = outcomes[move] = self._resolve(board, move)
-                new, points = outcome
-        else:  # the tiles above fall, nothing lines up: three masks and a shift
-            without, above = self._falls[move]
-            new = board & without | (board & above) >> self._row_bits
+        if move & CLEARS:  # the chain, worked out once (and futility() may have done it)
+            outcome = self._outcomes.get((board, move))
+            if outcome is None:
+                outcome = self._resolved(board, move)
+            new, points = outcome
+        else:  # the tiles above fall, nothing lines up: the column from the cell up takes
+            # the tiles one row higher (an exclusive or swaps them in)
+            new = board ^ (board ^ board >> self._row_bits) & self._falls[move]
             points = move >> 8  # the tile's value
         removals = state[3]
         if removals >> self._turn_shift & 1:
@@ -344,18 +354,42 @@ class Cantris(Game):
 
     def _resolve(self, board: int, move: int) -> tuple[int, int]:
         """(the board after, the points) of a removal that sets off a clear: the fall lines
-        up a run through the removal's column, at or above it; then the chain."""
-        shift, without, above, column, row_shift = self._cells[move & 255]
-        new = board & without | (board & above) >> self._row_bits
-        hits, points = self._runs_from(new, row_shift, (new & column).bit_length())
-        points += board >> shift & 7
-        while hits:  # clear, let the tiles fall, look again: a chain
-            new = self._clear(new, hits)
-            if not self._full[new & self._row_mask]:  # a column is empty: the game is over
-                break
-            hits, gained = self._runs_from(new, hits[0][0], new.bit_length())
-            points += gained
-        return new, points
+        up a run through the removal's column, at or above it; then the chain.
+
+        Runs are looked for on the whole board at once: a field of ``new ^ new >> 3`` is 0
+        where a tile equals its right-hand neighbour, so a run of three starts where two such
+        fields are side by side on a tile (a run of 4 or 5 is two or three overlapping starts).
+        Each row that holds one is cleared from the top down (a row's fall moves nothing below
+        it), its columns and points one table look-up. (A settled board holds no run, so the
+        whole board has the runs of the rows the move changed, and only those.)"""
+        rb, mask, runs, full = self._row_bits, self._row_mask, self._runs, self._full
+        pairs, row_of_length, below, fall_at = self._pairs, self._row_of_length, self._below, self._fall_at
+        shift, without, above = self._cells[move & 255][:3]
+        new = board & without | (board & above) >> rb
+        points = board >> shift & 7
+        while True:
+            same = new ^ new >> 3
+            same = ~(same | same >> 1 | same >> 2) & pairs  # a tile equal to its right-hand one
+            starts = same & same >> 3 & (new | new >> 1 | new >> 2)  # ... twice, on a tile
+            if not starts:
+                return new, points
+            while starts:  # clear, the highest row first: the lower ones stay put
+                s = row_of_length[starts.bit_length()]
+                columns, gained = runs[new >> s & mask]
+                points += gained
+                without, above = fall_at[s][columns]
+                new = new & without | (new & above) >> rb
+                starts &= below[s]
+            if not full[new & mask]:  # a column is empty: the game is over, nothing more clears
+                return new, points
+
+    def _resolved(self, board: int, move: int) -> tuple[int, int]:
+        """:meth:`_resolve`, remembered."""
+        outcomes = self._outcomes
+        if len(outcomes) >= OUTCOMES_LIMIT:
+            outcomes.clear()
+        outcomes[board, move] = outcome = self._resolve(board, move)
+        return outcome
 
     def _runs_from(self, board: int, low: int, high: int) -> tuple[list, int]:
         """The horizontal runs in the rows from shift ``low`` to below bit ``high`` (rows
@@ -386,20 +420,21 @@ class Cantris(Game):
         # 4-9 % fewer nodes, but working out every chain of a board cost more than it saved.)
         handed, ordered = self._handed
         if moves is handed:  # the list search_moves just gave: ordered once per board
-            return ordered[:]
+            return [*ordered]
         return sorted(moves, reverse=True)
 
-    def _known_about(self, board: int) -> list:
+    def _known_about(self, board: int) -> tuple:
         known = self._known.get(board)
         return self._study(board) if known is None else known
 
-    def _study(self, board: int) -> list:
-        """What the search asks about a board in play: ``[search moves, the tiles whose
-        removal sets off a clear (as 0b111 fields), the search moves ordered, {clearing move:
-        (board after, points)} as play() works them out]``, remembered
+    def _study(self, board: int) -> tuple:
+        """What the search asks about a board in play: ``(search moves, the tiles whose
+        removal sets off a clear (as 0b111 fields), the search moves ordered)``, remembered
         (a board comes back often: through other move orders, other score differences, the
         next iteration of a deepening search; about half the boards of a search are seen
-        again).
+        again). Tuples of numbers only, here and in the outcomes of :meth:`_resolved`: the
+        garbage collector stops tracking such a tuple once it has seen it, so that the
+        memo costs nothing in the collections a long search runs.
 
         Search moves: a field of ``board ^ (board << row_bits)`` is 0 where a tile equals the
         one below it. Clearing removals: a removal at height h in column c lowers every tile
@@ -432,7 +467,7 @@ class Cantris(Game):
         known = self._known
         if len(known) >= MEMO_LIMIT:
             known.clear()
-        known[board] = entry = [moves, clearing, sorted(moves, reverse=True), {}]
+        known[board] = entry = (tuple(moves), clearing, tuple(sorted(moves, reverse=True)))
         return entry
 
     def futility(self, state, alpha, beta):
@@ -454,12 +489,12 @@ class Cantris(Game):
         if known is None:
             known = self._study(board)
         best = 0
-        outcomes = known[3]
+        outcomes = self._outcomes
         for move in known[2]:
             if move & CLEARS:
-                outcome = outcomes.get(move)
+                outcome = outcomes.get((board, move))
                 if outcome is None:
-                    outcome = outcomes[move] = self._resolve(board, move)
+                    outcome = self._resolved(board, move)
                 after, points = outcome
                 if points > room or not full[after & mask]:  # reaches the window, or ends the game
                     return None
