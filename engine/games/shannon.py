@@ -501,21 +501,7 @@ class Shannon(Game):
         memo = self._conductance_memo
         if (closure, free) in memo:
             return memo[closure, free]
-        weights: dict[int, dict[int, float]] = {}  # as conductance() builds it from the pairs
-        for e, u, v in self._ends:
-            if free >> e & 1:
-                a, b = label[u], label[v]
-                around = weights.get(a)
-                if around is None:
-                    weights[a] = {b: 1.0}
-                else:
-                    around[b] = around.get(b, 0.0) + 1.0
-                around = weights.get(b)
-                if around is None:
-                    weights[b] = {a: 1.0}
-                else:
-                    around[a] = around.get(a, 0.0) + 1.0
-        found = _rounded_log(_star_mesh(weights, source, sink), lambda: [
+        found = _rounded_log(_star_mesh(_network(self._ends, label, free), source, sink), lambda: [
             (label[u], label[v]) for e, u, v in self._ends if free >> e & 1], source, sink)
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
@@ -989,19 +975,31 @@ def conductance(pairs, source, sink) -> float:
     >>> conductance([(0, 1), (1, 2)], 0, 2), conductance([(0, 1), (0, 1), (5, 1)], 0, 1)
     (0.5, 2.0)
     """
-    weights: dict[int, dict[int, float]] = {}  # vertex -> {neighbour: conductance}
-    for a, b in pairs:
-        around = weights.get(a)
-        if around is None:
-            weights[a] = {b: 1.0}
-        else:
-            around[b] = around.get(b, 0.0) + 1.0
-        around = weights.get(b)
-        if around is None:
-            weights[b] = {a: 1.0}
-        else:
-            around[a] = around.get(a, 0.0) + 1.0
-    return _star_mesh(weights, source, sink)
+    names = {x: x for pair in pairs for x in pair}
+    ends = [(k, a, b) for k, (a, b) in enumerate(pairs)]
+    return _star_mesh(_network(ends, names, (1 << len(ends)) - 1), source, sink)
+
+
+def _network(ends, label, free: int) -> dict[int, dict[int, float]]:
+    """The resistor network (vertex -> {neighbour: conductance}) of the edges ``(e, u, v)``
+    of ``ends`` whose bit ``e`` is in ``free``: a 1-ohm resistor between ``label[u]`` and
+    ``label[v]`` each (a board's leaf passes its edges and components as they are, with no
+    list of pairs in between: this runs at every leaf)."""
+    weights: dict[int, dict[int, float]] = {}
+    for e, u, v in ends:
+        if free >> e & 1:
+            a, b = label[u], label[v]
+            around = weights.get(a)
+            if around is None:
+                weights[a] = {b: 1.0}
+            else:
+                around[b] = around.get(b, 0.0) + 1.0
+            around = weights.get(b)
+            if around is None:
+                weights[b] = {a: 1.0}
+            else:
+                around[a] = around.get(a, 0.0) + 1.0
+    return weights
 
 
 def _star_mesh(weights: dict[int, dict[int, float]], source, sink) -> float:
