@@ -15,8 +15,9 @@ polls it between nodes). No manager process, no per-search queue or event to set
 - **Fair in time too**: when a person has waited HURRY_WAIT for a worker and every worker is
   busy, the search that has deepened longest (FAIR_SLICE at least) plays the best move it has
   found so far, and that person's game goes first in line (of the people waiting, the one
-  whose game has had the least worker time lately): one client's games against a slow AI
-  cannot keep everyone else's AI waiting for their whole time cap.
+  whose client has had the least worker time lately, and only ahead of a client that has had
+  more): one client's games against a slow AI cannot keep everyone else's AI waiting for
+  their whole time cap.
 - **Bounded**: a fixed number of workers; every task's time is capped by the server
   (``max_time``) whatever its spec asks; a worker that overruns its cap is killed.
 - **Robust**: a worker that dies is replaced and its task retried once on the new one; the
@@ -59,8 +60,8 @@ GRACE_SECONDS = 1.0  # a task may overrun its time cap this long before it is ca
 KILL_SECONDS = 5.0  # ... and a cancelled task this long before its worker is killed
 HURRY_WAIT = 0.25  # a person's AI move waits this long for a busy pool before a long search is hurried
 FAIR_SLICE = 0.5  # ... and a search is hurried only after deepening this long
-USAGE_HALF_LIFE = 30.0  # seconds: a key's worker time counts half as much this much later
-USAGE_KEYS = 10_000  # keys whose recent worker time the pool remembers (the oldest go first)
+USAGE_HALF_LIFE = 30.0  # seconds: a client's worker time counts half as much this much later
+USAGE_KEYS = 10_000  # clients (or keys) whose recent worker time the pool remembers (the oldest go first)
 PIN_IDLE_SECONDS = 30.0  # a pinned worker waits this long for its holder's next search
 START_SECONDS = 60.0  # a new worker must say it is ready within this (imports on a busy machine)
 
@@ -297,13 +298,13 @@ class Task:
     deepest: int = 0  # the deepest finished iteration its worker has reported (choose tasks)
     hurried: bool = False  # told to play its best move so far: a person waits (see SearchPool._hurry)
     client: str = ""  # who asked (an address): worker time is shared fairly between clients
+    cancel_sent: bool = False
+    overdue: bool = False  # overran its cap: cancelled, and killed if it does not stop
 
     @property
     def user(self) -> str:
         """Whose worker time this task's time counts as: its client's, else its key's."""
         return f"client:{self.client}" if self.client else self.key
-    cancel_sent: bool = False
-    overdue: bool = False  # overran its cap: cancelled, and killed if it does not stop
 
     def finish(self, result: Any = None, error: BaseException | None = None) -> None:
         if not self.done.is_set():
@@ -628,7 +629,7 @@ class SearchPool:
         self.progress_interval = float(progress_interval)
         self.restarts = 0
         self.hurried = 0  # searches told to play their best move so far (see _hurry)
-        self._usage: OrderedDict[str, tuple[float, float]] = OrderedDict()  # key -> (worker s, when)
+        self._usage: OrderedDict[str, tuple[float, float]] = OrderedDict()  # Task.user -> (worker s, when)
         self._cond = threading.Condition()
         self._queue = FairQueue()
         self._warm: dict[tuple, int] = {}  # a kept agent's table -> the worker that searched with it last
@@ -847,17 +848,17 @@ class SearchPool:
                  now - task.started, waiting.key)
         self._send_cancel(task)
 
-    def _charge(self, key: str, seconds: float) -> None:
-        """Add a finished task's worker time to its key's recent usage (under ``_cond``)."""
+    def _charge(self, user: str, seconds: float) -> None:
+        """Add a finished task's worker time to its user's recent usage (under ``_cond``)."""
         now = time.monotonic()
-        self._usage[key] = (self._used(key, now) + seconds, now)
-        self._usage.move_to_end(key)
+        self._usage[user] = (self._used(user, now) + seconds, now)
+        self._usage.move_to_end(user)
         if len(self._usage) > USAGE_KEYS:
             self._usage.popitem(last=False)
 
-    def _used(self, key: str, now: float) -> float:
-        """``key``'s worker seconds lately, each counting half as much every USAGE_HALF_LIFE."""
-        seconds, when = self._usage.get(key, (0.0, now))
+    def _used(self, user: str, now: float) -> float:
+        """``user``'s worker seconds lately, each counting half as much every USAGE_HALF_LIFE."""
+        seconds, when = self._usage.get(user, (0.0, now))
         return seconds * 0.5 ** ((now - when) / USAGE_HALF_LIFE)
 
     def _sweep(self) -> None:
