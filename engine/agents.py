@@ -261,7 +261,6 @@ class Agent:
         return result
 
 
-
 def counting_both(attempt: SearchResult, result: SearchResult) -> SearchResult:
     """``result`` with the work of the unfinished ``attempt`` before it added to its counts
     (nodes, leaves, evaluations, cut-offs, table answers and time)."""

@@ -37,7 +37,7 @@ def bad_method(exc):
 
 
 def client_address() -> str:
-    """Who is asking, for the per-client caps (ClientCaps)."""
+    """Who is asking, for the per-client caps (ClientCaps) and the search pool's sharing."""
     return request.remote_addr or "unknown"
 
 
