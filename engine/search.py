@@ -247,7 +247,8 @@ class TranspositionTable:
     def trim(self) -> None:
         """The replacement scheme: drop the oldest entries (insertion order, which a dict
         keeps) down to three quarters of the limit. An entry is only ever a shortcut, so a
-        search with a small table visits more nodes but returns the same value."""
+        search with a small table returns the same value (mostly after more nodes: it also
+        loses the entries' first moves, which can send it another way, now and then shorter)."""
         if not self.over:
             return
         keep = (self.max_entries or 0) * 3 // 4

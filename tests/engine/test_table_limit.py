@@ -33,10 +33,19 @@ def test_the_limit_has_a_default_and_can_be_lifted():
         TranspositionTable(max_entries=2)
 
 
-def tiny_table_search(game, state, depth, **kw):
+def tiny_table_search(game, state, depth, forgot: list | None = None, **kw):
     """Alpha-beta with an 8-entry table, trimmed every 4 nodes (the search looks at its table
-    when it looks at the clock: made frequent here so replacement happens all the time)."""
+    when it looks at the clock: made frequent here so replacement happens all the time).
+    ``forgot`` gets an item each time the table drops entries."""
     table = TranspositionTable(max_entries=8)
+    if forgot is not None:
+        trim = table.trim
+
+        def counting_trim():
+            forgot.append(len(table) - 8 * 3 // 4)
+            trim()
+
+        table.trim = counting_trim  # type: ignore[method-assign]
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(search, "CHECK_EVERY", 3)
         result = search_root(game, state, depth=depth, table=table, **kw)
@@ -54,10 +63,15 @@ def test_alphabeta_with_a_tiny_table_equals_minimax_on_nim(piles, misere, depth)
     nim = Nim.from_options({"piles": piles, "misere": misere})
     state = nim.start()
     reference = search_root(nim, state, algorithm="minimax", depth=depth)
-    small = tiny_table_search(nim, state, depth)
+    forgot: list[int] = []
+    small = tiny_table_search(nim, state, depth, forgot)
     assert (small.score, small.outcome) == (reference.score, reference.outcome)
     roomy = search_root(nim, state, depth=depth)
-    assert small.stats.nodes >= roomy.stats.nodes  # forgetting costs nodes, never the value
+    # Forgetting changes the nodes, never the value: fewer answers from the table, but also
+    # other first moves (misère 2,4,1 to the end: 39 nodes with the tiny table, 40 without).
+    # Until the table drops an entry the two searches are the same search.
+    if not forgot:
+        assert small.stats.nodes == roomy.stats.nodes
 
 
 @settings(max_examples=30, deadline=None)
