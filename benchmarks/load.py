@@ -43,7 +43,7 @@ import requests
 import serving  # benchmarks/serving.py
 import socketio
 
-from webapp.server import stop_process_group
+from webapp.server import start_process_group, stop_process_group
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_PLAYERS = 200
@@ -181,8 +181,8 @@ def free_port() -> int:
 def start_redis() -> tuple[subprocess.Popen, str]:
     """Debian's ``redis-server`` on a free loopback port, in memory only, own process group."""
     port = free_port()
-    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no"], stdout=subprocess.DEVNULL, start_new_session=True)
+    proc = start_process_group(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                                "--appendonly", "no"], stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
         with socket.socket() as s:

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import requests
 from requests.adapters import HTTPAdapter
 
-from webapp.server import stop_process_group
+from webapp.server import start_process_group, stop_process_group
 
 
 def start_server(cmd: list[str], url: str, cwd: Path, *, real_limits: bool = False) -> subprocess.Popen:
@@ -23,8 +23,7 @@ def start_server(cmd: list[str], url: str, cwd: Path, *, real_limits: bool = Fal
     env.pop("ARCADE_CREATE_LIMIT", None)
     if not real_limits:
         env["ARCADE_CREATE_LIMIT"] = "100000"
-    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-                            env=env)
+    proc = start_process_group(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:

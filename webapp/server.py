@@ -26,7 +26,9 @@ import atexit
 import logging
 import multiprocessing
 import os
+import shutil
 import signal
+import subprocess
 import threading
 import time
 from typing import Any, Callable
@@ -148,6 +150,17 @@ class ArcadeServer(BaseApplication):
         app = self.make_app()
         _served.append(app)
         return app
+
+
+def start_process_group(cmd: list[str], **popen: Any) -> subprocess.Popen:
+    """Start ``cmd`` in its own process group (stop it with :func:`stop_process_group`), tied
+    to this process: where util-linux's ``setpriv`` is found, the child gets SIGTERM when the
+    thread that started it dies, so that even a test run or a benchmark killed with SIGKILL
+    leaves no server behind. Start long-lived children from the main thread."""
+    setpriv = shutil.which("setpriv")
+    if setpriv:
+        cmd = [setpriv, "--pdeathsig", "TERM", "--", *cmd]  # setpriv execs cmd: same pid
+    return subprocess.Popen(cmd, start_new_session=True, **popen)
 
 
 def stop_process_group(proc, sig: int = signal.SIGTERM, grace: float = 15.0, kill_after: float = 5.0) -> float:

@@ -17,7 +17,7 @@ from pathlib import Path
 import redis
 import requests
 
-from webapp.server import stop_process_group
+from webapp.server import start_process_group, stop_process_group
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,10 +39,10 @@ class RedisServer:
         self.base = f"redis://127.0.0.1:{self.port}"
         self.url = f"{self.base}/1"  # database 1: emptied for each test (``redis_url``)
         self.log = workdir / f"redis-{self.port}.log"
-        self.proc = subprocess.Popen(
+        self.proc = start_process_group(
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
              "--appendonly", "no", "--dir", str(workdir), "--logfile", str(self.log)],
-            start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+            stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
         self.client = redis.Redis.from_url(self.url, socket_connect_timeout=1)
         deadline = time.monotonic() + 10
         while True:
@@ -69,10 +69,9 @@ class ServerProcess:
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = workdir / f"webapp-{self.port}.log"
         with open(self.log, "wb") as out:
-            self.proc = subprocess.Popen(
+            self.proc = start_process_group(
                 [sys.executable, "-m", "webapp", "--port", str(self.port), *args],
-                cwd=ROOT, env={**os.environ, **(env or {})}, start_new_session=True,
-                stdout=out, stderr=subprocess.STDOUT)
+                cwd=ROOT, env={**os.environ, **(env or {})}, stdout=out, stderr=subprocess.STDOUT)
         self.args = args
 
     def wait_ready(self, timeout: float = 60.0) -> "ServerProcess":

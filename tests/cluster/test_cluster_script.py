@@ -8,7 +8,7 @@ import time
 
 import requests
 
-from tests.cluster.procs import ROOT, free_port, stop_group
+from tests.cluster.procs import ROOT, free_port, start_process_group, stop_group
 
 
 def listening(port: int) -> bool:
@@ -25,9 +25,9 @@ def test_cluster_script_serves_one_set_of_games_and_ctrl_c_stops_everything(redi
     redis_port = free_port()
     out = tmp_path / "cluster.out"
     with open(out, "wb") as log:
-        proc = subprocess.Popen(["scripts/cluster.sh", "2", "--port", str(port), "--redis-port", str(redis_port),
-                                 "--data", str(tmp_path / "redis")],
-                                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        proc = start_process_group(["scripts/cluster.sh", "2", "--port", str(port), "--redis-port", str(redis_port),
+                                    "--data", str(tmp_path / "redis")],
+                                   cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 90
         while "Ctrl-C stops everything" not in out.read_text(errors="replace"):

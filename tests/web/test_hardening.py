@@ -342,13 +342,15 @@ def test_python_m_webapp_is_the_production_server_and_stops_on_sigterm(tmp_path)
 
     import requests
 
+    from webapp.server import start_process_group
+
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     log = tmp_path / "server.log"
     with open(log, "wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "webapp", "--port", str(port), "--access-log"],
-                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        proc = start_process_group([sys.executable, "-m", "webapp", "--port", str(port), "--access-log"],
+                                   stdout=out, stderr=subprocess.STDOUT)
     group = proc.pid
 
     def alive() -> int:

@@ -5,6 +5,7 @@ that was due is played)."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -15,6 +16,8 @@ from pathlib import Path
 
 import pytest
 import requests
+
+from webapp.server import start_process_group
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -59,8 +62,8 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.out = open(log, "ab")
-        self.proc = subprocess.Popen([sys.executable, "-m", "webapp", "--port", str(self.port), "--store", str(store)],
-                                     cwd=ROOT, stdout=self.out, stderr=subprocess.STDOUT, start_new_session=True,
+        self.proc = start_process_group([sys.executable, "-m", "webapp", "--port", str(self.port), "--store", str(store)],
+                                        cwd=ROOT, stdout=self.out, stderr=subprocess.STDOUT,
                                      env={k: v for k, v in os.environ.items() if k != "ARCADE_STORE"})
         deadline = time.monotonic() + 60
         while True:
@@ -199,3 +202,31 @@ def test_ctrl_c_stops_the_server_and_every_child_quietly(servers, tmp_path, mome
     log = (tmp_path / "server.log").read_text(errors="replace")
     assert "Traceback" not in log and "KeyboardInterrupt" not in log, log[-3000:]
     assert "SIGKILL" not in log, log[-3000:]  # the master did not have to kill its worker
+
+
+def test_a_server_a_test_started_stops_when_the_test_run_is_killed(tmp_path):
+    """A test run killed with SIGKILL cannot stop what it started: a child started with
+    start_process_group gets SIGTERM from the kernel instead, so no server outlives the run."""
+    if not shutil.which("setpriv"):
+        pytest.skip("util-linux's setpriv is not installed (it ties a child to its parent)")
+    runner = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time\n"
+        "from webapp.server import start_process_group\n"
+        "child = start_process_group([sys.executable, '-c', 'import time; time.sleep(120)'])\n"
+        "print(child.pid, flush=True)\n"
+        "time.sleep(120)\n")], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    child = 0
+    try:
+        child = int(runner.stdout.readline())
+        assert alive(child)
+        runner.kill()  # the "test run", killed: nothing of it runs to stop the child
+        runner.wait(10)
+        deadline = time.monotonic() + 10
+        while alive(child) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not alive(child), "the child outlived its killed parent by 10 s"
+    finally:
+        runner.kill()
+        runner.wait(10)
+        if child and alive(child):
+            os.kill(child, signal.SIGKILL)

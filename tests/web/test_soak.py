@@ -28,7 +28,7 @@ import pytest
 import requests
 import socketio
 
-from webapp.server import stop_process_group
+from webapp.server import start_process_group, stop_process_group
 
 pytestmark = pytest.mark.soak
 
@@ -57,9 +57,9 @@ def server():
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     log = open(ROOT / "instance" / f"soak-{port}.log" if (ROOT / "instance").is_dir() else os.devnull, "wb")
-    proc = subprocess.Popen([sys.executable, "-m", "webapp", "--port", str(port)], cwd=ROOT,
-                            env=dict(os.environ, ARCADE_CREATE_LIMIT="100000"), start_new_session=True,
-                            stdout=log, stderr=subprocess.STDOUT)
+    proc = start_process_group([sys.executable, "-m", "webapp", "--port", str(port)], cwd=ROOT,
+                               env=dict(os.environ, ARCADE_CREATE_LIMIT="100000"),
+                               stdout=log, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 60
         while True:
