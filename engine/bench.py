@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import platform
 import sys
 import threading
@@ -462,6 +463,16 @@ def print_table(rows: list[dict], targets: list[dict], out=sys.stdout) -> None:
         w(f"  {'PASS' if t['pass'] else 'MISS'}  {t['target']}: {t['figure']}\n")
 
 
+def _load_average() -> float | None:
+    """The machine's load average over the last minute (None where the system has none): CPU
+    time is what the bench reports, but on a busy machine even CPU time reads high (shared
+    caches, a shared core), so the figure says how quiet the run was."""
+    try:
+        return round(os.getloadavg()[0], 2)
+    except OSError:
+        return None
+
+
 def _progress(text: str) -> None:
     sys.stderr.write(f"\r\033[K  running {text} ...")
     sys.stderr.flush()
@@ -491,12 +502,17 @@ def main(args) -> None:
         targets.append(blacksin_target(getattr(args, "blacksin_games", None) or BLACKSIN_GAMES, log))
     if log:
         sys.stderr.write("\r\033[K")
+    load = _load_average()
     if args.json:
         print(json.dumps({"timer": "process CPU time, fastest of the repeats", "repeat": repeat,
-                          "python": platform.python_version(), "rows": rows, "failed": failed,
-                          "targets": targets}, indent=2))
+                          "python": platform.python_version(), "load_average": load, "cpus": os.cpu_count(),
+                          "rows": rows, "failed": failed, "targets": targets}, indent=2))
         return
     print(f"python -m engine bench: CPU time, fastest of {repeat} run(s); Python {platform.python_version()}")
+    if load is not None:
+        busy = load > (os.cpu_count() or 1)
+        print(f"load average {load:.2f} over the last minute, {os.cpu_count()} CPU(s)"
+              + ("; the machine is busy: CPU times read high, compare runs side by side" if busy else ""))
     print_table(rows, targets)
     for f in failed:
         print(f"\n{f['game']}: {f['label']} -- not benched: {f['error']}")

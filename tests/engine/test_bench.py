@@ -10,6 +10,7 @@ from engine.cli import main
 
 def test_bench_nim_json(capsys, monkeypatch):
     monkeypatch.setattr(bench, "SLOW_BUDGET", 0.3)  # the hopeless runs stop sooner
+    monkeypatch.setattr(bench.os, "getloadavg", lambda: (5.25, 1.0, 1.0))
     assert main(["bench", "--games", "nim", "--repeat", "1", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert [r["game"] for r in data["rows"]] == ["nim", "nim"]
@@ -29,6 +30,19 @@ def test_bench_nim_json(capsys, monkeypatch):
         if "easyai" in row:  # the peer, when installed, agrees on who wins
             assert row["easyai"]["agrees"]
     assert data["targets"] and all(isinstance(t["pass"], bool) for t in data["targets"])
+    assert data["load_average"] == 5.25  # how quiet the machine was, beside the CPU times
+
+
+def test_bench_says_when_the_machine_is_busy(capsys, monkeypatch):
+    monkeypatch.setattr(bench, "SLOW_BUDGET", 0.05)
+    monkeypatch.setattr(bench, "ROWS", [r for r in bench.ROWS if r.game == "nim"][:1])
+    monkeypatch.setattr(bench.os, "cpu_count", lambda: 2)
+    for load, busy in ((0.5, False), (2.5, True)):
+        monkeypatch.setattr(bench.os, "getloadavg", lambda load=load: (load, 0.0, 0.0))
+        assert main(["bench", "--games", "nim", "--repeat", "1", "--no-peers"]) == 0
+        out = capsys.readouterr().out
+        assert f"load average {load:.2f} over the last minute, 2 CPU(s)" in out
+        assert ("the machine is busy" in out) == busy
 
 
 def test_bench_rejects_unknown_games(capsys):
