@@ -73,8 +73,8 @@ def _strength(v):
 
 _SEARCH_KEYS: dict[str, Callable] = {"depth": _depth, "time": _seconds, "eval": str}
 #: the switches of the techniques alpha-beta adds to the textbook (search.Techniques); all on
-#: by default but ``futility``, which is opt-in
-SWITCHES = ("tt", "order", "sym", "mate", "futility")
+#: by default but ``futility``, which is opt-in (``scout`` works only with ``order`` on)
+SWITCHES = ("tt", "order", "sym", "mate", "scout", "futility")
 _TECHNIQUES: dict[str, Callable] = {name: _switch for name in SWITCHES}
 _KEYS: dict[str, dict[str, Callable]] = {
     "human": {},
@@ -94,6 +94,10 @@ AGENT_HELP = {
     "alphabeta:depth=D,time=S,tt=on|off,order=on|off,sym=on|off,mate=on|off,eval=NAME":
         "alpha-beta with transposition table, move ordering, symmetric moves merged and mate-distance cuts "
         "(all off: the textbook alpha-beta); time=S deepens within S seconds",
+    "alphabeta:scout=on|off":
+        "on by default, with order=on: principal variation search at the root, each later root move first "
+        "tested with a null window (can it beat the best so far?) and searched again in full only if it can; "
+        "the same values, fewer nodes",
     "alphabeta:futility=on":
         "opt-in: one ply above the horizon, a position where the game proves that no move can reach the "
         "window is not searched (games with a futility bound: Cantris); the same values, fewer nodes",
@@ -120,6 +124,7 @@ class Agent:
     sym: bool = True
     mate: bool = True
     futility: bool = False
+    scout: bool = True
     seed: int | None = None
     strength: int = levels.FULL
     eval: str | None = None
@@ -192,7 +197,7 @@ class Agent:
         """The :func:`~engine.search.search_root` arguments this agent's search uses."""
         return {"algorithm": "minimax" if self.name == "minimax" else "alphabeta", "depth": self.depth,
                 "time_limit": self.time, "tt": self.tt, "order": self.order, "sym": self.sym, "mate": self.mate,
-                "futility": self.futility}
+                "futility": self.futility, "scout": self.scout}
 
     def choose(self, game: Game, state, *, cancel: threading.Event | None = None,
                progress: Callable[[dict], None] | None = None, time_cap: float | None = None,
@@ -360,13 +365,18 @@ LADDER = (
          "(the textbook's ALPHA-BETA-SEARCH, moves in the game's order)",
          "alphabeta:tt=off,order=off,sym=off,mate=off"),
     Rung("ordering", "+ move ordering", "+ order",
-         "likely-best moves first, so that cut-offs come sooner", "alphabeta:tt=off,order=on,sym=off,mate=off"),
+         "likely-best moves first, so that cut-offs come sooner", "alphabeta:tt=off,order=on,sym=off,mate=off,scout=off"),
     Rung("symmetry", "+ symmetry", "+ sym",
-         "one move per group of moves that lead to equivalent positions", "alphabeta:tt=off,order=on,sym=on,mate=off"),
+         "one move per group of moves that lead to equivalent positions",
+         "alphabeta:tt=off,order=on,sym=on,mate=off,scout=off"),
     Rung("mate", "+ mate distance", "+ mate",
-         "no search where no result could beat a win already found", "alphabeta:tt=off,order=on,sym=on,mate=on"),
+         "no search where no result could beat a win already found", "alphabeta:tt=off,order=on,sym=on,mate=on,scout=off"),
     Rung("table", "+ transposition table", "+ table",
-         "positions already searched are looked up, not searched again (the full engine)", "alphabeta"),
+         "positions already searched are looked up, not searched again", "alphabeta:scout=off"),
+    Rung("scout", "+ null-window root", "+ scout",
+         "each root move after the first is first tested with a null window (can it beat the best so far?) "
+         "and searched again in full only if it can (principal variation search at the root; the full engine)",
+         "alphabeta"),
 )
 
 

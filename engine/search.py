@@ -38,6 +38,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from functools import partial
+from math import nextafter
 from typing import Any, Callable
 
 from .game import CHANCE, DRAW, Game
@@ -62,7 +63,13 @@ class Techniques:
     ``tt``     the transposition table;
     ``futility`` (opt-in, off by default) one ply above the horizon, the game's
                :meth:`~engine.game.Game.futility` bound: stop where no move's evaluation can
-               reach the window (exact: the value returned is a true bound, as a cut-off's)."""
+               reach the window (exact: the value returned is a true bound, as a cut-off's);
+    ``scout``  principal variation search at the root: every root move after the first is
+               first tested with a null window (can it do better than the best so far at
+               all?) and searched again with the full window only when the test says it can.
+               A bet on the move order, so only with ``order`` on. (Below the root it was
+               measured too: Sim and Blacksin gained 11-17 % nodes, but misère Nim lost
+               8-16 %, and the depth-limited boards gained little more than at the root.)"""
 
     prune: bool = True
     tt: bool = True
@@ -70,11 +77,12 @@ class Techniques:
     sym: bool = True
     mate: bool = True
     futility: bool = False
+    scout: bool = True
 
     @classmethod
     def of(cls, algorithm: str, **switches: bool) -> "Techniques":
         if algorithm == "minimax":
-            return cls(prune=False, tt=False, order=False, sym=False, mate=False, futility=False)
+            return cls(prune=False, tt=False, order=False, sym=False, mate=False, futility=False, scout=False)
         if algorithm != "alphabeta":
             raise ValueError(f"unknown algorithm {algorithm!r}")
         return cls(prune=True, **switches)
@@ -311,6 +319,21 @@ def _average(child: Callable, play: Callable, dist: list, state, depth, ply, alp
     return chance_value(pairs)
 
 
+def _scouted(child: Callable, after, depth: int, alpha: float, beta: float, ply: int, move, maximizing: bool) -> float:
+    """A root move after the first, searched as principal variation search does: a null
+    window first (MAX asks "more than alpha?", MIN "less than beta?": a cheap test, as it
+    fails at once when the answer is no), then, only if the answer is yes, the full window
+    again. The null window is as narrow as floats allow (``nextafter``): the values of some
+    games are not integers."""
+    if maximizing:
+        v = child(after, depth, alpha, nextafter(alpha, INF), ply, move)
+    else:
+        v = child(after, depth, nextafter(beta, -INF), beta, ply, move)
+    if alpha < v < beta:
+        v = child(after, depth, alpha, beta, ply, move)
+    return v
+
+
 def _ordered(order: Callable | None, state, moves: list, tt_move) -> list:
     """The game's order (likely-best moves first), and the table's move before all."""
     if order is not None:
@@ -541,7 +564,11 @@ class Tracer:
     (``exact``, or ``lower`` / ``upper`` where the search only proved that the true value is at
     least / at most ``value``), ``cut`` (why the node stopped early: ``beta`` or ``alpha``
     cut-off, ``mate`` distance, ``table`` answer; else None), ``cutoff`` (on the child after
-    which the siblings were pruned), ``pruned`` (how many), ``tt_hit``, ``children``."""
+    which the siblings were pruned), ``pruned`` (how many), ``tt_hit``, ``children``; a root
+    move searched with ``scout`` also has ``scout``: ``test`` (its null-window test: the window
+    between ``alpha`` and ``beta`` is as narrow as floats allow, so both read as the value tested,
+    and the node and every node below it have ``null_window``) or ``research`` (searched again with the full window
+    after its test said it can beat the best so far), so such a move has two children."""
 
     def __init__(self, game: Game, limit: int, tech: Techniques, table: TranspositionTable):
         self.game, self.limit, self.tech, self.table = game, limit, tech, table
@@ -576,6 +603,8 @@ class Tracer:
                 "kind": "chance" if side in self.averaged else "max" if side == 0 else "min",
                 "depth": ply, "value": None, "bound": "exact", "cut": None, "cutoff": False, "tt_hit": False,
                 "children": []}
+        if alpha < beta == nextafter(alpha, INF):  # a null window (scout's): both bounds read as one value
+            node["null_window"] = True
         self.count += 1
         if parent is not None:
             parent["children"].append(node)
@@ -625,6 +654,11 @@ class Tracer:
             self._omit(self.stack[-1] if self.stack else None)  # counted by the nearest recorded node
             return self.search(state, depth, alpha, beta, ply, move, key, entry)
         node = self._new(parent, state, move, alpha, beta, ply)
+        if ply == 1 and self.tech.scout:  # the root's null-window tests (_scouted)
+            if alpha < beta == nextafter(alpha, INF):
+                node["scout"] = parent["_tested"] = "test"
+            elif parent.pop("_tested", None):
+                node["scout"] = "research"
         self.stack.append(node)
         self.states.append(state)
         before = self.counts()
@@ -699,8 +733,8 @@ class Tracer:
 def _pv_path(root, pv) -> list[dict]:
     """The recorded nodes along the principal variation, the root first."""
     path = [root]
-    for move in pv:
-        nxt = next((c for c in path[-1]["children"] if c["move"] == move), None)
+    for move in pv:  # (the last child with the move: after a root move's null-window test, its full search)
+        nxt = next((c for c in reversed(path[-1]["children"]) if c["move"] == move), None)
         if nxt is None:
             break
         path.append(nxt)
@@ -727,7 +761,7 @@ def _first_nodes(root, limit, pv) -> set[int]:
 def _keep_only(node, keep) -> int:
     """Drop the children not in ``keep`` (counting them, and what they left out, in the
     parent's ``omitted``); returns how many nodes are left."""
-    for private in ("_best", "_extra", "_last_kept"):
+    for private in ("_best", "_extra", "_last_kept", "_tested"):
         node.pop(private, None)
     kept, count = [], 1
     for c in node["children"]:
@@ -781,9 +815,13 @@ def _search_iteration(game: Game, state, kernel: Kernel, tech: Techniques, table
     alpha, beta = -INF, INF
     best_v: Any = None
     best_m, line, scores = None, [], []
+    scout = tech.prune and tech.scout and tech.order
     try:
         for m in moves:
-            v = kernel.child(game.play(state, m), root_depth - 1, alpha, beta, 1, m)
+            if scout and best_v is not None:
+                v = _scouted(kernel.child, game.play(state, m), root_depth - 1, alpha, beta, 1, m, root_side == 0)
+            else:
+                v = kernel.child(game.play(state, m), root_depth - 1, alpha, beta, 1, m)
             # A later move that fails low only proves "no better than v" for the mover.
             if root_side == 0:
                 bound = "upper" if tech.prune and best_v is not None and v <= alpha else "exact"
@@ -860,6 +898,7 @@ def search_root(
     sym: bool = True,
     mate: bool = True,
     futility: bool = False,
+    scout: bool = True,
     cancel: threading.Event | None = None,
     progress: Callable[[dict], None] | None = None,
     trace_limit: int | None = None,
@@ -871,8 +910,8 @@ def search_root(
 
     ``algorithm``  ``"minimax"`` (the textbook: every legal move, no pruning, no table) or
                    ``"alphabeta"`` with the switches ``tt``, ``order``, ``sym``, ``mate``
-                   (:class:`Techniques`; all off: the textbook alpha-beta) and the opt-in
-                   ``futility``.
+                   (:class:`Techniques`; all off: the textbook alpha-beta), ``scout`` (on
+                   only with ``order``) and the opt-in ``futility``.
     ``depth``      plies to search; 0 means to the end of the game.
     ``time_limit`` seconds; with it the search deepens 1, 2, 3... and returns the deepest
                    finished iteration's move when time runs out (depth 1 always finishes
@@ -886,7 +925,7 @@ def search_root(
     ``table``      a transposition table to start from (and fill); default a new one.
     ``evaluate``   heuristic for depth-limited leaves (default: ``game.evaluate``).
     """
-    tech = Techniques.of(algorithm, tt=tt, order=order, sym=sym, mate=mate, futility=futility)
+    tech = Techniques.of(algorithm, tt=tt, order=order, sym=sym, mate=mate, futility=futility, scout=scout)
     if game.status(state) is not None:
         raise ValueError("the game is over: there is no move to search")
     if game.to_move(state) == CHANCE:

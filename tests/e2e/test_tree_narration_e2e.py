@@ -64,10 +64,13 @@ def check_exit(node, text):
         assert reason[node["cut"]] in text, (node["id"], text)
     if node.get("pruned"):
         assert f"other {node['pruned']} move(s)" in text, (node["id"], text)
+    if node.get("scout") == "test":  # a root move's null-window test: yes or no, and why
+        assert "The test of" in text and ("answers yes" in text or "answers no" in text), (node["id"], text)
 
 
 @pytest.mark.parametrize("piles, depth, algo", [("4,1", 0, "alphabeta"), ("4,1", 0, "mate"),
-                                                ("3,4,5", 2, "alphabeta"), ("3,4,5", 2, "table")])
+                                                ("3,4,5", 2, "alphabeta"), ("3,4,5", 2, "table"),
+                                                ("3,4,5", 2, "scout")])
 def test_the_tree_page_narrates_what_happened(page: Page, piles, depth, algo):
     gid = create_game(page, piles)
     page.goto(f"/play/{gid}/tree?algo={algo}&depth={depth}&nodes=500")

@@ -395,3 +395,43 @@ def test_a_truncated_trace_keeps_the_principal_variation():
     assert [n["id"] for n in flat(t["root"])] == list(range(20))
     omitted = sum(n.get("omitted", 0) for n in flat(t["root"]))
     assert omitted + 20 == t["nodes"]
+
+
+@pytest.mark.parametrize("moves", [[], ["3,0"]])  # MAX to move at the root, then MIN
+def test_scout_tests_each_later_root_move_with_a_null_window(moves):
+    """The full engine (scout on): each root move after the first is first searched with a
+    null window at the best value so far, and only a move whose test answers "better" is
+    searched again, now with the full window, for an exact value; the root's value is the
+    minimax value. Off (or without move ordering), no root move is tested."""
+    from engine.games.cantris import Cantris
+
+    game = Cantris.from_options({"board": "6x3", "seed": 1})
+    state = game.replay(moves)
+    maximizing = game.to_move(state) == 0
+    r = search_root(game, state, depth=3, trace_limit=100_000)
+    kids = r.trace["root"]["children"]
+    assert "scout" not in kids[0] and kids[0]["bound"] == "exact"
+    best, researched, i = kids[0]["value"], 0, 1
+    while i < len(kids):
+        test = kids[i]
+        assert test["scout"] == "test"
+        assert test["alpha" if maximizing else "beta"] == best  # the window: just that value
+        better = test["value"] > best if maximizing else test["value"] < best
+        fails = "lower" if better == maximizing else "upper"  # a null window: never exact inside
+        assert test["bound"] == fails or test["kind"] == "terminal", test
+        if better:  # searched again with the full window: exact
+            again = kids[i + 1]
+            assert again["scout"] == "research" and again["move"] == test["move"] and again["bound"] == "exact"
+            assert (again["alpha"], again["beta"]) == ((best, "inf") if maximizing else ("-inf", best))
+            best, researched, i = again["value"], researched + 1, i + 2
+        else:
+            i += 1
+    assert researched >= 1, "this position has a later root move better than the first"
+    minimax = search_root(game, state, depth=3, algorithm="minimax")
+    assert r.trace["root"]["value"] == best == (minimax.score if maximizing else -minimax.score)
+    assert r.score == minimax.score
+    assert len([k for k in kids if k.get("scout") != "research"]) == len(game.search_moves(state))
+    for switches in ({"scout": False}, {"order": False}):
+        plain = search_root(game, state, depth=3, trace_limit=100_000, **switches)
+        assert plain.score == minimax.score
+        assert not any("scout" in k for k in plain.trace["root"]["children"])
