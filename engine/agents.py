@@ -95,9 +95,9 @@ AGENT_HELP = {
         "alpha-beta with transposition table, move ordering, symmetric moves merged and mate-distance cuts "
         "(all off: the textbook alpha-beta); time=S deepens within S seconds",
     "alphabeta:scout=on|off":
-        "on by default, with order=on: principal variation search at the root, each later root move first "
-        "tested with a null window (can it beat the best so far?) and searched again in full only if it can; "
-        "the same values, fewer nodes",
+        "on by default, with order=on: principal variation search at the root of a depth-limited search, "
+        "each later root move first tested with a null window (can it beat the best so far?) and searched "
+        "again in full only if it can; the same values, fewer nodes",
     "alphabeta:futility=on":
         "opt-in: one ply above the horizon, a position where the game proves that no move can reach the "
         "window is not searched (games with a futility bound: Cantris); the same values, fewer nodes",
@@ -375,7 +375,8 @@ LADDER = (
          "positions already searched are looked up, not searched again", "alphabeta:scout=off"),
     Rung("scout", "+ null-window root", "+ scout",
          "each root move after the first is first tested with a null window (can it beat the best so far?) "
-         "and searched again in full only if it can (principal variation search at the root; the full engine)",
+         "and searched again in full only if it can (principal variation search at the root, in depth-limited "
+         "searches; the full engine)",
          "alphabeta"),
 )
 
