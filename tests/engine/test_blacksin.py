@@ -423,15 +423,19 @@ def test_states_with_equal_keys_have_equal_exact_values():
         assert len({brute_value(g, s) for s in states}) == 1, states
 
 
-def test_order_tries_a_draw_that_busts_last():
+def test_order_tries_erase_self_first_and_a_stop_before_a_draw_that_busts():
     g = game()  # next card 19
     fits = state(4, (10, 9), (5, 2))  # 19 + 19 <= 41
-    assert g.order(fits, g.moves(fits)) == ["draw", "erase_self", "erase_opponent", "stop"]
-    busts = state(4, (18, 9, 5), (5, 2))  # 32 + 19 > 41: stop first, the draw last
-    assert g.order(busts, g.moves(busts)) == ["stop", "erase_self", "erase_opponent", "draw"]
-    over = state(4, (18, 9, 5, 11), (5, 2))  # 43 > 41 already: its own erase first
-    assert g.order(over, g.moves(over)) == ["erase_self", "erase_opponent", "stop", "draw"]
-    for s in (fits, busts, over):
+    assert g.order(fits, g.moves(fits)) == ["erase_self", "draw", "erase_opponent", "stop"]
+    busts = state(4, (18, 9, 5), (5, 2))  # 32 + 19 > 41: stop first
+    assert g.order(busts, g.moves(busts)) == ["stop", "erase_self", "draw", "erase_opponent"]
+    over = state(4, (18, 9, 5, 11), (5, 2))  # 43 > 41 already: as when the draw fits
+    assert g.order(over, g.moves(over)) == ["erase_self", "draw", "erase_opponent", "stop"]
+    no_erase = state(4, (10, 9), (5, 2), erases0=0)
+    assert g.order(no_erase, g.moves(no_erase)) == ["draw", "stop"]
+    empty = state(4, (), (5, 2))  # nothing of its own to erase: the draw first
+    assert g.order(empty, g.moves(empty)) == ["draw", "erase_opponent", "stop"]
+    for s in (fits, busts, over, no_erase, empty):
         assert sorted(g.order(s, g.moves(s))) == sorted(g.moves(s))
 
 
