@@ -73,8 +73,9 @@ def _strength(v):
 
 _SEARCH_KEYS: dict[str, Callable] = {"depth": _depth, "time": _seconds, "eval": str}
 #: the switches of the techniques alpha-beta adds to the textbook (search.Techniques); all on
-#: by default but ``futility``, which is opt-in (``scout`` works only with ``order`` on)
-SWITCHES = ("tt", "order", "sym", "mate", "scout", "futility")
+#: by default but ``futility``, which is opt-in (``scout`` works only with ``order`` on,
+#: ``endgame`` only with ``tt``)
+SWITCHES = ("tt", "order", "sym", "mate", "endgame", "scout", "futility")
 _TECHNIQUES: dict[str, Callable] = {name: _switch for name in SWITCHES}
 _KEYS: dict[str, dict[str, Callable]] = {
     "human": {},
@@ -94,6 +95,10 @@ AGENT_HELP = {
     "alphabeta:depth=D,time=S,tt=on|off,order=on|off,sym=on|off,mate=on|off,eval=NAME":
         "alpha-beta with transposition table, move ordering, symmetric moves merged and mate-distance cuts "
         "(all off: the textbook alpha-beta); time=S deepens within S seconds",
+    "alphabeta:endgame=on|off":
+        "on by default, with tt=on: in a search to the end, a position the game can work out without "
+        "trying the moves (Blacksin: one side has stopped, or one is bust for good) takes the game's exact "
+        "value; the same values, fewer nodes",
     "alphabeta:scout=on|off":
         "on by default, with order=on: principal variation search at the root of a depth-limited search, "
         "each later root move first tested with a null window (can it beat the best so far?) and searched "
@@ -125,6 +130,7 @@ class Agent:
     mate: bool = True
     futility: bool = False
     scout: bool = True
+    endgame: bool = True
     seed: int | None = None
     strength: int = levels.FULL
     eval: str | None = None
@@ -197,7 +203,7 @@ class Agent:
         """The :func:`~engine.search.search_root` arguments this agent's search uses."""
         return {"algorithm": "minimax" if self.name == "minimax" else "alphabeta", "depth": self.depth,
                 "time_limit": self.time, "tt": self.tt, "order": self.order, "sym": self.sym, "mate": self.mate,
-                "futility": self.futility, "scout": self.scout}
+                "futility": self.futility, "scout": self.scout, "endgame": self.endgame}
 
     def choose(self, game: Game, state, *, cancel: threading.Event | None = None,
                progress: Callable[[dict], None] | None = None, time_cap: float | None = None,
@@ -372,7 +378,10 @@ LADDER = (
     Rung("mate", "+ mate distance", "+ mate",
          "no search where no result could beat a win already found", "alphabeta:tt=off,order=on,sym=on,mate=on,scout=off"),
     Rung("table", "+ transposition table", "+ table",
-         "positions already searched are looked up, not searched again", "alphabeta:scout=off"),
+         "positions already searched are looked up, not searched again", "alphabeta:endgame=off,scout=off"),
+    Rung("endgame", "+ endgame rules", "+ endgame",
+         "in a search to the end, a position the game can work out without trying the moves takes the game's "
+         "exact value (Blacksin: one side has stopped, or one is bust for good)", "alphabeta:scout=off"),
     Rung("scout", "+ null-window root", "+ scout",
          "each root move after the first is first tested with a null window (can it beat the best so far?) "
          "and searched again in full only if it can (principal variation search at the root, in depth-limited "

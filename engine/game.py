@@ -167,6 +167,15 @@ class Game(ABC):
         trying the moves. Default: ``None`` (no knowledge)."""
         return None
 
+    def solved(self, state) -> int | None:
+        """The exact minimax value of a position in play, when the game can work it out
+        cheaply without trying the moves (an endgame rule), else ``None``: seat 0's view,
+        counted from here (``WIN - n``: seat 0 wins in ``n`` plies; ``n - WIN``: seat 1 does;
+        0: a draw). Asked only by a search to the end (every value proved) against a perfect
+        opponent, with the ``endgame`` switch (:class:`~engine.search.Techniques`); it must be
+        exactly what the full search would find. Default: ``None`` (no knowledge)."""
+        return None
+
     def chance_outcomes(self, state) -> list[tuple[Any, float]]:
         """At a CHANCE state: ``[(move, probability), ...]`` summing to 1."""
         raise NotImplementedError

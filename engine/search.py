@@ -64,6 +64,9 @@ class Techniques:
     ``futility`` (opt-in, off by default) one ply above the horizon, the game's
                :meth:`~engine.game.Game.futility` bound: stop where no move's evaluation can
                reach the window (exact: the value returned is a true bound, as a cut-off's);
+    ``endgame`` the game's exact values (:meth:`~engine.game.Game.solved`) for positions it
+               can work out without trying the moves, in a search to the end against a
+               perfect opponent; a table the game fills itself, so only with ``tt`` on;
     ``scout``  principal variation search at the root of a depth-limited search: every root
                move after the first is first tested with a null window (can it do better
                than the best so far at all?) and searched again with the full window only
@@ -80,11 +83,13 @@ class Techniques:
     mate: bool = True
     futility: bool = False
     scout: bool = True
+    endgame: bool = True
 
     @classmethod
     def of(cls, algorithm: str, **switches: bool) -> "Techniques":
         if algorithm == "minimax":
-            return cls(prune=False, tt=False, order=False, sym=False, mate=False, futility=False, scout=False)
+            return cls(prune=False, tt=False, order=False, sym=False, mate=False, futility=False, scout=False,
+                       endgame=False)
         if algorithm != "alphabeta":
             raise ValueError(f"unknown algorithm {algorithm!r}")
         return cls(prune=True, **switches)
@@ -428,11 +433,14 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
     g_futility = (game.futility if tech.futility and evaluate == game.evaluate
                   and type(game).futility is not Game.futility else None)
     use_order, use_mate, check = tech.order, tech.mate, clock.check
+    # (the game's exact values: only where the search proves everything and plays no model)
+    g_solved = (game.solved if tech.endgame and tech.tt and unlimited and averaged == {CHANCE}
+                and type(game).solved is not Game.solved else None)
     tt_dict = table.entries if tech.tt else None
     tt_get = tt_dict.get if tt_dict is not None else None
     hits = [0, 0]  # table answers, and those that are not proved
     table_answer = _table_answer(pv, hits)
-    nodes = leaves = evals = cutoffs = horizon = deepest = futile = 0  # (closure cells: cheaper than attributes)
+    nodes = leaves = evals = cutoffs = horizon = deepest = futile = solved = 0  # (closure cells: cheaper than attributes)
     tracing = tracer is not None
     trace_probe = tracer.probe if tracer is not None else None
 
@@ -440,7 +448,7 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
         """``key``: the state's table key when the parent has looked the state up in the
         table already, and ``entry`` what it found there (None, or an entry that did not
         answer this very window and depth: no need to ask it again)."""
-        nonlocal nodes, leaves, evals, cutoffs, horizon, deepest, futile
+        nonlocal nodes, leaves, evals, cutoffs, horizon, deepest, futile, solved
         nodes += 1
         if not nodes & CHECK_EVERY:
             check()
@@ -456,6 +464,17 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
             evals += 1
             horizon += 1
             return g_eval(state)
+        if g_solved is not None:
+            v = g_solved(state)
+            if v is not None:  # the game's endgame rule: exact, no move tried
+                leaves += 1
+                solved += 1
+                v = v - ply if v >= MATE_BOUND else v + ply if v <= -MATE_BOUND else v
+                if tt_dict is not None:
+                    if key is None:
+                        key = g_key(state)
+                    tt_dict[key] = (0, _to_stored(v, ply), EXACT, None, True)
+                return v
         # Mate-distance cuts: from here no result is better than a win on the next ply, nor
         # worse than a loss on it; when the window lies beyond that, nothing below can matter.
         if use_mate:
@@ -537,7 +556,7 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
 
     def counts() -> dict:
         return {"nodes": nodes, "leaves": leaves, "evals": evals, "cutoffs": cutoffs, "tt_hits": hits[0],
-                "horizon": horizon + hits[1], "deepest": deepest, "futile": futile}
+                "horizon": horizon + hits[1], "deepest": deepest, "futile": futile, "solved": solved}
 
     def enter_root() -> None:
         nonlocal nodes
@@ -565,7 +584,8 @@ class Tracer:
     entry), ``kind`` (max, min, chance, terminal, leaf), ``depth`` (ply), ``value``, ``bound``
     (``exact``, or ``lower`` / ``upper`` where the search only proved that the true value is at
     least / at most ``value``), ``cut`` (why the node stopped early: ``beta`` or ``alpha``
-    cut-off, ``mate`` distance, ``table`` answer; else None), ``cutoff`` (on the child after
+    cut-off, ``mate`` distance, ``table`` answer, ``futility``, ``solved`` by the game's endgame
+    rule; else None), ``cutoff`` (on the child after
     which the siblings were pruned), ``pruned`` (how many), ``tt_hit``, ``children``; a root
     move searched with ``scout`` also has ``scout``: ``test`` (its null-window test: the window
     between ``alpha`` and ``beta`` is as narrow as floats allow, so both read as the value tested,
@@ -685,6 +705,9 @@ class Tracer:
         if not self.tech.prune:
             return  # minimax: every value is the node's true value
         after = self.counts()
+        if after.get("solved", 0) > before.get("solved", 0) and after["nodes"] == before["nodes"] + 1:
+            node["cut"] = "solved"  # the game's endgame rule gave the exact value
+            return
         if self.tech.mate and (alpha >= WIN - ply - 1 or beta <= ply + 1 - WIN):
             node["cut"], node["bound"] = "mate", _window_bound(value, alpha, beta)
             return
@@ -902,6 +925,7 @@ def search_root(
     mate: bool = True,
     futility: bool = False,
     scout: bool = True,
+    endgame: bool = True,
     cancel: threading.Event | None = None,
     progress: Callable[[dict], None] | None = None,
     trace_limit: int | None = None,
@@ -914,7 +938,8 @@ def search_root(
     ``algorithm``  ``"minimax"`` (the textbook: every legal move, no pruning, no table) or
                    ``"alphabeta"`` with the switches ``tt``, ``order``, ``sym``, ``mate``
                    (:class:`Techniques`; all off: the textbook alpha-beta), ``scout`` (on
-                   only with ``order``) and the opt-in ``futility``.
+                   only with ``order``), ``endgame`` (on only with ``tt``) and the opt-in
+                   ``futility``.
     ``depth``      plies to search; 0 means to the end of the game.
     ``time_limit`` seconds; with it the search deepens 1, 2, 3... and returns the deepest
                    finished iteration's move when time runs out (depth 1 always finishes
@@ -928,7 +953,8 @@ def search_root(
     ``table``      a transposition table to start from (and fill); default a new one.
     ``evaluate``   heuristic for depth-limited leaves (default: ``game.evaluate``).
     """
-    tech = Techniques.of(algorithm, tt=tt, order=order, sym=sym, mate=mate, futility=futility, scout=scout)
+    tech = Techniques.of(algorithm, tt=tt, order=order, sym=sym, mate=mate, futility=futility, scout=scout,
+                         endgame=endgame)
     if game.status(state) is not None:
         raise ValueError("the game is over: there is no move to search")
     if game.to_move(state) == CHANCE:

@@ -42,6 +42,7 @@ from __future__ import annotations
 import random
 
 from ..game import CHANCE, DRAW, Game, IllegalMove, Option, OptionError
+from ..textbook import WIN
 
 DEFAULT_DECK_COUNT = 21
 MIN_DECK_COUNT, MAX_DECK_COUNT = 5, 30
@@ -115,6 +116,7 @@ class Blacksin(Game):
         # What the first state field holds once the deck is empty: the deck position N here,
         # the bitmask 0 in the hidden model (which shares moves()).
         self.empty_deck = n
+        self._sums: dict = {}  # deck position -> _deck_sums of the deck from there (solved())
 
     def start(self):
         d = self.deck
@@ -261,6 +263,88 @@ class Blacksin(Game):
             if my_sum <= target and my_sum + self.deck[pos] > target:
                 moves.insert(0, moves.pop())  # stop, listed last
         return moves
+
+    def solved(self, state):
+        """The endgame rule (:meth:`Game.solved`). Where one side has stopped, the other
+        plays alone, for the fastest win, else a draw, else the slowest loss; where both play
+        and one is bust for good, the other wins as late as the bust side can make it. Any line
+        of play reduces to: erase some of the stopped side's last cards, some of its own, then
+        draw cards, erasing some of them right after drawing them, then stop; the sums it can
+        end with are bitmasks (bit s: sum s) of the deck from here (:func:`_deck_sums`)."""
+        pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side, sum0, sum1 = state
+        target = self.target
+        if stopped0 == stopped1:
+            if stopped0 or (sum0 > target) == (sum1 > target):
+                return None
+            # Both play, one is over the target: when it stays over even without the last
+            # cards all erases left could remove, the other wins (it stops at its first turn)
+            # and the bust side delays to the end: every card drawn, its erases spent, two
+            # stops (the winner's stop is its only move; the bust side's erases always find a
+            # card, its own, and no erase of either side brings it back under the target).
+            live = erases0 + erases1
+            if sum0 > target:
+                if sum0 - sum(hand0[-live:]) > target if live else True:
+                    plies = self.deck_count - pos + erases0 + 2
+                    return plies - WIN
+            elif sum1 - sum(hand1[-live:]) > target if live else True:
+                return WIN - (self.deck_count - pos + erases1 + 2)
+            return None
+        if side:
+            my_sum, their_sum = sum1, sum0
+        else:
+            my_sum, their_sum = sum0, sum1
+        if my_sum <= target and (their_sum > target or their_sum < my_sum):
+            return WIN - 1 if side == 0 else 1 - WIN  # a stop wins now
+        if side:
+            mine, theirs, erases = hand1, hand0, erases1
+        else:
+            mine, theirs, erases = hand0, hand1, erases0
+        sums = self._sums.get(pos)
+        if sums is None:
+            sums = self._sums[pos] = _deck_sums(self.deck[pos:], self.erases)
+        layers, upto = sums
+        full = (1 << (target + 1)) - 1
+        # the other's sums after erasing its last a cards (a erase_opponent moves), with the
+        # masks of my winning and drawn sums against each; erasing a bust hand's cards never
+        # helps, as it only brings that hand nearer
+        options = []
+        if their_sum > target:
+            options.append((0, full, -1 << (target + 1)))
+        else:
+            theirs_after = their_sum
+            for a in range(min(erases, len(theirs)) + 1):
+                if a:
+                    theirs_after -= theirs[-a]
+                options.append((a, full ^ ((2 << theirs_after) - 1), 1 << theirs_after))
+        best = None  # the fewest actions before a winning stop
+        can_draw = False
+        most_mine = len(mine)
+        for a, win, draw in options:
+            my_after = my_sum
+            for p in range(min(erases - a, most_mine) + 1):
+                if p:
+                    my_after -= mine[-p]
+                left = erases - a - p
+                reach = upto[left] << my_after
+                if reach & win:
+                    done = a + p
+                    if best is None or done < best:
+                        for cost, mask in enumerate(layers[left]):
+                            if done + cost >= (best or 1 << 30):
+                                break
+                            if (mask << my_after) & win:
+                                best = done + cost
+                                break
+                elif reach & draw:
+                    can_draw = True
+        if best is not None:
+            plies = best + 1
+            return WIN - plies if side == 0 else plies - WIN
+        if can_draw:
+            return 0
+        left = self.deck_count - pos
+        plies = left + min(erases, len(mine) + left + len(theirs)) + 1
+        return plies - WIN if side == 0 else WIN - plies
 
     def evaluate(self, state):
         """Heuristic for seat 0 at a depth-limited leaf: closeness to the target and erases
@@ -436,6 +520,9 @@ class HiddenDeckModel(Blacksin):
     def order(self, state, moves):
         return moves  # the next card is unknown here: draw, erase_self, erase_opponent, stop
 
+    def solved(self, state):
+        return None  # a draw is chance's: the one-player shortcut does not apply
+
     def chance_outcomes(self, state):
         cards = self.moves(state)
         p = 1.0 / len(cards)
@@ -517,6 +604,32 @@ def _deck_from_options(options: dict) -> tuple[int, ...]:
         raise OptionError(f"option 'deck_count': {count} disagrees with option 'deck', "
                           f"which holds {n} cards")
     return tuple(deck)
+
+
+def _deck_sums(rest, most):
+    """For the cards ``rest``: ``layers[e][c]``, the bitmask of the sums a hand can gain from
+    them in exactly ``c`` moves with at most ``e`` erases (draw the first ``k``, erasing ``r``
+    of them right after drawing them: ``c = k + r``), and ``upto[e]``, of every sum it can
+    gain with at most ``e`` erases (any number of moves)."""
+    n = len(rest)
+    exact = [[0] * (n + 1) for _ in range(most + 1)]  # [r][k]: first k cards, r of them erased
+    exact[0][0] = 1
+    for k, card in enumerate(rest, 1):
+        exact[0][k] = exact[0][k - 1] << card
+        for r in range(1, min(k, most) + 1):
+            exact[r][k] = (exact[r][k - 1] << card) | exact[r - 1][k - 1]
+    layers, upto = [], []
+    for e in range(most + 1):
+        by_cost = [0] * (n + e + 1)
+        for r in range(e + 1):
+            for k in range(r, n + 1):
+                by_cost[k + r] |= exact[r][k]
+        layers.append(by_cost)
+        acc = 0
+        for mask in by_cost:
+            acc |= mask
+        upto.append(acc)
+    return layers, upto
 
 
 def _cards(cards) -> str:

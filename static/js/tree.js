@@ -383,6 +383,7 @@
     mate: { short: "mate", words: "mate-distance cut: no result here could beat a win already found higher up, so the node was not searched" },
     futility: { short: "futile", words: "futility cut (the opt-in futility=on): one ply above the depth limit, the game proved that no move here can reach the window, so no move was searched; the value is that bound" },
     table: { short: "table", words: "answered by the transposition table: this position was searched before, so nothing below it is searched again" },
+    solved: { short: "endgame", words: "solved by the game's endgame rule: the game works out this position's exact value without trying the moves, so no move was searched" },
   };
 
   /** The window a node was searched with. A root move's null-window test (scout) asks one
@@ -583,6 +584,9 @@
       lines.push(rootLine(n, val));
     } else if (n.cut === "mate") {
       lines.push(mateLine(n, where));
+    } else if (n.cut === "solved") {
+      lines.push(["The game's endgame rule solves ", b(where), " without trying a move: exactly ", val(), proved(n.value),
+        ". ", cutNote("✂ endgame rule")]);
     } else {
       lines.push(nodeLine(n, where, val));
     }

@@ -59,7 +59,8 @@ def check_exit(node, text):
         assert f"at most {value}" in text and "returns" not in text, (node["id"], text)
     if "of its children" in text:
         assert node["children"] and node["bound"] == "exact", (node["id"], text)
-    reason = {"beta": "β cut-off", "alpha": "α cut-off", "mate": "mate distance", "table": "table"}
+    reason = {"beta": "β cut-off", "alpha": "α cut-off", "mate": "mate distance", "table": "table",
+              "solved": "endgame rule"}
     if node["cut"]:
         assert reason[node["cut"]] in text, (node["id"], text)
     if node.get("pruned"):

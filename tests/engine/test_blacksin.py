@@ -16,9 +16,9 @@ from engine.agents import parse_agent
 from engine.arena import run_arena
 from engine.game import CHANCE, DRAW, EVAL_LIMIT, IllegalMove
 from engine.games import get_game
-from engine.games.blacksin import Blacksin, HiddenDeckModel, outcome
+from engine.games.blacksin import STOPPED0, STOPPED1, Blacksin, HiddenDeckModel, outcome
 from engine.options import OptionError
-from engine.search import WIN, search_root
+from engine.search import MATE_BOUND, WIN, search_root
 
 # The first game of the seed's log: deck top first, 21 cards, target 41.
 SEED_GAME_1 = "18,5,9,2,19,11,13,21,14,17,15,16,10,4,7,6,8,1,3,20,12"
@@ -726,3 +726,68 @@ def test_arena_against_rules_is_as_frozen():
     frozen = FROZEN["arena"]
     result = run_arena("blacksin", {}, frozen["agents"], games=frozen["games"], seed=frozen["seed"])
     assert (result["wins"], result["draws"], result["losses"]) == (frozen["wins"], frozen["draws"], frozen["losses"])
+
+
+def _positions_the_endgame_rule_solves(rng, one_stopped=300, both_play=40):
+    """Positions in play of random games (decks of 8 to 21 cards) that Blacksin.solved answers:
+    so many with one side stopped, so many with both playing and one bust for good (rarer:
+    the games lean towards drawing for those)."""
+    found = {"one stopped": [], "both play": []}
+    wanted = {"one stopped": one_stopped, "both play": both_play}
+    while any(len(found[k]) < wanted[k] for k in found):
+        g = Blacksin.from_options({"deck_count": rng.choice([8, 10, 13, 15, 21]), "seed": rng.randrange(10**6)})
+        s = g.start()
+        greedy = rng.random() < 0.5
+        while g.status(s) is None:
+            kind = "one stopped" if s[STOPPED0] or s[STOPPED1] else "both play"
+            if len(found[kind]) < wanted[kind] and g.solved(s) is not None:
+                found[kind].append((g, s))
+            moves = g.moves(s)
+            if greedy and "draw" in moves and rng.random() < 0.8:
+                s = g.play(s, "draw")
+            else:
+                s = g.play(s, "stop" if "stop" in moves and rng.random() < 0.15 else rng.choice(moves))
+    return found
+
+
+def test_the_endgame_rule_is_exactly_what_the_full_search_finds():
+    """Blacksin.solved (one side has stopped: the other plays alone; or one side is bust for
+    good) gives, for every position it answers, the value the search finds without it: the
+    same result in the same number of plies, from seat 0's view."""
+    for kind, positions in _positions_the_endgame_rule_solves(random.Random("endgame rule")).items():
+        for g, s in positions:
+            searched = search_root(g, s, endgame=False)
+            assert g.solved(s) == (searched.score if g.to_move(s) == 0 else -searched.score), (kind, s)
+
+
+def test_the_endgame_switch_changes_the_nodes_never_the_result():
+    for seed in range(6):
+        g = Blacksin.from_options({"seed": seed})
+        on, off = search_root(g, g.start()), search_root(g, g.start(), endgame=False)
+        assert (on.score, on.outcome) == (off.score, off.outcome)
+        assert [m["score"] for m in on.root_moves] == [m["score"] for m in off.root_moves]
+        assert on.stats.nodes < off.stats.nodes / 1.5
+    hidden = Blacksin.from_options({"seed": 1, "hidden": True})
+    stopped = hidden.play(hidden.start(), "stop")
+    assert hidden.solved(stopped) is not None  # the real game knows the deck
+    model, view = hidden.perspective(stopped, 1)
+    assert model.solved(view) is None  # the searcher's model does not: its draws are chance's
+
+
+def test_a_trace_marks_the_positions_the_endgame_rule_solved():
+    g = Blacksin.from_options({"deck_count": 10, "seed": 3})
+    r = search_root(g, g.start(), trace_limit=100_000)
+    nodes, stack = [], [(r.trace["root"], [])]
+    while stack:
+        n, path = stack.pop()
+        nodes.append((n, path))
+        stack.extend((c, path + [c["move"]]) for c in n["children"])
+    solved = [(n, path) for n, path in nodes if n["cut"] == "solved"]
+    assert solved and all(not n["children"] and n["bound"] == "exact" for n, _ in solved)
+    for n, path in solved[:15]:
+        s = g.replay(path)
+        searched = search_root(g, s, endgame=False).score
+        # the trace counts plies from the root: the same result, len(path) plies further on
+        expected = searched if g.to_move(s) == 0 else -searched
+        expected += -len(path) if expected >= MATE_BOUND else len(path) if expected <= -MATE_BOUND else 0
+        assert n["value"] == expected, path
