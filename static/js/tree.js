@@ -342,8 +342,8 @@
     g.append(svg("rect", { class: "tn-box", width: W, height: H, rx: n.kind === "leaf" || n.kind === "terminal" ? 4 : 12 }));
     const glyph = kindGlyph(n.kind);
     if (glyph) g.append(svg("text", { class: "tn-glyph", x: 9, y: 19, text: glyph }));
-    g.append(svg("text", { class: "tn-value", x: W / 2, y: 31, "text-anchor": "middle", text: "?" }));
-    g.append(svg("text", { class: "tn-window", x: W / 2, y: 52, "text-anchor": "middle", text: windowOf(n, true) }));
+    g.append(svg("text", { class: "tn-value", x: W / 2, y: 35, "text-anchor": "middle", text: "?" }));
+    g.append(svg("text", { class: "tn-window", x: W / 2, y: 55, "text-anchor": "middle", text: windowOf(n, true) }));
     if (n.scout) g.append(svg("text", { class: "tn-scout", x: W - 6, y: 17, "text-anchor": "end", text: n.scout === "test" ? "test" : "again" }));
     if (n.tt_hit) {
       g.append(svg("circle", { class: "tn-tt", cx: W - 4, cy: 4, r: 12 }),
@@ -383,7 +383,7 @@
     mate: { short: "mate", words: "mate-distance cut: no result here could beat a win already found higher up, so the node was not searched" },
     futility: { short: "futile", words: "futility cut (the opt-in futility=on): one ply above the depth limit, the game proved that no move here can reach the window, so no move was searched; the value is that bound" },
     table: { short: "table", words: "answered by the transposition table: this position was searched before, so nothing below it is searched again" },
-    solved: { short: "endgame", words: "solved by the game's endgame rule: the game works out this position's exact value without trying the moves, so no move was searched" },
+    solved: { short: "solved", words: "solved by the game's endgame rule: the game works out this position's exact value without trying the moves, so no move was searched" },
   };
 
   /** The window a node was searched with. A root move's null-window test (scout) asks one
