@@ -236,6 +236,7 @@ class Shannon(Game):
                               f"{self.vertices[self.s]} and the goal {self.vertices[self.t]}")
         self.edges = board.edges
         self._ends = tuple((e, u, v) for e, (u, v) in enumerate(self.edges))  # for masks: one pass, no bit lists
+        self._bit_ends = tuple((1 << e, u, v) for e, u, v in self._ends)  # the same with each edge's bit
         self.edge_names = tuple(f"{self.vertices[u]}-{self.vertices[v]}" for u, v in self.edges)
         self.edge_of = {}  # (name, name) in either order -> edge index
         for e, (u, v) in enumerate(self.edges):
@@ -501,7 +502,7 @@ class Shannon(Game):
         memo = self._conductance_memo
         if (closure, free) in memo:
             return memo[closure, free]
-        found = _rounded_log(_star_mesh(_network(self._ends, label, free), source, sink), lambda: [
+        found = _rounded_log(_star_mesh(_network(self._bit_ends, label, free), source, sink), lambda: [
             (label[u], label[v]) for e, u, v in self._ends if free >> e & 1], source, sink)
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
@@ -917,11 +918,25 @@ class Contracted:
         >>> one.canonical()[0] == two.canonical()[0], one.canonical()[1], two.canonical()[1]
         (True, [0, 3, 1], [5, 2, 4])
         """
-        pairs = self.pairs
-        n = len(self.names)
-        colour, classes = [0, 0] + [1] * (n - 2), min(n, 2)
+        pairs, near = self.pairs, self.near
+        n = len(near)
+        # Refinement's first round written out, on small integers: from terminals 0, the rest
+        # 1, a vertex's colour ranks (its colour, edges to the rest, edges to terminals) --
+        # the very colours _refine's first round gives (its signatures compare that way).
+        signature = [0, 0]
+        for around in near[2:]:
+            inward = around.count(0) + around.count(1)
+            signature.append(4096 + (len(around) - inward << 6) + inward)  # degrees < 64
+        inward = near[0].count(1)
+        signature[0] = (len(near[0]) - inward << 6) + inward
+        inward = near[1].count(0)
+        signature[1] = (len(near[1]) - inward << 6) + inward
+        ranks = sorted(set(signature))
+        colour = list(map(dict(zip(ranks, range(len(ranks)))).__getitem__, signature))
+        classes = len(ranks)
         while True:
-            colour, classes = _refine(pairs, colour, classes)
+            if classes < n:
+                colour, classes = _refine(pairs, colour, classes)
             if classes == n:
                 break
             # individualise: the first member of the least unsplit class keeps its colour,
@@ -976,29 +991,35 @@ def conductance(pairs, source, sink) -> float:
     (0.5, 2.0)
     """
     names = {x: x for pair in pairs for x in pair}
-    ends = [(k, a, b) for k, (a, b) in enumerate(pairs)]
+    ends = [(1 << k, a, b) for k, (a, b) in enumerate(pairs)]
     return _star_mesh(_network(ends, names, (1 << len(ends)) - 1), source, sink)
 
 
 def _network(ends, label, free: int) -> dict[int, dict[int, float]]:
-    """The resistor network (vertex -> {neighbour: conductance}) of the edges ``(e, u, v)``
-    of ``ends`` whose bit ``e`` is in ``free``: a 1-ohm resistor between ``label[u]`` and
+    """The resistor network (vertex -> {neighbour: conductance}) of the edges ``(bit, u, v)``
+    of ``ends`` whose ``bit`` is in ``free``: a 1-ohm resistor between ``label[u]`` and
     ``label[v]`` each (a board's leaf passes its edges and components as they are, with no
     list of pairs in between: this runs at every leaf)."""
     weights: dict[int, dict[int, float]] = {}
-    for e, u, v in ends:
-        if free >> e & 1:
-            a, b = label[u], label[v]
-            around = weights.get(a)
+    get = weights.get
+    for bit, u, v in ends:
+        if free & bit:
+            a = label[u]
+            b = label[v]
+            around = get(a)
             if around is None:
                 weights[a] = {b: 1.0}
+            elif b in around:
+                around[b] += 1.0
             else:
-                around[b] = around.get(b, 0.0) + 1.0
-            around = weights.get(b)
+                around[b] = 1.0
+            around = get(b)
             if around is None:
                 weights[b] = {a: 1.0}
+            elif a in around:
+                around[a] += 1.0
             else:
-                around[a] = around.get(a, 0.0) + 1.0
+                around[a] = 1.0
     return weights
 
 
@@ -1185,6 +1206,7 @@ def path_blocks(adjacent, source, sink) -> tuple[int, int | None]:
 
 
 COUNT_BITS = 6  # bits for how many neighbours of one colour a vertex has (<= MAX_EDGES < 64)
+_WEIGHT = [1 << COUNT_BITS * c for c in range(MAX_EDGES + 2)]  # colour -> its field's unit
 
 
 def _refine(pairs, colour, classes) -> tuple[list[int], int]:
@@ -1198,15 +1220,14 @@ def _refine(pairs, colour, classes) -> tuple[list[int], int]:
     shift = COUNT_BITS * n
     while True:
         signature = [c << shift for c in colour]
-        weight = [1 << COUNT_BITS * c for c in colour]
+        weight = list(map(_WEIGHT.__getitem__, colour))
         for i, j in pairs:
             signature[i] += weight[j]
             signature[j] += weight[i]
         ranks = sorted(set(signature))
         if len(ranks) == classes:
             return colour, classes
-        rank = {sig: r for r, sig in enumerate(ranks)}
-        colour = [rank[sig] for sig in signature]
+        colour = list(map(dict(zip(ranks, range(len(ranks)))).__getitem__, signature))
         classes = len(ranks)
         if classes == n:
             return colour, classes
