@@ -224,8 +224,10 @@ class Cantris(Game):
         self._handed: list = []  # the last search moves, ordered already
         self._names = tuple(f"{rows - 1 - i // cols},{i % cols}" for i in range(rows * cols))
         self._index = {name: i for i, name in enumerate(self._names)}
-        # (row shift, its moves table, its first cell), top row first
-        self._top_down = [(s, t.row_moves[h], h * cols) for h, s in enumerate(t.row_shifts)][::-1]
+        # a board's length in bits -> (row shift, its moves table, its first cell) for each
+        # row up to the highest that holds a tile, top row first
+        top_down = [(s, t.row_moves[h], h * cols) for h, s in enumerate(t.row_shifts)][::-1]
+        self._top_down = [top_down[rows - 1 - max(n - 1, 0) // t.row_bits:] for n in range(rows * t.row_bits + 1)]
         if options["cells"] is not None:
             self._start = self._parse_cells(options["cells"])
         else:
@@ -436,13 +438,15 @@ class Cantris(Game):
         row r >= h, the tile from (c, r+1) completes row r: one table probe a row finds them
         all, from the top row down, so that a row's moves are flagged as they are listed;
         a run found so scores its points in the first clear of every such removal."""
-        mask, rb, completes, upper = self._row_mask, self._row_bits, self._completes, self._tiles
+        mask, completes, upper = self._row_mask, self._completes, self._tiles
         moves: list[int] = []
         reach = above = 0  # reach: the columns whose tiles here and below clear
-        gains = [0] * self.cols  # per column: what the first clear of such a removal scores
-        for shift, plain, first in self._top_down[len(self._top_down) - 1 - (board.bit_length() - 1) // rb:]:
+        gains: list[int] = []  # per column: what the first clear of such a removal scores
+        for shift, plain, first in self._top_down[board.bit_length()]:
             row = board >> shift & mask
             hit = completes[row] & upper[above]  # a tile above falls into a run in this row
+            if hit and not gains:
+                gains = [0] * self.cols
             while hit:
                 low = hit & -hit
                 hit ^= low
