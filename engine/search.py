@@ -469,12 +469,11 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
             if v is not None:  # the game's endgame rule: exact, no move tried
                 leaves += 1
                 solved += 1
-                v = v - ply if v >= MATE_BOUND else v + ply if v <= -MATE_BOUND else v
-                if tt_dict is not None:
+                if tt_dict is not None:  # (counted from here, as the table keeps values)
                     if key is None:
                         key = g_key(state)
-                    tt_dict[key] = (0, _to_stored(v, ply), EXACT, None, True)
-                return v
+                    tt_dict[key] = (0, v, EXACT, None, True)
+                return v - ply if v >= MATE_BOUND else v + ply if v <= -MATE_BOUND else v
         # Mate-distance cuts: from here no result is better than a win on the next ply, nor
         # worse than a loss on it; when the window lies beyond that, nothing below can matter.
         if use_mate:
@@ -585,12 +584,12 @@ class Tracer:
     (``exact``, or ``lower`` / ``upper`` where the search only proved that the true value is at
     least / at most ``value``), ``cut`` (why the node stopped early: ``beta`` or ``alpha``
     cut-off, ``mate`` distance, ``table`` answer, ``futility``, ``solved`` by the game's endgame
-    rule; else None), ``cutoff`` (on the child after
-    which the siblings were pruned), ``pruned`` (how many), ``tt_hit``, ``children``; a root
-    move searched with ``scout`` also has ``scout``: ``test`` (its null-window test: the window
-    between ``alpha`` and ``beta`` is as narrow as floats allow, so both read as the value tested,
-    and the node and every node below it have ``null_window``) or ``research`` (searched again with the full window
-    after its test said it can beat the best so far), so such a move has two children."""
+    rule; else None), ``cutoff`` (on the child after which the siblings were pruned),
+    ``pruned`` (how many), ``tt_hit``, ``children``. A root move searched with ``scout`` also
+    has ``scout``: ``test`` (its null-window test: the window between ``alpha`` and ``beta`` is
+    as narrow as floats allow, so both read as the value tested; the node and every node below
+    it have ``null_window``) or ``research`` (searched again with the full window after its
+    test said it can beat the best so far), so such a move has two children."""
 
     def __init__(self, game: Game, limit: int, tech: Techniques, table: TranspositionTable):
         self.game, self.limit, self.tech, self.table = game, limit, tech, table
@@ -677,7 +676,7 @@ class Tracer:
             return self.search(state, depth, alpha, beta, ply, move, key, entry)
         node = self._new(parent, state, move, alpha, beta, ply)
         if ply == 1 and self.tech.scout:  # the root's null-window tests (_scouted)
-            if alpha < beta == nextafter(alpha, INF):
+            if node.get("null_window"):
                 node["scout"] = parent["_tested"] = "test"
             elif parent.pop("_tested", None):
                 node["scout"] = "research"
