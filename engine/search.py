@@ -518,12 +518,32 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
             d, p = depth - 1, ply + 1  # the children's depth and ply
             after_key = found = None
             probe = tt_get is not None and d  # (no entry holds at depth 0: leaves are not stored)
+            # One ply above the horizon the children are leaves: each is counted and settled
+            # here, as alphabeta() would on entering it (status, else the evaluation), without
+            # the call -- most nodes of a depth-limited search are such leaves. (A traced
+            # search enters them, so that the tracer records them.)
+            at_leaves = not d and not tracing
             maximizing = side == 0
             best = -INF if maximizing else INF
             for m in moves:
                 after = g_play(state, m)
                 v = None
-                if probe:
+                if at_leaves:
+                    nodes += 1
+                    if not nodes & CHECK_EVERY:
+                        check()
+                    pv[p] = ()
+                    leaves += 1
+                    status = g_status(after)
+                    if status is None:
+                        evals += 1
+                        horizon += 1
+                        v = g_eval(after)
+                    else:
+                        if p > deepest:
+                            deepest = p
+                        v = 0 if status == DRAW else WIN - p if status == 0 else p - WIN
+                elif probe:
                     after_key = g_key(after)
                     found = tt_get(after_key)
                     if found is not None:
