@@ -170,6 +170,8 @@ class Tables:
         self.known: dict[int, tuple] = {}
         #: (board, clearing move) -> (the board after, the points): :meth:`Cantris._resolve`
         self.outcomes: dict[tuple[int, int], tuple[int, int]] = {}
+        #: a move that sets off no clear (value << 8 | cell) -> the cell's column
+        self.column_of = [(m & 255) % cols for m in range(1 << GAIN)]
         #: the shift of each row's value, bottom up
         self.row_shifts = tuple(range(0, rows * rb, rb))
 
@@ -224,10 +226,11 @@ class Cantris(Game):
         self._handed: list = []  # the last search moves, ordered already
         self._names = tuple(f"{rows - 1 - i // cols},{i % cols}" for i in range(rows * cols))
         self._index = {name: i for i, name in enumerate(self._names)}
-        # a board's length in bits -> (row shift, its moves table, its first cell) for each
-        # row up to the highest that holds a tile, top row first
-        top_down = [(s, t.row_moves[h], h * cols) for h, s in enumerate(t.row_shifts)][::-1]
+        # a board's length in bits -> (row shift, its moves table) for each row up to the
+        # highest that holds a tile, top row first
+        top_down = [(s, t.row_moves[h]) for h, s in enumerate(t.row_shifts)][::-1]
         self._top_down = [top_down[rows - 1 - max(n - 1, 0) // t.row_bits:] for n in range(rows * t.row_bits + 1)]
+        self._column_of = t.column_of
         if options["cells"] is not None:
             self._start = self._parse_cells(options["cells"])
         else:
@@ -437,38 +440,38 @@ class Cantris(Game):
         lowers every tile above it by one row, so it lines up a run exactly when, at some
         row r >= h, the tile from (c, r+1) completes row r: one table probe a row finds them
         all, from the top row down, so that a row's moves are flagged as they are listed;
-        a run found so scores its points in the first clear of every such removal."""
+        a run found so scores its points in the first clear of every such removal.
+
+        (The probe is written twice, in the test and in its branch, rather than kept in a
+        local: most rows find nothing, and a row costs what its bytecodes cost.)"""
         mask, completes, upper = self._row_mask, self._completes, self._tiles
         moves: list[int] = []
-        reach = above = 0  # reach: the columns whose tiles here and below clear
-        gains: list[int] = []  # per column: what the first clear of such a removal scores
-        for shift, plain, first in self._top_down[board.bit_length()]:
+        reach = up = 0  # reach: the columns whose tiles here and below clear; up: the row above
+        gains: list[int] = []  # per column: CLEARS | what the first clear of such a removal scores
+        for shift, plain in self._top_down[board.bit_length()]:
             row = board >> shift & mask
-            hit = completes[row] & upper[above]  # a tile above falls into a run in this row
-            if hit and not gains:
-                gains = [0] * self.cols
-            while hit:
-                low = hit & -hit
-                hit ^= low
-                n = low.bit_length() - 1  # 8 * column + the tile that falls
-                c = n >> 3
-                reach |= 1 << c
-                gains[c] += self._runs[row & ~(7 << FIELD * c) | (n & 7) << FIELD * c][1]
-            row_tiles = tiles >> shift & mask
+            if completes[row] & up:  # a tile above falls into a run in this row
+                hit = completes[row] & up
+                if not gains:
+                    gains = [CLEARS] * self.cols
+                runs = self._runs
+                while hit:
+                    low = hit & -hit
+                    hit ^= low
+                    n = low.bit_length() - 1  # 8 * column + the tile that falls
+                    c = n >> 3
+                    reach |= 1 << c
+                    gains[c] += runs[row & ~(7 << FIELD * c) | (n & 7) << FIELD * c][1] << GAIN
+            up = upper[row]
             if reach:
-                row_clearing = self._fields[reach]
-                moves += plain[row_tiles & ~row_clearing]
-                clears = row_tiles & row_clearing
-                c = 0
-                while clears:
-                    value = clears & 7
-                    if value:
-                        moves.append(CLEARS | gains[c] << GAIN | value << 8 | first + c)
-                    clears >>= FIELD
-                    c += 1
+                row_tiles = tiles >> shift & mask
+                clears = row_tiles & self._fields[reach]
+                moves += plain[row_tiles ^ clears]
+                column_of = self._column_of
+                for move in plain[clears]:  # value << 8 | cell, flagged with its column's gain
+                    moves.append(gains[column_of[move]] | move)
             else:
-                moves += plain[row_tiles]
-            above = row
+                moves += plain[tiles >> shift & mask]
         return moves
 
     def futility(self, state, alpha, beta):
