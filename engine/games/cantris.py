@@ -24,10 +24,14 @@ of removals a second and whole-board integer operations are what Python does fas
   removals first, the best first clear first, then by value) at the speed of ``sorted`` on
   plain integers. Which removals clear is found for a whole board at once
   (:meth:`Cantris._moves_of`).
-* a state is ``(board, score_a, score_b, removals, before, move)``: the two totals, the number
-  of removals made so far (it says whose turn it is), and the board before the last removal
-  with that removal (``None, None`` at the start) so that :meth:`Cantris.board` can show the
-  last move step by step. :meth:`Cantris.key` leaves these two out.
+* a state is ``(board, score_a, score_b, removals, before, move, status, difference,
+  mover)``: the two totals, the number of removals made so far (it says whose turn it is),
+  and the board before the last removal with that removal (``None, None`` at the start) so
+  that :meth:`Cantris.board` can show the last move step by step (:meth:`Cantris.key` leaves
+  these two out); then what :meth:`Cantris.status`, :meth:`Cantris.evaluate` and
+  :meth:`Cantris.to_move` answer, worked out by :meth:`Cantris.play`, so that these three
+  are item getters: the search asks them at every node, and a call into C costs a fraction
+  of a call into Python.
 
 A settled board never holds a run, so after a removal only rows at or above it can clear, and
 only through the removal's column. On 6x3 a run always spans the whole row: every column then
@@ -57,6 +61,7 @@ from __future__ import annotations
 
 import random
 from itertools import product
+from operator import itemgetter
 
 from ..game import DRAW, Game, IllegalMove, Option, OptionError
 
@@ -295,17 +300,18 @@ class Cantris(Game):
         return board
 
     def start(self):
-        return (self._start, 0, 0, 0, None, None)
+        return (self._start, 0, 0, 0, None, None, self._status(self._start, 0), 0, 0)
+
+    def _status(self, board: int, difference: int) -> int | None:
+        """:meth:`status` of a board with this score difference (A's total minus B's)."""
+        if self._full[board & self._row_mask]:  # every column holds a tile: play on
+            return None
+        return 0 if difference > 0 else 1 if difference < 0 else DRAW
 
     # ----- the hot path --------------------------------------------------------------------
-    def to_move(self, state):
-        return (state[3] >> self._turn_shift) & 1
-
-    def status(self, state):
-        if self._full[state[0] & self._row_mask]:  # every column holds a tile: play on
-            return None
-        a, b = state[1], state[2]
-        return 0 if a > b else 1 if b > a else DRAW
+    # (the state holds the answers: see the module's docstring)
+    to_move = itemgetter(8)  # type: ignore[assignment]
+    status = itemgetter(6)  # type: ignore[assignment]
 
     def moves(self, state):
         # every tile, in reading order (row 0 left to right, then row 1...)
@@ -338,10 +344,17 @@ class Cantris(Game):
             # the tiles one row higher (an exclusive or swaps them in)
             new = board ^ (board ^ board >> self._row_bits) & self._falls[move]
             points = move >> 8  # the tile's value
-        removals = state[3]
-        if removals >> self._turn_shift & 1:
-            return (new, state[1], state[2] + points, removals + 1, board, move)
-        return (new, state[1] + points, state[2], removals + 1, board, move)
+        removals = state[3] + 1
+        if state[8]:  # B removed
+            difference = state[7] - points
+            a, b = state[1], state[2] + points
+        else:
+            difference = state[7] + points
+            a, b = state[1] + points, state[2]
+        if self._full[new & self._row_mask]:  # every column holds a tile: play on
+            return (new, a, b, removals, board, move, None, difference, removals >> self._turn_shift & 1)
+        return (new, a, b, removals, board, move, 0 if difference > 0 else 1 if difference < 0 else DRAW,
+                difference, removals >> self._turn_shift & 1)
 
     def _resolve(self, board: int, move: int) -> tuple[int, int]:
         """(the board after, the points) of a removal that sets off a clear: the fall lines
@@ -480,8 +493,8 @@ class Cantris(Game):
         # worked out, and kept for play()), then by tile, so the first one that clears
         # nothing scores most of those. Asked only one ply above the horizon: often the
         # first move answers "it may reach the window" (None), at the cost of a look-up.
-        diff = state[1] - state[2]
-        b_moves = state[3] >> self._turn_shift & 1
+        diff = state[7]
+        b_moves = state[8]
         room = diff - beta if b_moves else alpha - diff  # scoring more than this reaches the window
         if room < 1:  # every removal scores at least 1
             return None
@@ -512,12 +525,11 @@ class Cantris(Game):
                 break
         return diff - best if b_moves else diff + best
 
-    def evaluate(self, state):
-        # The score difference: the result is decided by it alone. Measured against it at
-        # equal depth (8x4, depth 3, 120 games each), adding the mover's best immediate gain
-        # (x0.5 or x1), a bonus for having a clearing move, or a won finish on the next
-        # removal all scored 49-54 %: no better, and up to six times slower.
-        return state[1] - state[2]
+    # The score difference (kept in the state): the result is decided by it alone. Measured
+    # against it at equal depth (8x4, depth 3, 120 games each), adding the mover's best
+    # immediate gain (x0.5 or x1), a bonus for having a clearing move, or a won finish on the
+    # next removal all scored 49-54 %: no better, and up to six times slower.
+    evaluate = itemgetter(7)  # type: ignore[assignment]
 
     def key(self, state):
         # The future depends on the board, the score difference and the turn phase only (not
@@ -601,7 +613,7 @@ class Cantris(Game):
         return f"{what}: {self.sides[winner]} wins {max(a, b)} to {min(a, b)}"
 
     def board(self, state, seat=None):
-        board, a, b, removals, before, move = state
+        board, a, b, removals, before, move = state[:6]
         over = not self._full[board & self._row_mask]
         last = None
         if move is not None:
