@@ -221,7 +221,8 @@ class Cantris(Game):
         self._row_bits, self._row_mask, self._full, self._runs = t.row_bits, t.row_mask, t.full, t.runs
         self._cells, self._falls = t.cell, t.falls
         self._completes, self._tiles, self._fields, self._lows = t.completes, t.tiles, t.column_fields, t.lows
-        self._pairs, self._row_of_length, self._below, self._fall_at = t.pairs, t.row_of_length, t.below, t.fall_at
+        # what _resolve reads, in one attribute
+        self._chain_tables = (t.row_bits, t.row_mask, t.runs, t.full, t.pairs, t.row_of_length, t.below, t.fall_at)
         # board -> what _study found. One memo per board size and process, not per game (a
         # server keeps many games; this bounds the memory at MEMO_LIMIT boards a size), and
         # emptied when a game is built, so that a search from a new game starts afresh.
@@ -366,9 +367,8 @@ class Cantris(Game):
         Each row that holds one is cleared from the top down (a row's fall moves nothing below
         it), its columns and points one table look-up. (A settled board holds no run, so the
         whole board has the runs of the rows the move changed, and only those.)"""
-        rb, mask, runs, full = self._row_bits, self._row_mask, self._runs, self._full
-        pairs, row_of_length, below, fall_at = self._pairs, self._row_of_length, self._below, self._fall_at
-        shift, without, above = self._cells[move & 255][:3]
+        rb, mask, runs, full, pairs, row_of_length, below, fall_at = self._chain_tables
+        shift, without, above, _, _ = self._cells[move & 255]
         new = board & without | (board & above) >> rb
         points = board >> shift & 7
         while True:
