@@ -24,10 +24,14 @@ of removals a second and whole-board integer operations are what Python does fas
   removals first, the best first clear first, then by value) at the speed of ``sorted`` on
   plain integers. Which removals clear is found for a whole board at once
   (:meth:`Cantris._moves_of`).
-* a state is ``(board, score_a, score_b, removals, before, move)``: the two totals, the number
-  of removals made so far (it says whose turn it is), and the board before the last removal
-  with that removal (``None, None`` at the start) so that :meth:`Cantris.board` can show the
-  last move step by step. :meth:`Cantris.key` leaves these two out.
+* a state is ``(board, score_a, score_b, removals, before, move, status, difference,
+  mover)``: the two totals, the number of removals made so far (it says whose turn it is),
+  and the board before the last removal with that removal (``None, None`` at the start) so
+  that :meth:`Cantris.board` can show the last move step by step (:meth:`Cantris.key` leaves
+  these two out); then what :meth:`Cantris.status`, :meth:`Cantris.evaluate` and
+  :meth:`Cantris.to_move` answer, worked out by :meth:`Cantris.play`, so that these three
+  are item getters: the search asks them at every node, and a call into C costs a fraction
+  of a call into Python.
 
 A settled board never holds a run, so after a removal only rows at or above it can clear, and
 only through the removal's column. On 6x3 a run always spans the whole row: every column then
@@ -57,6 +61,7 @@ from __future__ import annotations
 
 import random
 from itertools import product
+from operator import itemgetter
 
 from ..game import DRAW, Game, IllegalMove, Option, OptionError
 
@@ -170,6 +175,8 @@ class Tables:
         self.known: dict[int, tuple] = {}
         #: (board, clearing move) -> (the board after, the points): :meth:`Cantris._resolve`
         self.outcomes: dict[tuple[int, int], tuple[int, int]] = {}
+        #: a move that sets off no clear (value << 8 | cell) -> the cell's column
+        self.column_of = [(m & 255) % cols for m in range(1 << GAIN)]
         #: the shift of each row's value, bottom up
         self.row_shifts = tuple(range(0, rows * rb, rb))
 
@@ -214,7 +221,8 @@ class Cantris(Game):
         self._row_bits, self._row_mask, self._full, self._runs = t.row_bits, t.row_mask, t.full, t.runs
         self._cells, self._falls = t.cell, t.falls
         self._completes, self._tiles, self._fields, self._lows = t.completes, t.tiles, t.column_fields, t.lows
-        self._pairs, self._row_of_length, self._below, self._fall_at = t.pairs, t.row_of_length, t.below, t.fall_at
+        # what _resolve reads, in one attribute
+        self._chain_tables = (t.row_bits, t.row_mask, t.runs, t.full, t.pairs, t.row_of_length, t.below, t.fall_at)
         # board -> what _study found. One memo per board size and process, not per game (a
         # server keeps many games; this bounds the memory at MEMO_LIMIT boards a size), and
         # emptied when a game is built, so that a search from a new game starts afresh.
@@ -224,10 +232,11 @@ class Cantris(Game):
         self._handed: list = []  # the last search moves, ordered already
         self._names = tuple(f"{rows - 1 - i // cols},{i % cols}" for i in range(rows * cols))
         self._index = {name: i for i, name in enumerate(self._names)}
-        # a board's length in bits -> (row shift, its moves table, its first cell) for each
-        # row up to the highest that holds a tile, top row first
-        top_down = [(s, t.row_moves[h], h * cols) for h, s in enumerate(t.row_shifts)][::-1]
+        # a board's length in bits -> (row shift, its moves table) for each row up to the
+        # highest that holds a tile, top row first
+        top_down = [(s, t.row_moves[h]) for h, s in enumerate(t.row_shifts)][::-1]
         self._top_down = [top_down[rows - 1 - max(n - 1, 0) // t.row_bits:] for n in range(rows * t.row_bits + 1)]
+        self._column_of = t.column_of
         if options["cells"] is not None:
             self._start = self._parse_cells(options["cells"])
         else:
@@ -292,17 +301,18 @@ class Cantris(Game):
         return board
 
     def start(self):
-        return (self._start, 0, 0, 0, None, None)
+        return (self._start, 0, 0, 0, None, None, self._status(self._start, 0), 0, 0)
+
+    def _status(self, board: int, difference: int) -> int | None:
+        """:meth:`status` of a board with this score difference (A's total minus B's)."""
+        if self._full[board & self._row_mask]:  # every column holds a tile: play on
+            return None
+        return 0 if difference > 0 else 1 if difference < 0 else DRAW
 
     # ----- the hot path --------------------------------------------------------------------
-    def to_move(self, state):
-        return (state[3] >> self._turn_shift) & 1
-
-    def status(self, state):
-        if self._full[state[0] & self._row_mask]:  # every column holds a tile: play on
-            return None
-        a, b = state[1], state[2]
-        return 0 if a > b else 1 if b > a else DRAW
+    # (the state holds the answers: see the module's docstring)
+    to_move = itemgetter(8)  # type: ignore[assignment]
+    status = itemgetter(6)  # type: ignore[assignment]
 
     def moves(self, state):
         # every tile, in reading order (row 0 left to right, then row 1...)
@@ -335,10 +345,17 @@ class Cantris(Game):
             # the tiles one row higher (an exclusive or swaps them in)
             new = board ^ (board ^ board >> self._row_bits) & self._falls[move]
             points = move >> 8  # the tile's value
-        removals = state[3]
-        if removals >> self._turn_shift & 1:
-            return (new, state[1], state[2] + points, removals + 1, board, move)
-        return (new, state[1] + points, state[2], removals + 1, board, move)
+        removals = state[3] + 1
+        if state[8]:  # B removed
+            difference = state[7] - points
+            a, b = state[1], state[2] + points
+        else:
+            difference = state[7] + points
+            a, b = state[1] + points, state[2]
+        if self._full[new & self._row_mask]:  # every column holds a tile: play on
+            return (new, a, b, removals, board, move, None, difference, removals >> self._turn_shift & 1)
+        return (new, a, b, removals, board, move, 0 if difference > 0 else 1 if difference < 0 else DRAW,
+                difference, removals >> self._turn_shift & 1)
 
     def _resolve(self, board: int, move: int) -> tuple[int, int]:
         """(the board after, the points) of a removal that sets off a clear: the fall lines
@@ -350,9 +367,8 @@ class Cantris(Game):
         Each row that holds one is cleared from the top down (a row's fall moves nothing below
         it), its columns and points one table look-up. (A settled board holds no run, so the
         whole board has the runs of the rows the move changed, and only those.)"""
-        rb, mask, runs, full = self._row_bits, self._row_mask, self._runs, self._full
-        pairs, row_of_length, below, fall_at = self._pairs, self._row_of_length, self._below, self._fall_at
-        shift, without, above = self._cells[move & 255][:3]
+        rb, mask, runs, full, pairs, row_of_length, below, fall_at = self._chain_tables
+        shift, without, above, _, _ = self._cells[move & 255]
         new = board & without | (board & above) >> rb
         points = board >> shift & 7
         while True:
@@ -437,38 +453,38 @@ class Cantris(Game):
         lowers every tile above it by one row, so it lines up a run exactly when, at some
         row r >= h, the tile from (c, r+1) completes row r: one table probe a row finds them
         all, from the top row down, so that a row's moves are flagged as they are listed;
-        a run found so scores its points in the first clear of every such removal."""
+        a run found so scores its points in the first clear of every such removal.
+
+        (The probe is written twice, in the test and in its branch, rather than kept in a
+        local: most rows find nothing, and a row costs what its bytecodes cost.)"""
         mask, completes, upper = self._row_mask, self._completes, self._tiles
         moves: list[int] = []
-        reach = above = 0  # reach: the columns whose tiles here and below clear
-        gains: list[int] = []  # per column: what the first clear of such a removal scores
-        for shift, plain, first in self._top_down[board.bit_length()]:
+        reach = up = 0  # reach: the columns whose tiles here and below clear; up: the row above
+        gains: list[int] = []  # per column: CLEARS | what the first clear of such a removal scores
+        for shift, plain in self._top_down[board.bit_length()]:
             row = board >> shift & mask
-            hit = completes[row] & upper[above]  # a tile above falls into a run in this row
-            if hit and not gains:
-                gains = [0] * self.cols
-            while hit:
-                low = hit & -hit
-                hit ^= low
-                n = low.bit_length() - 1  # 8 * column + the tile that falls
-                c = n >> 3
-                reach |= 1 << c
-                gains[c] += self._runs[row & ~(7 << FIELD * c) | (n & 7) << FIELD * c][1]
-            row_tiles = tiles >> shift & mask
+            if completes[row] & up:  # a tile above falls into a run in this row
+                hit = completes[row] & up
+                if not gains:
+                    gains = [CLEARS] * self.cols
+                runs = self._runs
+                while hit:
+                    low = hit & -hit
+                    hit ^= low
+                    n = low.bit_length() - 1  # 8 * column + the tile that falls
+                    c = n >> 3
+                    reach |= 1 << c
+                    gains[c] += runs[row & ~(7 << FIELD * c) | (n & 7) << FIELD * c][1] << GAIN
+            up = upper[row]
             if reach:
-                row_clearing = self._fields[reach]
-                moves += plain[row_tiles & ~row_clearing]
-                clears = row_tiles & row_clearing
-                c = 0
-                while clears:
-                    value = clears & 7
-                    if value:
-                        moves.append(CLEARS | gains[c] << GAIN | value << 8 | first + c)
-                    clears >>= FIELD
-                    c += 1
+                row_tiles = tiles >> shift & mask
+                clears = row_tiles & self._fields[reach]
+                moves += plain[row_tiles ^ clears]
+                column_of = self._column_of
+                for move in plain[clears]:  # value << 8 | cell, flagged with its column's gain
+                    moves.append(gains[column_of[move]] | move)
             else:
-                moves += plain[row_tiles]
-            above = row
+                moves += plain[tiles >> shift & mask]
         return moves
 
     def futility(self, state, alpha, beta):
@@ -477,8 +493,8 @@ class Cantris(Game):
         # worked out, and kept for play()), then by tile, so the first one that clears
         # nothing scores most of those. Asked only one ply above the horizon: often the
         # first move answers "it may reach the window" (None), at the cost of a look-up.
-        diff = state[1] - state[2]
-        b_moves = state[3] >> self._turn_shift & 1
+        diff = state[7]
+        b_moves = state[8]
         room = diff - beta if b_moves else alpha - diff  # scoring more than this reaches the window
         if room < 1:  # every removal scores at least 1
             return None
@@ -509,12 +525,11 @@ class Cantris(Game):
                 break
         return diff - best if b_moves else diff + best
 
-    def evaluate(self, state):
-        # The score difference: the result is decided by it alone. Measured against it at
-        # equal depth (8x4, depth 3, 120 games each), adding the mover's best immediate gain
-        # (x0.5 or x1), a bonus for having a clearing move, or a won finish on the next
-        # removal all scored 49-54 %: no better, and up to six times slower.
-        return state[1] - state[2]
+    # The score difference (kept in the state): the result is decided by it alone. Measured
+    # against it at equal depth (8x4, depth 3, 120 games each), adding the mover's best
+    # immediate gain (x0.5 or x1), a bonus for having a clearing move, or a won finish on the
+    # next removal all scored 49-54 %: no better, and up to six times slower.
+    evaluate = itemgetter(7)  # type: ignore[assignment]
 
     def key(self, state):
         # The future depends on the board, the score difference and the turn phase only (not
@@ -598,7 +613,7 @@ class Cantris(Game):
         return f"{what}: {self.sides[winner]} wins {max(a, b)} to {min(a, b)}"
 
     def board(self, state, seat=None):
-        board, a, b, removals, before, move = state
+        board, a, b, removals, before, move = state[:6]
         over = not self._full[board & self._row_mask]
         last = None
         if move is not None:
