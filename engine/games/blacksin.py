@@ -40,6 +40,7 @@ can, which is also what beats the rules agent.
 from __future__ import annotations
 
 import random
+from itertools import accumulate
 
 from ..game import CHANCE, DRAW, Game, IllegalMove, Option, OptionError
 from ..textbook import WIN
@@ -116,7 +117,10 @@ class Blacksin(Game):
         # What the first state field holds once the deck is empty: the deck position N here,
         # the bitmask 0 in the hidden model (which shares moves()).
         self.empty_deck = n
-        self._fewest: list | None = None  # _fewest_moves of the deck, built at solved()'s first need
+        # solved()'s tables, built at its first need: _fewest_moves of the deck, and at
+        # [pos][e][s] _fewest_to_end(self._fewest[pos][e], s, target), each as it is needed
+        self._fewest: list | None = None
+        self._finals: list = []
 
     def start(self):
         d = self.deck
@@ -125,10 +129,10 @@ class Blacksin(Game):
 
     # ----- the hot path -------------------------------------------------------------------
     def to_move(self, state):
-        return state[SIDE]
+        return state[7]  # SIDE (a constant index: no global look-up, at every node)
 
     def status(self, state):
-        if state[STOPPED0] and state[STOPPED1]:
+        if state[5] and state[6]:  # STOPPED0, STOPPED1
             return outcome(self.target, state[SUM0], state[SUM1])
         return None
 
@@ -138,50 +142,50 @@ class Blacksin(Game):
             return []
         if side:
             hand0, hand1, erases0 = hand1, hand0, erases1  # the mover's, the other's
-        out = [TAKE] if pos != self.empty_deck else []
-        if erases0:
+        # (the lists written out: this runs at every node)
+        if pos != self.empty_deck:
+            if not erases0:
+                return [TAKE, STOP]
             if hand0:
-                out.append(ERASE_SELF)
-            if hand1:
-                out.append(ERASE_OPPONENT)
-        out.append(STOP)
-        return out
+                return [TAKE, ERASE_SELF, ERASE_OPPONENT, STOP] if hand1 else [TAKE, ERASE_SELF, STOP]
+            return [TAKE, ERASE_OPPONENT, STOP] if hand1 else [TAKE, STOP]
+        if not erases0:
+            return [STOP]
+        if hand0:
+            return [ERASE_SELF, ERASE_OPPONENT, STOP] if hand1 else [ERASE_SELF, STOP]
+        return [ERASE_OPPONENT, STOP] if hand1 else [STOP]
 
     search_moves = moves  # no two moves lead to equivalent positions
 
     def play(self, state, move):
+        # (each branch builds its state at once: the next side is next_side() written out,
+        # which after a stop is always the other side)
         pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side, sum0, sum1 = state
         if move == TAKE:
             card = self.deck[pos]
-            pos += 1
             if side:
-                hand1 += (card,)
-                sum1 += card
-            else:
-                hand0 += (card,)
-                sum0 += card
-        elif move == STOP:
+                return (pos + 1, hand0, hand1 + (card,), erases0, erases1, stopped0, stopped1,
+                        1 if stopped0 and not stopped1 else 0, sum0, sum1 + card)
+            return (pos + 1, hand0 + (card,), hand1, erases0, erases1, stopped0, stopped1,
+                    0 if stopped1 and not stopped0 else 1, sum0 + card, sum1)
+        if move == STOP:
             if side:
-                stopped1 = True
-            else:
-                stopped0 = True
-        else:
-            if side:
-                erases1 -= 1
-            else:
-                erases0 -= 1
-            if (move == ERASE_SELF) == (side == 1):
-                sum1 -= hand1[-1]
-                hand1 = hand1[:-1]
-            else:
-                sum0 -= hand0[-1]
-                hand0 = hand0[:-1]
-        # next_side(), written out: this runs at every node
+                return (pos, hand0, hand1, erases0, erases1, stopped0, True, 0, sum0, sum1)
+            return (pos, hand0, hand1, erases0, erases1, True, stopped1, 1, sum0, sum1)
         if side:
+            erases1 -= 1
             side = 1 if stopped0 and not stopped1 else 0
+            if move == ERASE_SELF:
+                return (pos, hand0, hand1[:-1], erases0, erases1, stopped0, stopped1, side,
+                        sum0, sum1 - hand1[-1])
         else:
+            erases0 -= 1
             side = 0 if stopped1 and not stopped0 else 1
-        return (pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side, sum0, sum1)
+            if move != ERASE_SELF:
+                return (pos, hand0, hand1[:-1], erases0, erases1, stopped0, stopped1, side,
+                        sum0, sum1 - hand1[-1])
+        return (pos, hand0[:-1], hand1, erases0, erases1, stopped0, stopped1, side,
+                sum0 - hand0[-1], sum1)
 
     def key(self, state):
         # Why this key is enough. The rest of the game depends on a hand only through
@@ -312,7 +316,9 @@ class Blacksin(Game):
         fewest = self._fewest
         if fewest is None:
             fewest = self._fewest = _fewest_moves(self.deck, self.erases, target)
+            self._finals = [[[None] * (target + 1) for _ in range(self.erases + 1)] for _ in fewest]
         rows = fewest[pos]  # rows[e][g]: the fewest moves to gain g with e erases, from here
+        finals = self._finals[pos]  # finals[e][s]: _fewest_to_end(rows[e], s, target), or None
         # Erase the other's last a cards and my own last p (a + p moves), then the fewest
         # moves that end on a winning sum (above theirs, not above the target): the least
         # such total over (a, p) wins; a pair whose a + p already reaches the best found
@@ -333,18 +339,17 @@ class Blacksin(Game):
                     if done >= best:
                         break
                     my_after -= mine[-p]
-                high = target - my_after  # the most I may gain
-                if high < 0:
+                if my_after > target:
                     continue
-                low = their_after - my_after  # gaining exactly this draws, more wins
-                row = rows[erases - done]
-                if low < high:
-                    cost = min(row[low + 1 if low >= 0 else 0:high + 1]) + done
-                    if cost < best:
-                        best = cost
-                        continue
-                if low >= 0 and row[low] < _UNREACHABLE:
-                    can_draw = True
+                left = erases - done
+                ends = finals[left][my_after]
+                if ends is None:
+                    ends = finals[left][my_after] = _fewest_to_end(rows[left], my_after, target)
+                cost = ends[their_after + 1] + done
+                if cost < best:
+                    best = cost
+                elif their_after >= my_after and rows[left][their_after - my_after] < _UNREACHABLE:
+                    can_draw = True  # gaining exactly the difference draws
         if best < _UNREACHABLE:
             plies = best + 1
             return WIN - plies if side == 0 else plies - WIN
@@ -639,6 +644,16 @@ def _fewest_moves(deck, most, target):
             rows.append(row)
         table[pos] = rows
     return table
+
+
+def _fewest_to_end(row, start, target):
+    """From a hand summing ``start`` (not over ``target``), with ``row`` the fewest moves to
+    gain each sum (a row of :func:`_fewest_moves`): ``ends[x]``, the fewest moves to end
+    with a sum from ``x`` to ``target`` (x from 0 to target + 1; ``_UNREACHABLE`` or more
+    when there is none)."""
+    fewest = list(accumulate(reversed(row[:target - start + 1]), min))  # gains from the top down
+    fewest.reverse()  # [g]: the fewest moves to gain g or more, up to target - start
+    return [fewest[0]] * start + fewest + [_UNREACHABLE]
 
 
 def _cards(cards) -> str:
