@@ -40,7 +40,6 @@ can, which is also what beats the rules agent.
 from __future__ import annotations
 
 import random
-from itertools import accumulate
 
 from ..game import CHANCE, DRAW, Game, IllegalMove, Option, OptionError
 from ..textbook import WIN
@@ -117,10 +116,7 @@ class Blacksin(Game):
         # What the first state field holds once the deck is empty: the deck position N here,
         # the bitmask 0 in the hidden model (which shares moves()).
         self.empty_deck = n
-        # solved()'s tables, built at its first need: _fewest_moves of the deck, and at
-        # [pos][e][s] _fewest_to_end(self._fewest[pos][e], s, target), each as it is needed
-        self._fewest: list | None = None
-        self._finals: list = []
+        self._fewest: list | None = None  # _fewest_moves of the deck, built at solved()'s first need
 
     def start(self):
         d = self.deck
@@ -316,9 +312,7 @@ class Blacksin(Game):
         fewest = self._fewest
         if fewest is None:
             fewest = self._fewest = _fewest_moves(self.deck, self.erases, target)
-            self._finals = [[[None] * (target + 1) for _ in range(self.erases + 1)] for _ in fewest]
         rows = fewest[pos]  # rows[e][g]: the fewest moves to gain g with e erases, from here
-        finals = self._finals[pos]  # finals[e][s]: _fewest_to_end(rows[e], s, target), or None
         # Erase the other's last a cards and my own last p (a + p moves), then the fewest
         # moves that end on a winning sum (above theirs, not above the target): the least
         # such total over (a, p) wins; a pair whose a + p already reaches the best found
@@ -339,17 +333,18 @@ class Blacksin(Game):
                     if done >= best:
                         break
                     my_after -= mine[-p]
-                if my_after > target:
+                high = target - my_after  # the most I may gain
+                if high < 0:
                     continue
-                left = erases - done
-                ends = finals[left][my_after]
-                if ends is None:
-                    ends = finals[left][my_after] = _fewest_to_end(rows[left], my_after, target)
-                cost = ends[their_after + 1] + done
-                if cost < best:
-                    best = cost
-                elif their_after >= my_after and rows[left][their_after - my_after] < _UNREACHABLE:
-                    can_draw = True  # gaining exactly the difference draws
+                low = their_after - my_after  # gaining exactly this draws, more wins
+                row = rows[erases - done]
+                if low < high:
+                    cost = min(row[low + 1 if low >= 0 else 0:high + 1]) + done
+                    if cost < best:
+                        best = cost
+                        continue
+                if low >= 0 and row[low] < _UNREACHABLE:
+                    can_draw = True
         if best < _UNREACHABLE:
             plies = best + 1
             return WIN - plies if side == 0 else plies - WIN
@@ -644,16 +639,6 @@ def _fewest_moves(deck, most, target):
             rows.append(row)
         table[pos] = rows
     return table
-
-
-def _fewest_to_end(row, start, target):
-    """From a hand summing ``start`` (not over ``target``), with ``row`` the fewest moves to
-    gain each sum (a row of :func:`_fewest_moves`): ``ends[x]``, the fewest moves to end
-    with a sum from ``x`` to ``target`` (x from 0 to target + 1; ``_UNREACHABLE`` or more
-    when there is none)."""
-    fewest = list(accumulate(reversed(row[:target - start + 1]), min))  # gains from the top down
-    fewest.reverse()  # [g]: the fewest moves to gain g or more, up to target - start
-    return [fewest[0]] * start + fewest + [_UNREACHABLE]
 
 
 def _cards(cards) -> str:
