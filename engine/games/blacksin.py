@@ -116,7 +116,7 @@ class Blacksin(Game):
         # What the first state field holds once the deck is empty: the deck position N here,
         # the bitmask 0 in the hidden model (which shares moves()).
         self.empty_deck = n
-        self._sums: dict = {}  # deck position -> _deck_sums of the deck from there (solved())
+        self._fewest: list | None = None  # _fewest_moves of the deck, built at solved()'s first need
 
     def start(self):
         d = self.deck
@@ -125,10 +125,10 @@ class Blacksin(Game):
 
     # ----- the hot path -------------------------------------------------------------------
     def to_move(self, state):
-        return state[SIDE]
+        return state[7]  # SIDE (a constant index: no global look-up, at every node)
 
     def status(self, state):
-        if state[STOPPED0] and state[STOPPED1]:
+        if state[5] and state[6]:  # STOPPED0, STOPPED1
             return outcome(self.target, state[SUM0], state[SUM1])
         return None
 
@@ -138,50 +138,50 @@ class Blacksin(Game):
             return []
         if side:
             hand0, hand1, erases0 = hand1, hand0, erases1  # the mover's, the other's
-        out = [TAKE] if pos != self.empty_deck else []
-        if erases0:
+        # (the lists written out: this runs at every node)
+        if pos != self.empty_deck:
+            if not erases0:
+                return [TAKE, STOP]
             if hand0:
-                out.append(ERASE_SELF)
-            if hand1:
-                out.append(ERASE_OPPONENT)
-        out.append(STOP)
-        return out
+                return [TAKE, ERASE_SELF, ERASE_OPPONENT, STOP] if hand1 else [TAKE, ERASE_SELF, STOP]
+            return [TAKE, ERASE_OPPONENT, STOP] if hand1 else [TAKE, STOP]
+        if not erases0:
+            return [STOP]
+        if hand0:
+            return [ERASE_SELF, ERASE_OPPONENT, STOP] if hand1 else [ERASE_SELF, STOP]
+        return [ERASE_OPPONENT, STOP] if hand1 else [STOP]
 
     search_moves = moves  # no two moves lead to equivalent positions
 
     def play(self, state, move):
+        # (each branch builds its state at once: the next side is next_side() written out,
+        # which after a stop is always the other side)
         pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side, sum0, sum1 = state
         if move == TAKE:
             card = self.deck[pos]
-            pos += 1
             if side:
-                hand1 += (card,)
-                sum1 += card
-            else:
-                hand0 += (card,)
-                sum0 += card
-        elif move == STOP:
+                return (pos + 1, hand0, hand1 + (card,), erases0, erases1, stopped0, stopped1,
+                        1 if stopped0 and not stopped1 else 0, sum0, sum1 + card)
+            return (pos + 1, hand0 + (card,), hand1, erases0, erases1, stopped0, stopped1,
+                    0 if stopped1 and not stopped0 else 1, sum0 + card, sum1)
+        if move == STOP:
             if side:
-                stopped1 = True
-            else:
-                stopped0 = True
-        else:
-            if side:
-                erases1 -= 1
-            else:
-                erases0 -= 1
-            if (move == ERASE_SELF) == (side == 1):
-                sum1 -= hand1[-1]
-                hand1 = hand1[:-1]
-            else:
-                sum0 -= hand0[-1]
-                hand0 = hand0[:-1]
-        # next_side(), written out: this runs at every node
+                return (pos, hand0, hand1, erases0, erases1, stopped0, True, 0, sum0, sum1)
+            return (pos, hand0, hand1, erases0, erases1, True, stopped1, 1, sum0, sum1)
         if side:
+            erases1 -= 1
             side = 1 if stopped0 and not stopped1 else 0
+            if move == ERASE_SELF:
+                return (pos, hand0, hand1[:-1], erases0, erases1, stopped0, stopped1, side,
+                        sum0, sum1 - hand1[-1])
         else:
+            erases0 -= 1
             side = 0 if stopped1 and not stopped0 else 1
-        return (pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side, sum0, sum1)
+            if move != ERASE_SELF:
+                return (pos, hand0, hand1[:-1], erases0, erases1, stopped0, stopped1, side,
+                        sum0, sum1 - hand1[-1])
+        return (pos, hand0[:-1], hand1, erases0, erases1, stopped0, stopped1, side,
+                sum0 - hand0[-1], sum1)
 
     def key(self, state):
         # Why this key is enough. The rest of the game depends on a hand only through
@@ -274,8 +274,8 @@ class Blacksin(Game):
         plays alone, for the fastest win, else a draw, else the slowest loss; where both play
         and one is bust for good, the other wins as late as the bust side can make it. Any line
         of play reduces to: erase some of the stopped side's last cards, some of its own, then
-        draw cards, erasing some of them right after drawing them, then stop; the sums it can
-        end with are bitmasks (bit s: sum s) of the deck from here (:func:`_deck_sums`)."""
+        draw cards, erasing some of them right after drawing them, then stop; the fewest moves
+        that gain each sum from the deck from here are a table (:func:`_fewest_moves`)."""
         pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side, sum0, sum1 = state
         target = self.target
         if stopped0 == stopped1:
@@ -304,45 +304,53 @@ class Blacksin(Game):
             mine, theirs, erases = hand1, hand0, erases1
         else:
             mine, theirs, erases = hand0, hand1, erases0
-        sums = self._sums.get(pos)
-        if sums is None:
-            sums = self._sums[pos] = _deck_sums(self.deck[pos:], self.erases)
-        layers, upto = sums
-        full = (1 << (target + 1)) - 1
-        # the other's sums after erasing its last a cards (a erase_opponent moves), with the
-        # masks of my winning and drawn sums against each; erasing a bust hand's cards never
-        # helps, as it only brings that hand nearer
-        options = []
         if their_sum > target:
-            options.append((0, full, -1 << (target + 1)))
-        else:
-            theirs_after = their_sum
-            for a in range(min(erases, len(theirs)) + 1):
-                if a:
-                    theirs_after -= theirs[-a]
-                options.append((a, full ^ ((2 << theirs_after) - 1), 1 << theirs_after))
-        best = None  # the fewest actions before a winning stop
+            # (I am over the target, else a stop would win.) Both bust is a draw, which I
+            # always can have; I win by erasing my own last cards until I am not over: the
+            # fewest such erases, then a stop (drawing adds, erasing the other's is no help).
+            my_after = my_sum
+            for p in range(1, min(erases, len(mine)) + 1):
+                my_after -= mine[-p]
+                if my_after <= target:
+                    return WIN - p - 1 if side == 0 else p + 1 - WIN
+            return 0
+        fewest = self._fewest
+        if fewest is None:
+            fewest = self._fewest = _fewest_moves(self.deck, self.erases, target)
+        rows = fewest[pos]  # rows[e][g]: the fewest moves to gain g with e erases, from here
+        # Erase the other's last a cards and my own last p (a + p moves), then the fewest
+        # moves that end on a winning sum (above theirs, not above the target): the least
+        # such total over (a, p) wins; a pair whose a + p already reaches the best found
+        # cannot beat it.
+        best = _UNREACHABLE
         can_draw = False
         most_mine = len(mine)
-        for a, win, draw in options:
+        their_after = their_sum
+        for a in range(min(erases, len(theirs)) + 1):
+            if a:
+                if a >= best:
+                    break
+                their_after -= theirs[-a]
             my_after = my_sum
             for p in range(min(erases - a, most_mine) + 1):
+                done = a + p
                 if p:
+                    if done >= best:
+                        break
                     my_after -= mine[-p]
-                left = erases - a - p
-                reach = upto[left] << my_after
-                if reach & win:
-                    done = a + p
-                    if best is None or done < best:
-                        for cost, mask in enumerate(layers[left]):
-                            if done + cost >= (best or 1 << 30):
-                                break
-                            if (mask << my_after) & win:
-                                best = done + cost
-                                break
-                elif reach & draw:
+                high = target - my_after  # the most I may gain
+                if high < 0:
+                    continue
+                low = their_after - my_after  # gaining exactly this draws, more wins
+                row = rows[erases - done]
+                if low < high:
+                    cost = min(row[low + 1 if low >= 0 else 0:high + 1]) + done
+                    if cost < best:
+                        best = cost
+                        continue
+                if low >= 0 and row[low] < _UNREACHABLE:
                     can_draw = True
-        if best is not None:
+        if best < _UNREACHABLE:
             plies = best + 1
             return WIN - plies if side == 0 else plies - WIN
         if can_draw:
@@ -611,30 +619,31 @@ def _deck_from_options(options: dict) -> tuple[int, ...]:
     return tuple(deck)
 
 
-def _deck_sums(rest, most):
-    """For the cards ``rest``: ``layers[e][c]``, the bitmask of the sums a hand can gain from
-    them in exactly ``c`` moves with at most ``e`` erases (draw the first ``k``, erasing ``r``
-    of them right after drawing them: ``c = k + r``), and ``upto[e]``, of every sum it can
-    gain with at most ``e`` erases (any number of moves)."""
-    n = len(rest)
-    exact = [[0] * (n + 1) for _ in range(most + 1)]  # [r][k]: first k cards, r of them erased
-    exact[0][0] = 1
-    for k, card in enumerate(rest, 1):
-        exact[0][k] = exact[0][k - 1] << card
-        for r in range(1, min(k, most) + 1):
-            exact[r][k] = (exact[r][k - 1] << card) | exact[r - 1][k - 1]
-    layers, upto = [], []
-    for e in range(most + 1):
-        by_cost = [0] * (n + e + 1)
-        for r in range(e + 1):
-            for k in range(r, n + 1):
-                by_cost[k + r] |= exact[r][k]
-        layers.append(by_cost)
-        acc = 0
-        for mask in by_cost:
-            acc |= mask
-        upto.append(acc)
-    return layers, upto
+_UNREACHABLE = 1 << 20  # (more moves than any game has: "this gain cannot be had")
+
+
+def _fewest_moves(deck, most, target):
+    """``table[pos][e][g]``: the fewest moves in which a hand can gain ``g`` (0 to ``target``)
+    from the cards ``deck[pos:]`` with at most ``e`` erases (``most`` at most): draw cards in
+    order, erasing some of them right after drawing them (a draw is one move, a draw and its
+    erase two), then stop; at least ``_UNREACHABLE`` when ``g`` cannot be had."""
+    n = len(deck)
+    row = [0] + [_UNREACHABLE] * target  # the deck is empty: only a gain of 0, at once
+    rows = [row] * (most + 1)
+    table = [rows] * (n + 1)
+    for pos in range(n - 1, -1, -1):
+        card = deck[pos]
+        after = rows
+        rows = []
+        for e in range(most + 1):
+            # gain g: draw this card (1 move) and gain g - card from the next, or draw it and
+            # erase it (2 moves, one erase) and gain g from the next; g = 0: stop at once
+            drawn = [_UNREACHABLE] * card + [moves + 1 for moves in after[e][:max(0, target + 1 - card)]]
+            row = list(map(min, drawn[:target + 1], [moves + 2 for moves in after[e - 1]])) if e else drawn[:target + 1]
+            row[0] = 0
+            rows.append(row)
+        table[pos] = rows
+    return table
 
 
 def _cards(cards) -> str:
