@@ -257,7 +257,8 @@ class Shannon(Game):
         self._facts_memo: dict[tuple[int, int], tuple] = {}
         self._open_memo: dict[int, bool] = {}  # cut -> do undeleted edges still join the terminals?
         self._conductance_memo: dict[tuple[int, int], int | None] = {}
-        self._naming_memo: dict[tuple[int, int], tuple] = {}
+        self._code_memo: dict[tuple[int, int], tuple] = {}  # (closure, relevant) -> key code
+        self._pairs_memo: dict[tuple, tuple] = {}  # numbered edges -> key code
         self._choices_memo: dict[tuple[int, int], list] = {}
         self._last_graph: tuple = (None, None)
         self._parent: tuple = (0, 0, self.all_edges)  # (coloured, cut, relevant) of the last position played from
@@ -336,7 +337,11 @@ class Shannon(Game):
 
     def contracted(self, state) -> "Contracted":
         """The contracted board of a live position (see :class:`Contracted`)."""
-        _, closure, relevant, label, bridge = self._facts(state[0], state[1])
+        return self._contracted(self._facts(state[0], state[1]))
+
+    def _contracted(self, facts) -> "Contracted":
+        """:meth:`contracted` from the position's :meth:`_facts`."""
+        _, closure, relevant, label, bridge = facts
         last = self._last_graph  # one read: another thread may replace it meanwhile
         if last[0] == (closure, relevant):  # the search asks key, moves, order in a row
             return last[1]
@@ -345,21 +350,20 @@ class Shannon(Game):
         self._last_graph = ((closure, relevant), graph)
         return graph
 
-    def _choices(self, state) -> list:
-        """``[forced, choices, ranked]`` of a live position, shared by all positions with the
+    def _choices(self, facts) -> list:
+        """``[forced, choices, ranked]`` of a live position (its :meth:`_facts`), shared by all positions with the
         same contracted board and filled in as they are needed: the moves each seat is
         forced to make (see :meth:`Contracted.forced`); then, where nothing is forced, one
         edge per class of interchangeable edges, in edge order; and those best first (only
         once the search orders them: a forced move is searched alone, unordered)."""
-        _, closure, relevant, _, _ = self._facts(state[0], state[1])
-        found = self._choices_memo.get((closure, relevant))
+        found = self._choices_memo.get((facts[1], facts[2]))
         if found is None:
-            graph = self.contracted(state)
+            graph = self._contracted(facts)
             forced = graph.forced()
             found = [forced, graph.choices() if forced[0] is None else None, None]
             if len(self._choices_memo) >= MEMO_LIMIT:
                 self._choices_memo.clear()
-            self._choices_memo[closure, relevant] = found
+            self._choices_memo[facts[1], facts[2]] = found
         return found
 
     # ----- the protocol --------------------------------------------------------------------
@@ -413,9 +417,10 @@ class Shannon(Game):
     def search_moves(self, state):
         # A forced move alone, else one relevant edge per class: the others are passes or
         # the same move renamed (see the module docstring and Contracted).
-        if self.status(state) is not None:
+        facts = self._facts(state[0], state[1])
+        if facts[0] is not None:
             return []
-        forced, choices, _ = self._choices(state)
+        forced, choices, _ = self._choices(facts)
         move = forced[state[2]]
         return [move] if move is not None else list(choices)
 
@@ -437,30 +442,57 @@ class Shannon(Game):
         facts = self._facts(state[0], state[1])  # (the search keys live positions mostly)
         if facts[0] is not None:
             return (facts[0],)
-        return (self._naming(state)[0], state[2])
+        code = self._code_memo.get((facts[1], facts[2]))
+        if code is None:
+            code = self._code(facts)
+        return (code, state[2])
 
-    def _naming(self, state) -> tuple:
-        """``(code, naming)`` of a live position: its contracted board's code up to renaming
-        and the components in that code's order (see :meth:`Contracted.canonical`)."""
-        _, closure, relevant, _, _ = self._facts(state[0], state[1])
-        found = self._naming_memo.get((closure, relevant))
-        if found is None:
-            graph = self.contracted(state)
-            found = graph.canonical()
-            if len(self._naming_memo) >= MEMO_LIMIT:
-                self._naming_memo.clear()
-            self._naming_memo[closure, relevant] = found
-        return found
+    def _code(self, facts) -> tuple:
+        """The code of a live position's contracted board up to renaming (memoised): the
+        code of :meth:`Contracted.canonical`, with no Contracted built on the way. The edges
+        and vertex numbers are those Contracted makes (the terminals 0 and 1, the other
+        components as they first appear, in edge order), and the first refinement round's
+        signatures are counted in the same pass. Many positions contract to the same
+        numbered edges: their code is remembered by those too."""
+        _, closure, relevant, label, _ = facts
+        index = {label[self.s]: 0, label[self.t]: 1}
+        signature = [0, 0]
+        pairs = []
+        for e, u, v in self._ends:
+            if relevant >> e & 1:
+                i = index.get(label[u])
+                if i is None:
+                    i = index[label[u]] = len(signature)
+                    signature.append(FAR)
+                j = index.get(label[v])
+                if j is None:
+                    j = index[label[v]] = len(signature)
+                    signature.append(FAR)
+                pairs.append((i, j))
+                signature[i] += FIRST_WEIGHT[j]
+                signature[j] += FIRST_WEIGHT[i]
+        numbered = tuple(pairs)
+        code = self._pairs_memo.get(numbered)
+        if code is None:
+            code = _canonical(pairs, signature)[0]
+            if len(self._pairs_memo) >= MEMO_LIMIT:
+                self._pairs_memo.clear()
+            self._pairs_memo[numbered] = code
+        if len(self._code_memo) >= MEMO_LIMIT:
+            self._code_memo.clear()
+        self._code_memo[closure, relevant] = code
+        return code
 
     def order(self, state, moves):
         """Edges carrying the most current first, when the terminals are held at different
         voltages (see :meth:`Contracted.ranked`): both sides care most about those."""
-        if self.status(state) is not None:
+        facts = self._facts(state[0], state[1])
+        if facts[0] is not None:
             return list(moves)
-        found = self._choices(state)
+        found = self._choices(facts)
         ranked = found[2]
         if ranked is None:
-            graph = self.contracted(state)
+            graph = self._contracted(facts)
             ranked = found[2] = graph.ranked(found[1] if found[1] is not None else graph.choices())
         if len(moves) == len(ranked) and tuple(moves) == found[1]:
             return list(ranked)  # the search's own moves (search_moves): the usual case
@@ -918,41 +950,15 @@ class Contracted:
         >>> one.canonical()[0] == two.canonical()[0], one.canonical()[1], two.canonical()[1]
         (True, [0, 3, 1], [5, 2, 4])
         """
-        pairs, near = self.pairs, self.near
-        n = len(near)
-        # Refinement's first round written out, on small integers: from terminals 0, the rest
-        # 1, a vertex's colour ranks (its colour, edges to the rest, edges to terminals) --
-        # the very colours _refine's first round gives (its signatures compare that way).
-        signature = [0, 0]
-        for around in near[2:]:
-            inward = around.count(0) + around.count(1)
-            signature.append(4096 + (len(around) - inward << 6) + inward)  # degrees < 64
-        inward = near[0].count(1)
-        signature[0] = (len(near[0]) - inward << 6) + inward
-        inward = near[1].count(0)
-        signature[1] = (len(near[1]) - inward << 6) + inward
-        ranks = sorted(set(signature))
-        colour = list(map(dict(zip(ranks, range(len(ranks)))).__getitem__, signature))
-        classes = len(ranks)
-        while True:
-            if classes < n:
-                colour, classes = _refine(pairs, colour, classes)
-            if classes == n:
-                break
-            # individualise: the first member of the least unsplit class keeps its colour,
-            # the rest of the class (and every later class) move up by one
-            seen: set[int] = set()
-            ambiguous = min(c for c in colour if c in seen or seen.add(c))  # type: ignore[func-returns-value]
-            k = colour.index(ambiguous)
-            colour = [c + (c > ambiguous or (c == ambiguous and j != k)) for j, c in enumerate(colour)]
-            classes += 1
-        code = [colour[i] << 6 | colour[j] if colour[i] < colour[j] else colour[j] << 6 | colour[i]
-                for i, j in pairs]  # colours < 32: a board has at most 31 vertices
-        code.sort()
-        naming: list = [None] * n
+        signature = [0, 0] + [FAR] * (len(self.near) - 2)
+        for i, j in self.pairs:
+            signature[i] += FIRST_WEIGHT[j]
+            signature[j] += FIRST_WEIGHT[i]
+        code, colour = _canonical(self.pairs, signature)
+        naming: list = [None] * len(colour)
         for x, c in zip(self.names, colour):
             naming[c] = x
-        return tuple(code), naming
+        return code, naming
 
     def conductance(self) -> float:
         """The conductance between the terminals when every edge is a 1-ohm resistor (see
@@ -1207,6 +1213,41 @@ def path_blocks(adjacent, source, sink) -> tuple[int, int | None]:
 
 COUNT_BITS = 6  # bits for how many neighbours of one colour a vertex has (<= MAX_EDGES < 64)
 _WEIGHT = [1 << COUNT_BITS * c for c in range(MAX_EDGES + 2)]  # colour -> its field's unit
+
+
+# Refinement's first round, from terminals 0 and the rest 1: a vertex's signature counts an
+# edge to a terminal 1 and an edge to any other vertex 64 (degrees < 64), above FAR for the
+# vertices that are not terminals -- the very colours _refine's first round would give.
+FAR = 4096
+FIRST_WEIGHT = (1, 1) + (64,) * MAX_EDGES  # vertex number -> what an edge to it counts
+
+
+def _canonical(pairs, signature) -> tuple[tuple, list[int]]:
+    """``(code, colour)`` of the multigraph with edges ``pairs`` (vertex numbers, the
+    terminals 0 and 1) from the first round's ``signature`` of each vertex (``FAR`` and
+    ``FIRST_WEIGHT``): see :meth:`Contracted.canonical`. ``colour`` numbers the vertices
+    one to one, terminals first; the code lists every edge by those numbers, sorted."""
+    n = len(signature)
+    ranks = sorted(set(signature))
+    colour = list(map(dict(zip(ranks, range(len(ranks)))).__getitem__, signature))
+    classes = len(ranks)
+    while classes < n:
+        colour, classes = _refine(pairs, colour, classes)
+        if classes == n:
+            break
+        # individualise: the first member of the least unsplit class keeps its colour, the
+        # rest of the class (and every later class) move up by one. Colours are 0, 1, ...
+        # (ranks), so sorted they read 0, 1, 2, ... up to the first repeat: that colour.
+        ordered = sorted(colour)
+        ambiguous = list(map(int.__sub__, ordered, range(n))).index(-1) - 1
+        k = colour.index(ambiguous)
+        colour = [c + (c >= ambiguous) for c in colour]
+        colour[k] = ambiguous
+        classes += 1
+    code = [a << 6 | b if (a := colour[i]) < (b := colour[j]) else b << 6 | a
+            for i, j in pairs]  # colours < 32: a board has at most 31 vertices
+    code.sort()
+    return tuple(code), colour
 
 
 def _refine(pairs, colour, classes) -> tuple[list[int], int]:
