@@ -261,6 +261,7 @@ class Shannon(Game):
         self._pairs_memo: dict[tuple, tuple] = {}  # numbered edges -> key code
         self._choices_memo: dict[tuple[int, int], list] = {}
         self._last_graph: tuple = (None, None)
+        self._numbered: tuple = (None, None, None, None)  # (closure, relevant, index, pairs) the last key numbered
         self._parent: tuple = (0, 0, self.all_edges)  # (coloured, cut, relevant) of the last position played from
 
     # ----- what a position means (memoised: the search asks again and again) ---------------
@@ -322,14 +323,16 @@ class Shannon(Game):
                 parent = self._parent  # one read: another thread may replace it meanwhile
                 if not (parent[0] & ~coloured or parent[1] & ~cut):
                     free &= parent[2]  # an edge dead in an earlier position stays dead
-                adjacent: list[list[tuple[int, int]]] = [[] for _ in label]  # component -> (other, edge)
-                for e, u, v in self._ends:
-                    if free >> e & 1:
-                        a, b = label[u], label[v]
-                        adjacent[a].append((b, e))
-                        adjacent[b].append((a, e))
+                adjacent: list[list[tuple[int, int]]] = [[] for _ in label]  # component -> (other, edge's bit)
+                for bit, u, v in self._bit_ends:
+                    if free & bit:
+                        a = label[u]
+                        b = label[v]
+                        adjacent[a].append((b, bit))
+                        adjacent[b].append((a, bit))
                 relevant, bridge = path_blocks(adjacent, label[self.s], label[self.t])
-                facts = (None if relevant else CUT, closure, relevant, label, bridge)
+                facts = (None if relevant else CUT, closure, relevant, label,
+                         bridge.bit_length() - 1 if bridge else None)
             if len(self._facts_memo) >= MEMO_LIMIT:
                 self._facts_memo.clear()
             self._facts_memo[coloured, cut] = facts
@@ -345,8 +348,10 @@ class Shannon(Game):
         last = self._last_graph  # one read: another thread may replace it meanwhile
         if last[0] == (closure, relevant):  # the search asks key, moves, order in a row
             return last[1]
+        numbered = self._numbered  # (the key numbered these edges just before, mostly)
         graph = Contracted(label[self.s], label[self.t],
-                           [(e, label[u], label[v]) for e, u, v in self._ends if relevant >> e & 1], bridge)
+                           [(e, label[u], label[v]) for e, u, v in self._ends if relevant >> e & 1], bridge,
+                           numbered[2:] if numbered[0] == closure and numbered[1] == relevant else None)
         self._last_graph = ((closure, relevant), graph)
         return graph
 
@@ -471,6 +476,7 @@ class Shannon(Game):
                 pairs.append((i, j))
                 signature[i] += FIRST_WEIGHT[j]
                 signature[j] += FIRST_WEIGHT[i]
+        self._numbered = (closure, relevant, index, pairs)  # for the Contracted the search may ask next
         numbered = tuple(pairs)
         code = self._pairs_memo.get(numbered)
         if code is None:
@@ -768,36 +774,47 @@ class Contracted:
 
     __slots__ = ("source", "sink", "edges", "names", "pairs", "near", "bridge", "_adjacent", "_flow")
 
-    def __init__(self, source: int, sink: int, edges: list[tuple[int, int, int]], bridge: Any = "find"):
+    def __init__(self, source: int, sink: int, edges: list[tuple[int, int, int]], bridge: Any = "find",
+                 numbered: Any = None):
         """``bridge``: the edge on every source-sink path nearest the source, or None, when
-        the caller knows it already (:func:`path_blocks`); found here otherwise."""
+        the caller knows it already (:func:`path_blocks`); found here otherwise.
+        ``numbered``: ``(index, pairs)`` as made here, when the caller has them already."""
         self.source, self.sink, self.edges = source, sink, edges
         # The methods work on vertex numbers: the terminals 0 and 1, then the other
         # components in the order they first appear (lists, not dicts, in the hot path).
-        index = {source: 0, sink: 1}
-        pairs = []  # one (i, j) per edge: parallel edges repeat
-        near: list[list[int]] = [[], []]  # vertex number -> the other ends of its edges, in edge order
-        for _, a, b in edges:
-            i = index.get(a)
-            if i is None:
-                i = index[a] = len(near)
-                near.append([])
-            j = index.get(b)
-            if j is None:
-                j = index[b] = len(near)
-                near.append([])
-            pairs.append((i, j))
-            near[i].append(j)
-            near[j].append(i)
+        near: list[list[int]]  # vertex number -> the other ends of its edges, in edge order
+        if numbered is not None:
+            index, pairs = numbered
+            near = [[] for _ in index]
+            for i, j in pairs:
+                near[i].append(j)
+                near[j].append(i)
+        else:
+            index = {source: 0, sink: 1}
+            pairs = []  # one (i, j) per edge: parallel edges repeat
+            near = [[], []]
+            for _, a, b in edges:
+                i = index.get(a)
+                if i is None:
+                    i = index[a] = len(near)
+                    near.append([])
+                j = index.get(b)
+                if j is None:
+                    j = index[b] = len(near)
+                    near.append([])
+                pairs.append((i, j))
+                near[i].append(j)
+                near[j].append(i)
         self.names = list(index)  # vertex number -> component
         self.pairs = pairs
         self.near = near
         if bridge == "find":
             adjacent: list[list[tuple[int, int]]] = [[] for _ in index]
             for (e, _, _), (i, j) in zip(edges, pairs):
-                adjacent[i].append((j, e))
-                adjacent[j].append((i, e))
-            bridge = path_blocks(adjacent, 0, 1)[1]
+                adjacent[i].append((j, 1 << e))
+                adjacent[j].append((i, 1 << e))
+            bit = path_blocks(adjacent, 0, 1)[1]
+            bridge = bit.bit_length() - 1 if bit else None
         self.bridge = bridge
         self._adjacent: list[list[tuple[int, int, int]]] | None = None
         self._flow: tuple[int, int] | None = None
@@ -1150,64 +1167,63 @@ def exact_conductance(pairs, source, sink) -> Fraction:
     return 1 / potential[index[sink]]
 
 
-def path_blocks(adjacent, source, sink) -> tuple[int, int | None]:
-    """``(relevant, bridge)`` of a multigraph given as ``adjacent[vertex] = [(other, edge),
-    ...]``: the mask of the edges on some simple source-sink path -- the blocks (biconnected
-    components) along the way from source to sink -- and an edge on every such path (a
-    block of one edge; the one nearest the source), or None.
+def path_blocks(adjacent, source, sink) -> tuple[int, int]:
+    """``(relevant, bridge)`` of a multigraph given as ``adjacent[vertex] = [(other, bit),
+    ...]``, each edge by its bit (``1 << edge``): the mask of the edges on some simple
+    source-sink path -- the blocks (biconnected components) along the way from source to
+    sink -- and the bit of an edge on every such path (a block of one edge; the one nearest
+    the source), or 0.
 
     Tarjan's depth-first search from the source, with an explicit stack (recursion costs
     twice as much, and this runs for every position the search meets). A block is popped
     at its top tree edge ``w-x``; it lies on the way exactly when the sink is below ``x``
-    (the tree path to the sink crosses every such block), and blocks pop from the sink back.
+    (found at or after ``x``: all of those lie below it while ``x`` is being finished), and
+    blocks pop from the sink back -- the last at the source, where the search can stop.
+    A block is the edges stacked from its top tree edge on (each edge is stacked once, so
+    their sum is their mask).
 
-    >>> path_blocks([[(1, 0)], [(0, 0), (2, 1), (2, 2), (3, 3)], [(1, 1), (1, 2)], [(1, 3)]], 0, 2)
-    (7, 0)
+    >>> path_blocks([[(1, 1)], [(0, 1), (2, 2), (2, 4), (3, 8)], [(1, 2), (1, 4)], [(1, 8)]], 0, 2)
+    (7, 1)
     """
     n = len(adjacent)
     order = [0] * n  # discovery time, from 1; 0: not reached yet
     low = [0] * n
-    below = [False] * n  # is the sink at or below this vertex in the search tree?
-    below[sink] = True
     order[source] = low[source] = clock = 1
-    stack: list[int] = []  # edges of the blocks being explored
-    path = [(source, -1, iter(adjacent[source]))]  # (vertex, edge in, edges left)
-    relevant, bridge = 0, None
-    while path:
-        x, via, todo = path[-1]
+    stack: list[int] = []  # bits of the edges of the blocks being explored
+    path = [(source, 0, iter(adjacent[source]), 0)]  # (vertex, edge in, edges left, stack height under the edge in)
+    relevant = bridge = 0
+    while True:
+        x, via, todo, _ = path[-1]
         for y, e in todo:
             if e == via:
                 continue
             if not order[y]:  # a tree edge: go down (x's edges left resume later)
+                path.append((y, e, iter(adjacent[y]), len(stack)))
                 stack.append(e)
                 clock += 1
                 order[y] = low[y] = clock
-                path.append((y, e, iter(adjacent[y])))
                 break
             if order[y] < order[x]:  # a back edge
                 stack.append(e)
                 if order[y] < low[x]:
                     low[x] = order[y]
         else:  # x is done: back up to its parent w
-            path.pop()
+            height = path.pop()[3]
             if not path:
                 break
             w = path[-1][0]
             if low[x] < low[w]:
                 low[w] = low[x]
-            if below[x]:
-                below[w] = True
-            if low[x] >= order[w]:  # the edges above `via` on the stack form a block
-                block = 0
-                while True:
-                    f = stack.pop()
-                    block |= 1 << f
-                    if f == via:
-                        break
-                if below[x]:
-                    relevant |= block
-                    if block == 1 << via:
+            if low[x] >= order[w]:  # the edges from `via` up on the stack form a block
+                if order[sink] >= order[x]:  # on the way
+                    if len(stack) - height == 1:
+                        relevant |= via
                         bridge = via
+                    else:
+                        relevant |= sum(stack[height:])
+                    if w == source:
+                        break
+                del stack[height:]
     return relevant, bridge
 
 
@@ -1229,7 +1245,7 @@ def _canonical(pairs, signature) -> tuple[tuple, list[int]]:
     one to one, terminals first; the code lists every edge by those numbers, sorted."""
     n = len(signature)
     ranks = sorted(set(signature))
-    colour = list(map(dict(zip(ranks, range(len(ranks)))).__getitem__, signature))
+    colour = list(map(ranks.index, signature))  # (few classes: a scan beats a dict)
     classes = len(ranks)
     while classes < n:
         colour, classes = _refine(pairs, colour, classes)
@@ -1268,7 +1284,7 @@ def _refine(pairs, colour, classes) -> tuple[list[int], int]:
         ranks = sorted(set(signature))
         if len(ranks) == classes:
             return colour, classes
-        colour = list(map(dict(zip(ranks, range(len(ranks)))).__getitem__, signature))
+        colour = list(map(ranks.index, signature))  # (few classes: a scan beats a dict)
         classes = len(ranks)
         if classes == n:
             return colour, classes
