@@ -257,9 +257,10 @@ class Shannon(Game):
         self._facts_memo: dict[tuple[int, int], tuple] = {}
         self._open_memo: dict[int, bool] = {}  # cut -> do undeleted edges still join the terminals?
         self._conductance_memo: dict[tuple[int, int], int | None] = {}
-        self._naming_memo: dict[tuple[int, int], tuple] = {}
+        self._code_memo: dict[tuple[int, int], tuple] = {}  # (closure, relevant) -> key code
         self._choices_memo: dict[tuple[int, int], list] = {}
         self._last_graph: tuple = (None, None)
+        self._numbered: tuple = (None, None, None, None)  # (closure, relevant, index, pairs) the last key numbered
         self._parent: tuple = (0, 0, self.all_edges)  # (coloured, cut, relevant) of the last position played from
 
     # ----- what a position means (memoised: the search asks again and again) ---------------
@@ -321,14 +322,16 @@ class Shannon(Game):
                 parent = self._parent  # one read: another thread may replace it meanwhile
                 if not (parent[0] & ~coloured or parent[1] & ~cut):
                     free &= parent[2]  # an edge dead in an earlier position stays dead
-                adjacent: list[list[tuple[int, int]]] = [[] for _ in label]  # component -> (other, edge)
-                for e, u, v in self._ends:
-                    if free >> e & 1:
-                        a, b = label[u], label[v]
-                        adjacent[a].append((b, e))
-                        adjacent[b].append((a, e))
+                adjacent: list[list[tuple[int, int]]] = [[] for _ in label]  # component -> (other, edge's bit)
+                for bit, u, v in self._bit_ends:
+                    if free & bit:
+                        a = label[u]
+                        b = label[v]
+                        adjacent[a].append((b, bit))
+                        adjacent[b].append((a, bit))
                 relevant, bridge = path_blocks(adjacent, label[self.s], label[self.t])
-                facts = (None if relevant else CUT, closure, relevant, label, bridge)
+                facts = (None if relevant else CUT, closure, relevant, label,
+                         bridge.bit_length() - 1 if bridge else None)
             if len(self._facts_memo) >= MEMO_LIMIT:
                 self._facts_memo.clear()
             self._facts_memo[coloured, cut] = facts
@@ -336,30 +339,35 @@ class Shannon(Game):
 
     def contracted(self, state) -> "Contracted":
         """The contracted board of a live position (see :class:`Contracted`)."""
-        _, closure, relevant, label, bridge = self._facts(state[0], state[1])
+        return self._contracted(self._facts(state[0], state[1]))
+
+    def _contracted(self, facts) -> "Contracted":
+        """:meth:`contracted` from the position's :meth:`_facts`."""
+        _, closure, relevant, label, bridge = facts
         last = self._last_graph  # one read: another thread may replace it meanwhile
         if last[0] == (closure, relevant):  # the search asks key, moves, order in a row
             return last[1]
+        numbered = self._numbered  # (the key numbered these edges just before, mostly)
         graph = Contracted(label[self.s], label[self.t],
-                           [(e, label[u], label[v]) for e, u, v in self._ends if relevant >> e & 1], bridge)
+                           [(e, label[u], label[v]) for e, u, v in self._ends if relevant >> e & 1], bridge,
+                           numbered[2:] if numbered[0] == closure and numbered[1] == relevant else None)
         self._last_graph = ((closure, relevant), graph)
         return graph
 
-    def _choices(self, state) -> list:
-        """``[forced, choices, ranked]`` of a live position, shared by all positions with the
+    def _choices(self, facts) -> list:
+        """``[forced, choices, ranked]`` of a live position (its :meth:`_facts`), shared by all positions with the
         same contracted board and filled in as they are needed: the moves each seat is
         forced to make (see :meth:`Contracted.forced`); then, where nothing is forced, one
         edge per class of interchangeable edges, in edge order; and those best first (only
         once the search orders them: a forced move is searched alone, unordered)."""
-        _, closure, relevant, _, _ = self._facts(state[0], state[1])
-        found = self._choices_memo.get((closure, relevant))
+        found = self._choices_memo.get((facts[1], facts[2]))
         if found is None:
-            graph = self.contracted(state)
+            graph = self._contracted(facts)
             forced = graph.forced()
             found = [forced, graph.choices() if forced[0] is None else None, None]
             if len(self._choices_memo) >= MEMO_LIMIT:
                 self._choices_memo.clear()
-            self._choices_memo[closure, relevant] = found
+            self._choices_memo[facts[1], facts[2]] = found
         return found
 
     # ----- the protocol --------------------------------------------------------------------
@@ -413,9 +421,10 @@ class Shannon(Game):
     def search_moves(self, state):
         # A forced move alone, else one relevant edge per class: the others are passes or
         # the same move renamed (see the module docstring and Contracted).
-        if self.status(state) is not None:
+        facts = self._facts(state[0], state[1])
+        if facts[0] is not None:
             return []
-        forced, choices, _ = self._choices(state)
+        forced, choices, _ = self._choices(facts)
         move = forced[state[2]]
         return [move] if move is not None else list(choices)
 
@@ -437,30 +446,52 @@ class Shannon(Game):
         facts = self._facts(state[0], state[1])  # (the search keys live positions mostly)
         if facts[0] is not None:
             return (facts[0],)
-        return (self._naming(state)[0], state[2])
+        code = self._code_memo.get((facts[1], facts[2]))
+        if code is None:
+            code = self._code(facts)
+        return (code, state[2])
 
-    def _naming(self, state) -> tuple:
-        """``(code, naming)`` of a live position: its contracted board's code up to renaming
-        and the components in that code's order (see :meth:`Contracted.canonical`)."""
-        _, closure, relevant, _, _ = self._facts(state[0], state[1])
-        found = self._naming_memo.get((closure, relevant))
-        if found is None:
-            graph = self.contracted(state)
-            found = graph.canonical()
-            if len(self._naming_memo) >= MEMO_LIMIT:
-                self._naming_memo.clear()
-            self._naming_memo[closure, relevant] = found
-        return found
+    def _code(self, facts) -> tuple:
+        """The code of a live position's contracted board up to renaming (memoised): the
+        code of :meth:`Contracted.canonical`, with no Contracted built on the way. The edges
+        and vertex numbers are those Contracted makes (the terminals 0 and 1, the other
+        components as they first appear, in edge order), and the first refinement round's
+        signatures are counted in the same pass. (A memo by the numbered edges as well
+        answered 10 % of the random boards' codes, yet cost more than it saved.)"""
+        _, closure, relevant, label, _ = facts
+        index = {label[self.s]: 0, label[self.t]: 1}
+        signature = [0, 0]
+        pairs = []
+        for bit, u, v in self._bit_ends:
+            if relevant & bit:
+                i = index.get(label[u])
+                if i is None:
+                    i = index[label[u]] = len(signature)
+                    signature.append(FAR)
+                j = index.get(label[v])
+                if j is None:
+                    j = index[label[v]] = len(signature)
+                    signature.append(FAR)
+                pairs.append((i, j))
+                signature[i] += FIRST_WEIGHT[j]
+                signature[j] += FIRST_WEIGHT[i]
+        self._numbered = (closure, relevant, index, pairs)  # for the Contracted the search may ask next
+        code = _canonical(pairs, signature)[0]
+        if len(self._code_memo) >= MEMO_LIMIT:
+            self._code_memo.clear()
+        self._code_memo[closure, relevant] = code
+        return code
 
     def order(self, state, moves):
         """Edges carrying the most current first, when the terminals are held at different
         voltages (see :meth:`Contracted.ranked`): both sides care most about those."""
-        if self.status(state) is not None:
+        facts = self._facts(state[0], state[1])
+        if facts[0] is not None:
             return list(moves)
-        found = self._choices(state)
+        found = self._choices(facts)
         ranked = found[2]
         if ranked is None:
-            graph = self.contracted(state)
+            graph = self._contracted(facts)
             ranked = found[2] = graph.ranked(found[1] if found[1] is not None else graph.choices())
         if len(moves) == len(ranked) and tuple(moves) == found[1]:
             return list(ranked)  # the search's own moves (search_moves): the usual case
@@ -736,36 +767,47 @@ class Contracted:
 
     __slots__ = ("source", "sink", "edges", "names", "pairs", "near", "bridge", "_adjacent", "_flow")
 
-    def __init__(self, source: int, sink: int, edges: list[tuple[int, int, int]], bridge: Any = "find"):
+    def __init__(self, source: int, sink: int, edges: list[tuple[int, int, int]], bridge: Any = "find",
+                 numbered: Any = None):
         """``bridge``: the edge on every source-sink path nearest the source, or None, when
-        the caller knows it already (:func:`path_blocks`); found here otherwise."""
+        the caller knows it already (:func:`path_blocks`); found here otherwise.
+        ``numbered``: ``(index, pairs)`` as made here, when the caller has them already."""
         self.source, self.sink, self.edges = source, sink, edges
         # The methods work on vertex numbers: the terminals 0 and 1, then the other
         # components in the order they first appear (lists, not dicts, in the hot path).
-        index = {source: 0, sink: 1}
-        pairs = []  # one (i, j) per edge: parallel edges repeat
-        near: list[list[int]] = [[], []]  # vertex number -> the other ends of its edges, in edge order
-        for _, a, b in edges:
-            i = index.get(a)
-            if i is None:
-                i = index[a] = len(near)
-                near.append([])
-            j = index.get(b)
-            if j is None:
-                j = index[b] = len(near)
-                near.append([])
-            pairs.append((i, j))
-            near[i].append(j)
-            near[j].append(i)
+        near: list[list[int]]  # vertex number -> the other ends of its edges, in edge order
+        if numbered is not None:
+            index, pairs = numbered
+            near = [[] for _ in index]
+            for i, j in pairs:
+                near[i].append(j)
+                near[j].append(i)
+        else:
+            index = {source: 0, sink: 1}
+            pairs = []  # one (i, j) per edge: parallel edges repeat
+            near = [[], []]
+            for _, a, b in edges:
+                i = index.get(a)
+                if i is None:
+                    i = index[a] = len(near)
+                    near.append([])
+                j = index.get(b)
+                if j is None:
+                    j = index[b] = len(near)
+                    near.append([])
+                pairs.append((i, j))
+                near[i].append(j)
+                near[j].append(i)
         self.names = list(index)  # vertex number -> component
         self.pairs = pairs
         self.near = near
         if bridge == "find":
             adjacent: list[list[tuple[int, int]]] = [[] for _ in index]
             for (e, _, _), (i, j) in zip(edges, pairs):
-                adjacent[i].append((j, e))
-                adjacent[j].append((i, e))
-            bridge = path_blocks(adjacent, 0, 1)[1]
+                adjacent[i].append((j, 1 << e))
+                adjacent[j].append((i, 1 << e))
+            bit = path_blocks(adjacent, 0, 1)[1]
+            bridge = bit.bit_length() - 1 if bit else None
         self.bridge = bridge
         self._adjacent: list[list[tuple[int, int, int]]] | None = None
         self._flow: tuple[int, int] | None = None
@@ -918,41 +960,15 @@ class Contracted:
         >>> one.canonical()[0] == two.canonical()[0], one.canonical()[1], two.canonical()[1]
         (True, [0, 3, 1], [5, 2, 4])
         """
-        pairs, near = self.pairs, self.near
-        n = len(near)
-        # Refinement's first round written out, on small integers: from terminals 0, the rest
-        # 1, a vertex's colour ranks (its colour, edges to the rest, edges to terminals) --
-        # the very colours _refine's first round gives (its signatures compare that way).
-        signature = [0, 0]
-        for around in near[2:]:
-            inward = around.count(0) + around.count(1)
-            signature.append(4096 + (len(around) - inward << 6) + inward)  # degrees < 64
-        inward = near[0].count(1)
-        signature[0] = (len(near[0]) - inward << 6) + inward
-        inward = near[1].count(0)
-        signature[1] = (len(near[1]) - inward << 6) + inward
-        ranks = sorted(set(signature))
-        colour = list(map(dict(zip(ranks, range(len(ranks)))).__getitem__, signature))
-        classes = len(ranks)
-        while True:
-            if classes < n:
-                colour, classes = _refine(pairs, colour, classes)
-            if classes == n:
-                break
-            # individualise: the first member of the least unsplit class keeps its colour,
-            # the rest of the class (and every later class) move up by one
-            seen: set[int] = set()
-            ambiguous = min(c for c in colour if c in seen or seen.add(c))  # type: ignore[func-returns-value]
-            k = colour.index(ambiguous)
-            colour = [c + (c > ambiguous or (c == ambiguous and j != k)) for j, c in enumerate(colour)]
-            classes += 1
-        code = [colour[i] << 6 | colour[j] if colour[i] < colour[j] else colour[j] << 6 | colour[i]
-                for i, j in pairs]  # colours < 32: a board has at most 31 vertices
-        code.sort()
-        naming: list = [None] * n
+        signature = [0, 0] + [FAR] * (len(self.near) - 2)
+        for i, j in self.pairs:
+            signature[i] += FIRST_WEIGHT[j]
+            signature[j] += FIRST_WEIGHT[i]
+        code, colour = _canonical(self.pairs, signature)
+        naming: list = [None] * len(colour)
         for x, c in zip(self.names, colour):
             naming[c] = x
-        return tuple(code), naming
+        return code, naming
 
     def conductance(self) -> float:
         """The conductance between the terminals when every edge is a 1-ohm resistor (see
@@ -1144,69 +1160,103 @@ def exact_conductance(pairs, source, sink) -> Fraction:
     return 1 / potential[index[sink]]
 
 
-def path_blocks(adjacent, source, sink) -> tuple[int, int | None]:
-    """``(relevant, bridge)`` of a multigraph given as ``adjacent[vertex] = [(other, edge),
-    ...]``: the mask of the edges on some simple source-sink path -- the blocks (biconnected
-    components) along the way from source to sink -- and an edge on every such path (a
-    block of one edge; the one nearest the source), or None.
+def path_blocks(adjacent, source, sink) -> tuple[int, int]:
+    """``(relevant, bridge)`` of a multigraph given as ``adjacent[vertex] = [(other, bit),
+    ...]``, each edge by its bit (``1 << edge``): the mask of the edges on some simple
+    source-sink path -- the blocks (biconnected components) along the way from source to
+    sink -- and the bit of an edge on every such path (a block of one edge; the one nearest
+    the source), or 0.
 
     Tarjan's depth-first search from the source, with an explicit stack (recursion costs
     twice as much, and this runs for every position the search meets). A block is popped
     at its top tree edge ``w-x``; it lies on the way exactly when the sink is below ``x``
-    (the tree path to the sink crosses every such block), and blocks pop from the sink back.
+    (found at or after ``x``: all of those lie below it while ``x`` is being finished), and
+    blocks pop from the sink back -- the last at the source, where the search can stop.
+    A block is the edges stacked from its top tree edge on (each edge is stacked once, so
+    their sum is their mask).
 
-    >>> path_blocks([[(1, 0)], [(0, 0), (2, 1), (2, 2), (3, 3)], [(1, 1), (1, 2)], [(1, 3)]], 0, 2)
-    (7, 0)
+    >>> path_blocks([[(1, 1)], [(0, 1), (2, 2), (2, 4), (3, 8)], [(1, 2), (1, 4)], [(1, 8)]], 0, 2)
+    (7, 1)
     """
     n = len(adjacent)
     order = [0] * n  # discovery time, from 1; 0: not reached yet
     low = [0] * n
-    below = [False] * n  # is the sink at or below this vertex in the search tree?
-    below[sink] = True
     order[source] = low[source] = clock = 1
-    stack: list[int] = []  # edges of the blocks being explored
-    path = [(source, -1, iter(adjacent[source]))]  # (vertex, edge in, edges left)
-    relevant, bridge = 0, None
-    while path:
-        x, via, todo = path[-1]
+    stack: list[int] = []  # bits of the edges of the blocks being explored
+    path = [(source, 0, iter(adjacent[source]), 0)]  # (vertex, edge in, edges left, stack height under the edge in)
+    relevant = bridge = 0
+    while True:
+        x, via, todo, _ = path[-1]
         for y, e in todo:
             if e == via:
                 continue
             if not order[y]:  # a tree edge: go down (x's edges left resume later)
+                path.append((y, e, iter(adjacent[y]), len(stack)))
                 stack.append(e)
                 clock += 1
                 order[y] = low[y] = clock
-                path.append((y, e, iter(adjacent[y])))
                 break
             if order[y] < order[x]:  # a back edge
                 stack.append(e)
                 if order[y] < low[x]:
                     low[x] = order[y]
         else:  # x is done: back up to its parent w
-            path.pop()
+            height = path.pop()[3]
             if not path:
                 break
             w = path[-1][0]
             if low[x] < low[w]:
                 low[w] = low[x]
-            if below[x]:
-                below[w] = True
-            if low[x] >= order[w]:  # the edges above `via` on the stack form a block
-                block = 0
-                while True:
-                    f = stack.pop()
-                    block |= 1 << f
-                    if f == via:
-                        break
-                if below[x]:
-                    relevant |= block
-                    if block == 1 << via:
+            if low[x] >= order[w]:  # the edges from `via` up on the stack form a block
+                if order[sink] >= order[x]:  # on the way
+                    if len(stack) - height == 1:
+                        relevant |= via
                         bridge = via
+                    else:
+                        relevant |= sum(stack[height:])
+                    if w == source:
+                        break
+                del stack[height:]
     return relevant, bridge
 
 
 COUNT_BITS = 6  # bits for how many neighbours of one colour a vertex has (<= MAX_EDGES < 64)
 _WEIGHT = [1 << COUNT_BITS * c for c in range(MAX_EDGES + 2)]  # colour -> its field's unit
+
+
+# Refinement's first round, from terminals 0 and the rest 1: a vertex's signature counts an
+# edge to a terminal 1 and an edge to any other vertex 64 (degrees < 64), above FAR for the
+# vertices that are not terminals -- the very colours _refine's first round would give.
+FAR = 4096
+FIRST_WEIGHT = (1, 1) + (64,) * MAX_EDGES  # vertex number -> what an edge to it counts
+
+
+def _canonical(pairs, signature) -> tuple[tuple, list[int]]:
+    """``(code, colour)`` of the multigraph with edges ``pairs`` (vertex numbers, the
+    terminals 0 and 1) from the first round's ``signature`` of each vertex (``FAR`` and
+    ``FIRST_WEIGHT``): see :meth:`Contracted.canonical`. ``colour`` numbers the vertices
+    one to one, terminals first; the code lists every edge by those numbers, sorted."""
+    n = len(signature)
+    ranks = sorted(set(signature))
+    colour = list(map(ranks.index, signature))  # (few classes: a scan beats a dict)
+    classes = len(ranks)
+    while classes < n:
+        colour, classes = _refine(pairs, colour, classes)
+        if classes == n:
+            break
+        # individualise: the first member of the least unsplit class keeps its colour, the
+        # rest of the class (and every later class) move up by one. Colours are 0, 1, ...
+        # (ranks), so sorted they read 0, 1, 2, ... up to the first repeat: that colour.
+        ordered = sorted(colour)
+        ambiguous = list(map(int.__sub__, ordered, range(n))).index(-1) - 1
+        k = colour.index(ambiguous)
+        colour = [c + (c >= ambiguous) for c in colour]
+        colour[k] = ambiguous
+        classes += 1
+    code = [a << 6 | b if (a := colour[i]) < (b := colour[j]) else b << 6 | a
+            for i, j in pairs]  # colours < 32: a board has at most 31 vertices
+    code.sort()
+    return tuple(code), colour
 
 
 def _refine(pairs, colour, classes) -> tuple[list[int], int]:
@@ -1227,7 +1277,7 @@ def _refine(pairs, colour, classes) -> tuple[list[int], int]:
         ranks = sorted(set(signature))
         if len(ranks) == classes:
             return colour, classes
-        colour = list(map(dict(zip(ranks, range(len(ranks)))).__getitem__, signature))
+        colour = list(map(ranks.index, signature))  # (few classes: a scan beats a dict)
         classes = len(ranks)
         if classes == n:
             return colour, classes
