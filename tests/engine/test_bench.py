@@ -65,3 +65,13 @@ def test_cantris_and_blacksin_targets_report_their_figures(monkeypatch):
         assert isinstance(target["pass"], bool) and target["figure"].startswith("median ")
     target = bench.blacksin_target(games=2)
     assert isinstance(target["pass"], bool) and "2/0/0 W/D/L" in target["figure"]
+
+
+def test_a_target_is_measured_in_an_interpreter_of_its_own():
+    """The targets run in a new process (a measurement in the bench's own one would pay for the
+    rows before it): the function runs there, with its arguments, and its result comes back."""
+    import os
+
+    child_pid = bench.in_fresh_process(os.getpid)
+    assert child_pid != os.getpid()
+    assert bench.in_fresh_process(divmod, 17, 5) == (3, 2)
