@@ -125,10 +125,10 @@ class Blacksin(Game):
 
     # ----- the hot path -------------------------------------------------------------------
     def to_move(self, state):
-        return state[7]  # SIDE (a constant index: no global look-up, at every node)
+        return state[SIDE]
 
     def status(self, state):
-        if state[5] and state[6]:  # STOPPED0, STOPPED1
+        if state[STOPPED0] and state[STOPPED1]:
             return outcome(self.target, state[SUM0], state[SUM1])
         return None
 
