@@ -73,8 +73,7 @@ def _strength(v):
 
 _SEARCH_KEYS: dict[str, Callable] = {"depth": _depth, "time": _seconds, "eval": str}
 #: the switches of the techniques alpha-beta adds to the textbook (search.Techniques); all on
-#: by default but ``futility``, which is opt-in (``scout`` works only with ``order`` on,
-#: ``endgame`` only with ``tt``)
+#: by default (``scout`` and ``futility`` work only with ``order`` on, ``endgame`` only with ``tt``)
 SWITCHES = ("tt", "order", "sym", "mate", "endgame", "scout", "futility")
 _TECHNIQUES: dict[str, Callable] = {name: _switch for name in SWITCHES}
 _KEYS: dict[str, dict[str, Callable]] = {
@@ -103,9 +102,10 @@ AGENT_HELP = {
         "on by default, with order=on: principal variation search at the root of a depth-limited search, "
         "each later root move first tested with a null window (can it beat the best so far?) and searched "
         "again in full only if it can; the same values, fewer nodes",
-    "alphabeta:futility=on":
-        "opt-in: one ply above the horizon, a position where the game proves that no move can reach the "
-        "window is not searched (games with a futility bound: Cantris); the same values, fewer nodes",
+    "alphabeta:futility=on|off":
+        "on by default, with order=on: one ply above the horizon, a position where the game proves that no "
+        "move can reach the window is not searched (games with a futility bound: Cantris); the same values, "
+        "fewer nodes",
     "alphabeta:strength=1..10,seed=N":
         "a level a person can beat: 1 beginner ... 9 expert look ahead less and make mistakes; "
         "10 is the full engine; equally good moves are chosen at random (seed=N repeats)",
@@ -128,7 +128,7 @@ class Agent:
     order: bool = True
     sym: bool = True
     mate: bool = True
-    futility: bool = False
+    futility: bool = True
     scout: bool = True
     endgame: bool = True
     seed: int | None = None
@@ -371,21 +371,27 @@ LADDER = (
          "(the textbook's ALPHA-BETA-SEARCH, moves in the game's order)",
          "alphabeta:tt=off,order=off,sym=off,mate=off"),
     Rung("ordering", "+ move ordering", "+ order",
-         "likely-best moves first, so that cut-offs come sooner", "alphabeta:tt=off,order=on,sym=off,mate=off,scout=off"),
+         "likely-best moves first, so that cut-offs come sooner",
+         "alphabeta:tt=off,order=on,sym=off,mate=off,scout=off,futility=off"),
     Rung("symmetry", "+ symmetry", "+ sym",
          "one move per group of moves that lead to equivalent positions",
-         "alphabeta:tt=off,order=on,sym=on,mate=off,scout=off"),
+         "alphabeta:tt=off,order=on,sym=on,mate=off,scout=off,futility=off"),
     Rung("mate", "+ mate distance", "+ mate",
-         "no search where no result could beat a win already found", "alphabeta:tt=off,order=on,sym=on,mate=on,scout=off"),
+         "no search where no result could beat a win already found",
+         "alphabeta:tt=off,order=on,sym=on,mate=on,scout=off,futility=off"),
     Rung("table", "+ transposition table", "+ table",
-         "positions already searched are looked up, not searched again", "alphabeta:endgame=off,scout=off"),
+         "positions already searched are looked up, not searched again", "alphabeta:endgame=off,scout=off,futility=off"),
     Rung("endgame", "+ endgame rules", "+ endgame",
          "in a search to the end, a position the game can work out without trying the moves takes the game's "
-         "exact value (Blacksin: one side has stopped, or one is bust for good)", "alphabeta:scout=off"),
+         "exact value (Blacksin: one side has stopped, or one is bust for good)", "alphabeta:scout=off,futility=off"),
     Rung("scout", "+ null-window root", "+ scout",
          "each root move after the first is first tested with a null window (can it beat the best so far?) "
          "and searched again in full only if it can (principal variation search at the root, in depth-limited "
-         "searches; the full engine)",
+         "searches)",
+         "alphabeta:futility=off"),
+    Rung("futility", "+ futility", "+ futility",
+         "one ply above the depth limit, a position where the game proves that no move can reach the window "
+         "is not searched: the value is that bound (games with such a bound: Cantris; the full engine)",
          "alphabeta"),
 )
 

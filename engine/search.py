@@ -61,9 +61,13 @@ class Techniques:
     ``sym``    the game's ``search_moves``: one move per group leading to equivalent positions;
     ``mate``   mate-distance cuts: stop where no result can beat a win already found;
     ``tt``     the transposition table;
-    ``futility`` (opt-in, off by default) one ply above the horizon, the game's
-               :meth:`~engine.game.Game.futility` bound: stop where no move's evaluation can
-               reach the window (exact: the value returned is a true bound, as a cut-off's);
+    ``futility`` one ply above the horizon, the game's :meth:`~engine.game.Game.futility`
+               bound: stop where no move's evaluation can reach the window (exact: the value
+               returned is a true bound, as a cut-off's). Like the ordering, the game's
+               knowledge of its own moves, so only with ``order`` on (and the textbook spec
+               stays the textbook). Measured on Cantris, the one game with a bound (depth 10,
+               8 and 6 from seeds 1-5 of 6x3, 8x4, 10x5): 18 %, 35 % and 91 % fewer nodes,
+               about the same time, 1.2-1.4x and 2.1-2.5x faster;
     ``endgame`` the game's exact values (:meth:`~engine.game.Game.solved`) for positions it
                can work out without trying the moves, in a search to the end against a
                perfect opponent; a table the game fills itself, so only with ``tt`` on;
@@ -81,7 +85,7 @@ class Techniques:
     order: bool = True
     sym: bool = True
     mate: bool = True
-    futility: bool = False
+    futility: bool = True
     scout: bool = True
     endgame: bool = True
 
@@ -430,7 +434,7 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
     g_play, g_status, g_side, g_eval, g_key = game.play, game.status, game.to_move, evaluate, game.key
     g_order = game.order if type(game).order is not Game.order else None
     # (the game's bound is on its own evaluation: not with another one)
-    g_futility = (game.futility if tech.futility and evaluate == game.evaluate
+    g_futility = (game.futility if tech.futility and tech.order and evaluate == game.evaluate
                   and type(game).futility is not Game.futility else None)
     use_order, use_mate, check = tech.order, tech.mate, clock.check
     # (the game's exact values: only where the search proves everything and plays no model)
@@ -942,7 +946,7 @@ def search_root(
     order: bool = True,
     sym: bool = True,
     mate: bool = True,
-    futility: bool = False,
+    futility: bool = True,
     scout: bool = True,
     endgame: bool = True,
     cancel: threading.Event | None = None,
@@ -956,9 +960,8 @@ def search_root(
 
     ``algorithm``  ``"minimax"`` (the textbook: every legal move, no pruning, no table) or
                    ``"alphabeta"`` with the switches ``tt``, ``order``, ``sym``, ``mate``
-                   (:class:`Techniques`; all off: the textbook alpha-beta), ``scout`` (on
-                   only with ``order``), ``endgame`` (on only with ``tt``) and the opt-in
-                   ``futility``.
+                   (:class:`Techniques`; all off: the textbook alpha-beta), ``scout`` and
+                   ``futility`` (on only with ``order``), ``endgame`` (on only with ``tt``).
     ``depth``      plies to search; 0 means to the end of the game.
     ``time_limit`` seconds; with it the search deepens 1, 2, 3... and returns the deepest
                    finished iteration's move when time runs out (depth 1 always finishes

@@ -489,10 +489,13 @@ class Cantris(Game):
 
     def futility(self, state, alpha, beta):
         # Every move's evaluation is the difference plus (A) or minus (B) what the move
-        # scores, and the moves come ranked: removals that clear first (their chains are
-        # worked out, and kept for play()), then by tile, so the first one that clears
-        # nothing scores most of those. Asked only one ply above the horizon: often the
-        # first move answers "it may reach the window" (None), at the cost of a look-up.
+        # scores: a removal that clears nothing scores its tile, one that clears scores its
+        # tile and the whole chain (no less than its tile). So the best any move scores is
+        # the larger of the highest tile on the board and the best chain, and that is found
+        # without listing the moves: the tiles by whole-board bit tests, the clearing
+        # removals by the row probes of _moves_of alone (their chains are worked out once
+        # and kept for play()). Asked only one ply above the horizon, where most boards are
+        # new: the moves are listed (_study) only if the search goes on.
         diff = state[7]
         b_moves = state[8]
         room = diff - beta if b_moves else alpha - diff  # scoring more than this reaches the window
@@ -502,28 +505,61 @@ class Cantris(Game):
         full, mask = self._full, self._row_mask
         if not full[board >> self._row_bits & mask]:  # a column of one tile: a move may end the game
             return None
-        known = self._known.get(board)
-        if known is None:
-            known = self._study(board)
-        best = 0
+        best = self._top_tile(board)
+        if best > room:
+            return None
         outcomes = self._outcomes
-        for move in known:
-            if move & CLEARS:
-                outcome = outcomes.get((board, move))
-                if outcome is None:
-                    outcome = self._resolved(board, move)
-                after, points = outcome
-                if points > room or not full[after & mask]:  # reaches the window, or ends the game
-                    return None
-            else:
-                points = move >> 8
-                if points > room:
-                    return None
+        for move in self._clearing(board):
+            outcome = outcomes.get((board, move))
+            if outcome is None:
+                outcome = self._resolved(board, move)
+            after, points = outcome
+            if points > room or not full[after & mask]:  # reaches the window, or ends the game
+                return None
             if points > best:
                 best = points
-            if not move & CLEARS:
-                break
         return diff - best if b_moves else diff + best
+
+    def _top_tile(self, board: int) -> int:
+        """The highest tile on the board, from the bits of all its fields at once (tiles
+        1-5 are 001-101: 4 and 5 have the high bit, 5 and 3 the high and the low one)."""
+        lows = self._lows
+        high = board >> 2 & lows
+        if high:
+            return 5 if high & board else 4
+        middle = board >> 1 & lows
+        return 3 if middle & board else 2 if middle else 1
+
+    def _clearing(self, board: int) -> list[int]:
+        """The search moves of ``board`` that set off a clear (as :meth:`_study` lists them,
+        flagged with their first clear's points), found by the row probes of
+        :meth:`_moves_of` without listing the others."""
+        differs = board ^ (board << self._row_bits)
+        tiles = board & ((differs | differs >> 1 | differs >> 2) & self._lows) * 7
+        mask, completes, upper = self._row_mask, self._completes, self._tiles
+        moves: list[int] = []
+        reach = up = 0
+        gains: list[int] = []
+        for shift, plain in self._top_down[board.bit_length()]:
+            row = board >> shift & mask
+            if completes[row] & up:
+                hit = completes[row] & up
+                if not gains:
+                    gains = [CLEARS] * self.cols
+                runs = self._runs
+                while hit:
+                    low = hit & -hit
+                    hit ^= low
+                    n = low.bit_length() - 1
+                    c = n >> 3
+                    reach |= 1 << c
+                    gains[c] += runs[row & ~(7 << FIELD * c) | (n & 7) << FIELD * c][1] << GAIN
+            up = upper[row]
+            if reach:
+                column_of = self._column_of
+                for move in plain[tiles >> shift & mask & self._fields[reach]]:
+                    moves.append(gains[column_of[move]] | move)
+        return moves
 
     # The score difference (kept in the state): the result is decided by it alone. Measured
     # against it at equal depth (8x4, depth 3, 120 games each), adding the mover's best

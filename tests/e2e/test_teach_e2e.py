@@ -73,10 +73,10 @@ def test_compare_and_score_chart_on_the_play_page(page: Page):
     page.get_by_test_id("teach-depth").fill("0")
     page.get_by_test_id("compare").click()
     verdict = page.get_by_test_id("compare-verdict")
-    expect(verdict).to_contain_text("All 8 values are equal")
+    expect(verdict).to_contain_text("All 9 values are equal")
     expect(verdict).to_have_attribute("data-agree", "true")
     values = page.get_by_test_id("compare-table").locator("td.value").all_inner_texts()
-    assert len(values) == 8 and len(set(values)) == 1
+    assert len(values) == 9 and len(set(values)) == 1
     # theory next to the search
     page.get_by_test_id("theory-toggle").click()
     expect(page.get_by_test_id("theory-verdict")).to_contain_text("The search agrees")

@@ -33,9 +33,9 @@ def test_compare_values_agree_on_nim(client, piles, depth):
     assert r.status_code == 200
     data = r.get_json()
     assert [a["key"] for a in data["algorithms"]] == ["minimax", "alphabeta", "ordering", "symmetry", "mate", "table",
-                                                      "endgame", "scout"]
+                                                      "endgame", "scout", "futility"]
     assert data["agree"] is True, data["verdict"]
-    assert "All 8 values are equal" in data["verdict"]
+    assert "All 9 values are equal" in data["verdict"]
     assert len({a["value"] for a in data["algorithms"]}) == 1
     minimax = data["algorithms"][0]
     assert all(a["completed"] for a in data["algorithms"])
