@@ -66,8 +66,8 @@ class Techniques:
                returned is a true bound, as a cut-off's). Like the ordering, the game's
                knowledge of its own moves, so only with ``order`` on (and the textbook spec
                stays the textbook). Measured on Cantris, the one game with a bound (depth 10,
-               8 and 6 from seeds 1-5 of 6x3, 8x4, 10x5): 18 %, 35 % and 91 % fewer nodes,
-               about the same time, 1.2-1.4x and 2.1-2.5x faster;
+               8 and 6 from seeds 1-5 of 6x3, 8x4, 10x5): 18 %, 35 % and 91 % fewer nodes;
+               6x3 in about the same time, 8x4 1.2-1.4x and 10x5 2.1-2.5x faster;
     ``endgame`` the game's exact values (:meth:`~engine.game.Game.solved`) for positions it
                can work out without trying the moves, in a search to the end against a
                perfect opponent; a table the game fills itself, so only with ``tt`` on;
