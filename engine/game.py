@@ -159,12 +159,16 @@ class Game(ABC):
         return moves
 
     def futility(self, state, alpha: float, beta: float) -> float | None:
-        """Futility hook, for a player's position one ply above the search's horizon: a bound
-        proving that no move of the side to move reaches the window ``(alpha, beta)``, or
-        ``None``. Seat 0 to move: a value ``<= alpha`` that no move's :meth:`evaluate`
-        exceeds; seat 1: a value ``>= beta`` that no move's evaluation is below; and no move
-        may end the game. The search (switch ``futility``) then returns that bound without
-        trying the moves. Default: ``None`` (no knowledge)."""
+        """Futility hook, for a player's position one ply above the search's horizon, where
+        every move leads to a leaf (its :meth:`evaluate`, or the end of the game): a bound
+        the game proves from its moves without trying them, when that bound lies outside the
+        window ``(alpha, beta)``; else ``None``. Either no move reaches the window (futile:
+        seat 0 to move, a value ``<= alpha`` that no move's evaluation exceeds; seat 1, a
+        value ``>= beta`` that none is below; and no move may end the game), or a move
+        passes it (a cut-off found without trying the move: seat 0, a value ``>= beta`` that
+        some move's evaluation reaches, seat 1 a value ``<= alpha``, and that move does not
+        end the game). The search (switch ``futility``) then returns that bound without
+        trying the moves, as a bound. Default: ``None`` (no knowledge)."""
         return None
 
     def solved(self, state) -> int | None:

@@ -501,36 +501,59 @@ class Cantris(Game):
         # tile and the whole chain (no less than its tile). So the best any move scores is
         # the larger of the highest tile on the board and the best chain, and that is found
         # without listing the moves: the tiles and the removals that clear by whole-board
-        # bit tests (their chains are worked out once and kept for play()). Asked only one
-        # ply above the horizon, where most boards are new: the moves are listed (_study)
-        # only if the search goes on.
+        # bit tests (their chains are worked out once and kept for play()). Both ways out of
+        # the window are proved so: no move scores enough to reach it (futile), or a move
+        # that does not end the game scores enough to pass it (a cut-off without trying it,
+        # which is what most positions here come to: their first move would cut). Asked only
+        # one ply above the horizon, where most boards are new: the moves are listed
+        # (_study) only if the search goes on.
         diff = state[7]
-        b_moves = state[8]
-        room = diff - beta if b_moves else alpha - diff  # scoring more than this reaches the window
-        if room < 1:  # every removal scores at least 1
-            return None
+        if state[8]:  # B: scoring p gives diff - p
+            low, high = diff - beta, diff - alpha
+        else:
+            low, high = alpha - diff, beta - diff
+        # scoring more than ``low`` reaches the window; scoring ``high`` or more passes it
         board = state[0]
         full, mask = self._full, self._row_mask
         if not full[board >> self._row_bits & mask]:  # a column of one tile: a move may end the game
             return None
-        best = self._top_tile(board)
-        if best > room:
-            return None
+        top = self._top_tile(board)
         clearing = self._clearing(board)
-        outcomes = self._outcomes
-        while clearing:
-            low = clearing & -clearing
-            clearing ^= low
-            cell = low.bit_length() // FIELD
-            outcome = outcomes.get((board, cell))
-            if outcome is None:
-                outcome = self._resolved(board, cell)
-            after, points = outcome
-            if points > room or not full[after & mask]:  # reaches the window, or ends the game
-                return None
-            if points > best:
-                best = points
-        return diff - best if b_moves else diff + best
+        if not clearing:  # every move scores its tile, the top one the most, and none ends the game
+            best = top
+        else:
+            plain = board & ~(clearing * 7)
+            best = self._top_tile(plain) if plain else 0  # the best removal that clears nothing
+            if best >= high:  # passes the window, and the game goes on
+                return diff - best if state[8] else diff + best
+            # chains: remembered by (board, cell); either of two equal tiles one above the
+            # other leaves the same board (the lowest stands for both)
+            differs = board ^ board << self._row_bits
+            clearing &= differs | differs >> 1 | differs >> 2
+            outcomes = self._outcomes
+            ends = False
+            most = top  # what the best removal scores, the game ending or not
+            while clearing:
+                lowest = clearing & -clearing
+                clearing ^= lowest
+                cell = lowest.bit_length() // FIELD
+                outcome = outcomes.get((board, cell))
+                if outcome is None:
+                    outcome = self._resolved(board, cell)
+                after, points = outcome
+                if not full[after & mask]:
+                    ends = True
+                elif points > best:
+                    best = points
+                if points > most:
+                    most = points
+            if best < high:
+                if ends or most > low:
+                    return None
+                best = most
+        if best >= high or best <= low:
+            return diff - best if state[8] else diff + best
+        return None
 
     def _top_tile(self, board: int) -> int:
         """The highest tile on the board, from the bits of all its fields at once (tiles
@@ -543,32 +566,37 @@ class Cantris(Game):
         return 3 if middle & board else 2 if middle else 1
 
     def _clearing(self, board: int) -> int:
-        """The cells of the search moves of ``board`` that set off a clear, as the lowest bit
-        of their fields. Removing a tile in column c lowers the column above it by a row, so
+        """The cells of ``board`` whose removal sets off a clear, as the lowest bit of their
+        fields. Removing a tile in column c lowers the column above it by a row, so
         it sets off a clear exactly when, at its height or above, a cell of column c takes
         the tile from above (``board >> row_bits``) and that tile equals its two neighbours
         on one side, or one on either side: four whole-board comparisons find every such
         cell, and a removal clears when one lies at or above it in its column."""
         t = self._t
-        lows, rb = t.lows, self._row_bits
+        rb = self._row_bits
         down = board >> rb  # each cell's tile from above
-
-        def equal(other, where):  # the cells of ``where`` where ``other`` holds the tile from above
-            z = other ^ down
-            return ~(z | z >> 1 | z >> 2) & where
-
-        left1 = equal(board << FIELD, t.left1)
-        right1 = equal(board >> FIELD, t.right1)
-        lined = (left1 & (equal(board << 2 * FIELD, t.left2) | right1)
-                 | right1 & equal(board >> 2 * FIELD, t.right2))
-        occupied = (board | board >> 1 | board >> 2) & lows
+        # (a field of x ^ down is 0 where x holds that tile: the comparisons written out, as
+        # this runs at most positions one ply above the horizon)
+        z = board << FIELD ^ down
+        left1 = ~(z | z >> 1 | z >> 2) & t.left1
+        z = board >> FIELD ^ down
+        right1 = ~(z | z >> 1 | z >> 2) & t.right1
+        lined = 0
+        if left1:
+            z = board << 2 * FIELD ^ down
+            lined = left1 & (~(z | z >> 1 | z >> 2) & t.left2 | right1)
+        if right1:
+            z = board >> 2 * FIELD ^ down
+            lined |= right1 & ~(z | z >> 1 | z >> 2) & t.right2
+        if not lined:
+            return 0
+        occupied = (board | board >> 1 | board >> 2) & t.lows
         lined &= occupied & occupied >> rb  # a tile in the cell, and one above it
         if not lined:
             return 0
         for step in t.smear:  # every cell at or below a lined-up one in its column
             lined |= lined >> step
-        differs = board ^ board << rb  # the lowest tile of each vertical run stands for it
-        return lined & occupied & (differs | differs >> 1 | differs >> 2)
+        return lined & occupied
 
     # The score difference (kept in the state): the result is decided by it alone. Measured
     # against it at equal depth (8x4, depth 3, 120 games each), adding the mover's best
