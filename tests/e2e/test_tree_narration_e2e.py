@@ -1,5 +1,5 @@
 """The tree page tells the truth (issue 11), stepped through event by event in Chromium on the
-seed's Nim positions: every value drawn as what it is (exact, "≥ v", "≤ v"), every cut marked
+seed's Nim positions (and a Cantris board, for the game's futility bounds): every value drawn as what it is (exact, "≥ v", "≤ v"), every cut marked
 with its reason, and a narration that only says what the trace says happened."""
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from playwright.sync_api import Page, expect
 from engine.search import MATE_BOUND, WIN
 
 
-def create_game(page: Page, piles: str) -> str:
-    r = page.request.post("/api/games", data={"game": "nim", "options": {"piles": piles}, "players": ["human", "human"]})
+def create_game(page: Page, piles: str, game: str = "nim", options: dict | None = None) -> str:
+    r = page.request.post("/api/games", data={"game": game, "options": options or {"piles": piles},
+                                              "players": ["human", "human"]})
     assert r.status == 201, r.text()
     return r.json()["id"]
 
@@ -60,7 +61,10 @@ def check_exit(node, text):
     if "of its children" in text:
         assert node["children"] and node["bound"] == "exact", (node["id"], text)
     reason = {"beta": "β cut-off", "alpha": "α cut-off", "mate": "mate distance", "table": "table",
-              "solved": "endgame rule"}
+              "solved": "endgame rule", "futility": "futility"}
+    if node["cut"] == "futility":  # the side of the window says which proof it was
+        passes = (node["kind"] == "max") == (node["bound"] == "lower")
+        assert ("one of them passes the window" if passes else "none of them can reach the window") in text
     if node["cut"]:
         assert reason[node["cut"]] in text, (node["id"], text)
     if node.get("pruned"):
@@ -71,9 +75,10 @@ def check_exit(node, text):
 
 @pytest.mark.parametrize("piles, depth, algo", [("4,1", 0, "alphabeta"), ("4,1", 0, "mate"),
                                                 ("3,4,5", 2, "alphabeta"), ("3,4,5", 2, "table"),
-                                                ("3,4,5", 2, "scout")])
+                                                ("3,4,5", 2, "scout"), ("cantris", 3, "futility")])
 def test_the_tree_page_narrates_what_happened(page: Page, piles, depth, algo):
-    gid = create_game(page, piles)
+    gid = (create_game(page, "", "cantris", {"board": "6x3", "seed": 3}) if piles == "cantris"
+           else create_game(page, piles))
     page.goto(f"/play/{gid}/tree?algo={algo}&depth={depth}&nodes=500")
     summary = page.get_by_test_id("tree-summary")
     expect(summary).to_contain_text("Drew")
@@ -101,6 +106,8 @@ def test_the_tree_page_narrates_what_happened(page: Page, piles, depth, algo):
             expect(g.locator(".tn-cut-why")).to_contain_text("✂")
     cuts = [n for _, n in steps if n["cut"]]
     assert cuts, "these searches cut"
+    if algo == "futility":  # both of the game's proofs, drawn and told
+        assert {n["bound"] for n in cuts if n["cut"] == "futility"} == {"lower", "upper"}
     drew = summary.inner_text()
     entered = sum(1 for kind, n in steps if kind == "enter" and n.get("entered", True))
     assert f"Drew {entered} of the {trace['nodes']} nodes searched" in drew
