@@ -60,7 +60,11 @@ def test_an_ai_turn_due_when_the_server_stopped_is_played_after_the_restart(make
         first = make_app()
         gid = first.test_client().post("/api/games", json={
             "game": "nim", "options": {"piles": "2,3"}, "players": ["alphabeta", "random:seed=3"]}).get_json()["id"]
-    assert first.test_client().get(f"/api/games/{gid}").get_json()["history"] == []
+        assert first.test_client().get(f"/api/games/{gid}").get_json()["history"] == []
+        # dead before the patch goes: the expiry sweep the first request started in the
+        # background would otherwise start the AI once the patch is gone (a busy machine let
+        # it, once)
+        stop(first)
     second = make_app()
     final = wait_state(second.test_client(), gid, lambda s: s["status"] == "over")
     assert final["result"]["winner"] == 0 and all(h["seat"] == i % 2 for i, h in enumerate(final["history"]))
