@@ -42,7 +42,7 @@ from __future__ import annotations
 import random
 
 from ..game import CHANCE, DRAW, Game, IllegalMove, Option, OptionError
-from ..textbook import WIN
+from ..textbook import MATE_BOUND, WIN
 
 DEFAULT_DECK_COUNT = 21
 MIN_DECK_COUNT, MAX_DECK_COUNT = 5, 30
@@ -117,6 +117,12 @@ class Blacksin(Game):
         # the bitmask 0 in the hidden model (which shares moves()).
         self.empty_deck = n
         self._fewest: list | None = None  # _fewest_moves of the deck, built at solved()'s first need
+        self._reach: list | None = None  # the same as bitmasks of the gains that can be had
+
+    def _solo_tables(self) -> None:
+        fewest = self._fewest = _fewest_moves(self.deck, self.erases, self.target)
+        self._reach = [[sum(1 << g for g, moves in enumerate(row) if moves < _UNREACHABLE) for row in rows]
+                       for rows in fewest]
 
     def start(self):
         d = self.deck
@@ -279,20 +285,55 @@ class Blacksin(Game):
         pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side, sum0, sum1 = state
         target = self.target
         if stopped0 == stopped1:
-            if stopped0 or (sum0 > target) == (sum1 > target):
-                return None
-            # Both play, one is over the target: when it stays over even without the last
-            # cards all erases left could remove, the other wins (it stops at its first turn)
-            # and the bust side delays to the end: every card drawn, its erases spent, two
-            # stops (the winner's stop is its only move; the bust side's erases always find a
-            # card, its own, and no erase of either side brings it back under the target).
-            live = erases0 + erases1
-            if sum0 > target:
-                if sum0 - sum(hand0[-live:]) > target if live else True:
-                    plies = self.deck_count - pos + erases0 + 2
-                    return plies - WIN
-            elif sum1 - sum(hand1[-live:]) > target if live else True:
-                return WIN - (self.deck_count - pos + erases1 + 2)
+            if stopped0:
+                return None  # (the game is over: the search never asks)
+            if (sum0 > target) != (sum1 > target):
+                # Both play, one is over the target: when it stays over even without the last
+                # cards all erases left could remove, the other wins (it stops at its first
+                # turn) and the bust side delays to the end: every card drawn, its erases
+                # spent, two stops (the winner's stop is its only move; the bust side's erases
+                # always find a card, its own, and no erase of either side brings it back
+                # under the target).
+                live = erases0 + erases1
+                if sum0 > target:
+                    if sum0 - sum(hand0[-live:]) > target if live else True:
+                        plies = self.deck_count - pos + erases0 + 2
+                        return plies - WIN
+                elif sum1 - sum(hand1[-live:]) > target if live else True:
+                    return WIN - (self.deck_count - pos + erases1 + 2)
+            # Both play. (a) When a stop now would win for the mover, it wins soonest; (b)
+            # when a stop by the other would win for it, were it its turn, the mover cannot
+            # escape (the reasons are in _stop_wins). Each needs the side that would stop to
+            # be over neither the target nor the other (else it loses or draws at once):
+            # at most one of the two can apply.
+            if side:
+                my_sum, their_sum, mine, theirs, my_erases, their_erases = (
+                    sum1, sum0, hand1, hand0, erases1, erases0)
+            else:
+                my_sum, their_sum, mine, theirs, my_erases, their_erases = (
+                    sum0, sum1, hand0, hand1, erases0, erases1)
+            if my_sum <= target and (their_sum > target or their_sum < my_sum):
+                if self._stop_wins(pos, theirs, mine, their_erases, their_sum, my_sum):
+                    # (a): I stop, the other draws every card left, spends every erase it
+                    # can and stops.
+                    left = self.deck_count - pos
+                    plies = 2 + left + min(their_erases, len(hand0) + len(hand1) + left)
+                    return WIN - plies if side == 0 else plies - WIN
+            elif their_sum <= target and (my_sum > target or my_sum < their_sum):
+                if self._stop_wins(pos, mine, theirs, my_erases, my_sum, their_sum):
+                    # (b): my stop (the other then plays alone), or the longest delay: every
+                    # move but a stop leaves the other a winning stop (a), in equally many
+                    # plies, draw or erase: 3 + what is left then (left - 1 cards and as many
+                    # erases, or left cards and one erase fewer for one card fewer).
+                    v = self.solved((pos, hand0, hand1, erases0, erases1, side == 1, side == 0,
+                                     1 - side, sum0, sum1))
+                    v = v - 1 if v >= MATE_BOUND else v + 1 if v <= -MATE_BOUND else v
+                    left = self.deck_count - pos
+                    cards = len(hand0) + len(hand1) + left
+                    if left or my_erases and cards:
+                        plies = 2 + left + min(my_erases, cards)
+                        return min(v, WIN - plies) if side else max(v, plies - WIN)
+                    return v
             return None
         if side:
             my_sum, their_sum = sum1, sum0
@@ -316,7 +357,8 @@ class Blacksin(Game):
             return 0
         fewest = self._fewest
         if fewest is None:
-            fewest = self._fewest = _fewest_moves(self.deck, self.erases, target)
+            self._solo_tables()
+            fewest = self._fewest
         rows = fewest[pos]  # rows[e][g]: the fewest moves to gain g with e erases, from here
         # Erase the other's last a cards and my own last p (a + p moves), then the fewest
         # moves that end on a winning sum (above theirs, not above the target): the least
@@ -358,6 +400,59 @@ class Blacksin(Game):
         left = self.deck_count - pos
         plies = left + min(erases, len(mine) + left + len(theirs)) + 1
         return plies - WIN if side == 0 else WIN - plies
+
+    def _stop_wins(self, pos, other, mine, erases, other_sum, my_sum):
+        """Whether, both playing, a stop now by the mover (``mine``, ``my_sum``, not over the
+        target) wins: the other, playing alone with its ``erases``, can neither win nor draw.
+
+        Then the stop is the mover's best move, and the game lasts ``left + min(erases,
+        cards) + 2`` plies (the other draws every card left, spends every erase it can, then
+        stops): no line of play wins sooner. Proof: against any line the other can answer
+        "draw while the deck lasts, then erase while it has erases and a card to erase, then
+        stop"; that line ends the game no sooner -- every card left gets drawn and at least
+        min(erases, cards) erases spent (the mover's own erases only add plies), and both stop
+        -- so whenever it loses for the other it lasts at least as long, and when it does not
+        lose the mover has done worse than by stopping."""
+        target = self.target
+        reach = self._reach
+        if reach is None:
+            self._solo_tables()
+            reach = self._reach
+        rows = reach[pos]  # rows[e]: bit g set when a gain of g can be had with e erases
+        # It wins or draws when it can end within [my sum, target]: at once, by gaining, ...
+        if other_sum <= target:
+            if other_sum >= my_sum:
+                return False
+            if rows[erases] >> (my_sum - other_sum) & ((2 << (target - my_sum)) - 1):
+                return False
+        if not erases:
+            return True
+        # ... or by erasing its own last p cards and my last a first, then gaining (p at
+        # least as many as bring it back to the target).
+        other_after = other_sum
+        p = 0
+        while other_after > target:
+            p += 1
+            if p > erases or p > len(other):
+                return True
+            other_after -= other[-p]
+        most_mine = len(mine)
+        while True:
+            my_after = my_sum
+            room = erases - p
+            for a in range(min(room, most_mine) + 1):
+                if a:
+                    my_after -= mine[-a]
+                elif not p:
+                    continue  # (seen above)
+                low = my_after - other_after if my_after > other_after else 0
+                # (low <= target - other_after: my_after is not over the target)
+                if rows[room - a] >> low & ((2 << (target - other_after - low)) - 1):
+                    return False
+            p += 1
+            if p > erases or p > len(other):
+                return True
+            other_after -= other[-p]
 
     def evaluate(self, state):
         """Heuristic for seat 0 at a depth-limited leaf: closeness to the target and erases
