@@ -278,7 +278,10 @@ class Blacksin(Game):
     def solved(self, state):
         """The endgame rule (:meth:`Game.solved`). Where one side has stopped, the other
         plays alone, for the fastest win, else a draw, else the slowest loss; where both play
-        and one is bust for good, the other wins as late as the bust side can make it. Any line
+        and one is bust for good, the other wins as late as the bust side can make it; where
+        both play and a stop now would win for the mover, or a stop by the other would win for
+        it were it its turn, that side wins as late as the loser can make it (the mover's
+        stop, in the second case, may do better for it: a draw, or a slower loss). Any line
         of play reduces to: erase some of the stopped side's last cards, some of its own, then
         draw cards, erasing some of them right after drawing them, then stop; the fewest moves
         that gain each sum from the deck from here are a table (:func:`_fewest_moves`)."""
@@ -312,20 +315,33 @@ class Blacksin(Game):
             else:
                 my_sum, their_sum, mine, theirs, my_erases, their_erases = (
                     sum0, sum1, hand0, hand1, erases0, erases1)
+            reach = self._reach
+            if reach is None:
+                self._solo_tables()
+                reach = self._reach
             if my_sum <= target and (their_sum > target or their_sum < my_sum):
-                if self._stop_wins(pos, theirs, mine, their_erases, their_sum, my_sum):
+                # (_stop_wins written out up to its loop: this runs at most nodes)
+                if their_sum <= target:
+                    if reach[pos][their_erases] >> (my_sum - their_sum) & ((2 << (target - my_sum)) - 1):
+                        return None
+                if not their_erases or not self._escapes(pos, theirs, mine, their_erases,
+                                                         their_sum, my_sum):
                     # (a): I stop, the other draws every card left, spends every erase it
                     # can and stops.
                     left = self.deck_count - pos
                     plies = 2 + left + min(their_erases, len(hand0) + len(hand1) + left)
                     return WIN - plies if side == 0 else plies - WIN
             elif their_sum <= target and (my_sum > target or my_sum < their_sum):
-                if self._stop_wins(pos, mine, theirs, my_erases, my_sum, their_sum):
+                if my_sum <= target:
+                    if reach[pos][my_erases] >> (their_sum - my_sum) & ((2 << (target - their_sum)) - 1):
+                        return None
+                if not my_erases or not self._escapes(pos, mine, theirs, my_erases, my_sum,
+                                                      their_sum):
                     # (b): my stop (the other then plays alone), or the longest delay: every
                     # move but a stop leaves the other a winning stop (a), in equally many
                     # plies, draw or erase: 3 + what is left then (left - 1 cards and as many
                     # erases, or left cards and one erase fewer for one card fewer).
-                    v = self.solved((pos, hand0, hand1, erases0, erases1, side == 1, side == 0,
+                    v = self.solved((pos, hand0, hand1, erases0, erases1, side == 0, side == 1,
                                      1 - side, sum0, sum1))
                     v = v - 1 if v >= MATE_BOUND else v + 1 if v <= -MATE_BOUND else v
                     left = self.deck_count - pos
@@ -425,16 +441,20 @@ class Blacksin(Game):
                 return False
             if rows[erases] >> (my_sum - other_sum) & ((2 << (target - my_sum)) - 1):
                 return False
-        if not erases:
-            return True
-        # ... or by erasing its own last p cards and my last a first, then gaining (p at
-        # least as many as bring it back to the target).
+        return not erases or not self._escapes(pos, other, mine, erases, other_sum, my_sum)
+
+    def _escapes(self, pos, other, mine, erases, other_sum, my_sum):
+        """The rest of :meth:`_stop_wins` (``erases`` > 0, no gain from here is enough):
+        whether the other wins or draws by erasing its own last p cards and my last a first,
+        then gaining (p at least as many as bring it back to the target)."""
+        target = self.target
+        rows = self._reach[pos]
         other_after = other_sum
         p = 0
         while other_after > target:
             p += 1
             if p > erases or p > len(other):
-                return True
+                return False
             other_after -= other[-p]
         most_mine = len(mine)
         while True:
@@ -448,10 +468,10 @@ class Blacksin(Game):
                 low = my_after - other_after if my_after > other_after else 0
                 # (low <= target - other_after: my_after is not over the target)
                 if rows[room - a] >> low & ((2 << (target - other_after - low)) - 1):
-                    return False
+                    return True
             p += 1
             if p > erases or p > len(other):
-                return True
+                return False
             other_after -= other[-p]
 
     def evaluate(self, state):
