@@ -281,7 +281,9 @@ class Blacksin(Game):
         and one is bust for good, the other wins as late as the bust side can make it; where
         both play and a stop now would win for the mover, or a stop by the other would win for
         it were it its turn, that side wins as late as the loser can make it (the mover's
-        stop, in the second case, may do better for it: a draw, or a slower loss). Any line
+        stop, in the second case, may do better for it: a draw, or a slower loss); and where
+        the mover's draw leaves the other such a position with nothing slower than that
+        delay, the mover wins in as few plies as any win can take. Any line
         of play reduces to: erase some of the stopped side's last cards, some of its own, then
         draw cards, erasing some of them right after drawing them, then stop; the fewest moves
         that gain each sum from the deck from here are a table (:func:`_fewest_moves`)."""
@@ -321,22 +323,20 @@ class Blacksin(Game):
                 reach = self._reach
             if my_sum <= target and (their_sum > target or their_sum < my_sum):
                 # (_stop_wins written out up to its loop: this runs at most nodes)
-                if their_sum <= target:
-                    if reach[pos][their_erases] >> (my_sum - their_sum) & ((2 << (target - my_sum)) - 1):
-                        return None
-                if not their_erases or not self._escapes(pos, theirs, mine, their_erases,
-                                                         their_sum, my_sum):
+                if not (their_sum <= target and reach[pos][their_erases] >> (my_sum - their_sum)
+                        & ((2 << (target - my_sum)) - 1)) and (
+                        not their_erases or not self._escapes(pos, theirs, mine, their_erases,
+                                                              their_sum, my_sum)):
                     # (a): I stop, the other draws every card left, spends every erase it
                     # can and stops.
                     left = self.deck_count - pos
                     plies = 2 + left + min(their_erases, len(hand0) + len(hand1) + left)
                     return WIN - plies if side == 0 else plies - WIN
             elif their_sum <= target and (my_sum > target or my_sum < their_sum):
-                if my_sum <= target:
-                    if reach[pos][my_erases] >> (their_sum - my_sum) & ((2 << (target - their_sum)) - 1):
-                        return None
-                if not my_erases or not self._escapes(pos, mine, theirs, my_erases, my_sum,
-                                                      their_sum):
+                if not (my_sum <= target and reach[pos][my_erases] >> (their_sum - my_sum)
+                        & ((2 << (target - their_sum)) - 1)) and (
+                        not my_erases or not self._escapes(pos, mine, theirs, my_erases, my_sum,
+                                                           their_sum)):
                     # (b): my stop (the other then plays alone), or the longest delay: every
                     # move but a stop leaves the other a winning stop (a), in equally many
                     # plies, draw or erase: 3 + what is left then (left - 1 cards and as many
@@ -350,6 +350,32 @@ class Blacksin(Game):
                         plies = 2 + left + min(my_erases, cards)
                         return min(v, WIN - plies) if side else max(v, plies - WIN)
                     return v
+            if pos != self.deck_count:
+                # (c) My draw (still within the target, above the other or with it bust)
+                # leaves the other a position of (b): it loses, by the slower of its stop (then
+                # my fastest win alone) and its longest delay. When the delay is no faster, my
+                # draw wins in 2 + left + min(its erases, cards) plies, and no win can take
+                # fewer (the proof in _stop_wins): that is the value. (Only the draw is looked
+                # at: an erase reaches that length only when cards, not erases, are short.)
+                card = self.deck[pos]
+                drawn = my_sum + card
+                if drawn <= target and (their_sum > target or their_sum < drawn) and not (
+                        their_sum <= target and reach[pos + 1][their_erases] >> (drawn - their_sum)
+                        & ((2 << (target - drawn)) - 1)) and (
+                        not their_erases or not self._escapes(pos + 1, theirs, mine + (card,),
+                                                              their_erases, their_sum, drawn)):
+                    # its stop: I then play alone from pos + 1 (for my fastest win)
+                    if side:
+                        v = self.solved((pos + 1, hand0, hand1 + (card,), erases0, erases1,
+                                         True, False, 1, sum0, drawn))
+                        v = -v
+                    else:
+                        v = self.solved((pos + 1, hand0 + (card,), hand1, erases0, erases1,
+                                         False, True, 0, drawn, sum1))
+                    left = self.deck_count - pos
+                    plies = 2 + left + min(their_erases, len(hand0) + len(hand1) + left)
+                    if v >= MATE_BOUND and 2 + WIN - v <= plies:
+                        return WIN - plies if side == 0 else plies - WIN
             return None
         if side:
             my_sum, their_sum = sum1, sum0

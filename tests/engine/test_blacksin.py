@@ -771,7 +771,8 @@ def test_the_endgame_rule_is_exactly_what_the_full_search_finds():
 def test_the_rule_for_both_playing_is_exactly_what_the_full_search_finds():
     """Where both play and neither is bust for good, Blacksin.solved answers when a stop now
     would win for the mover, or a stop by the other would, were it its turn (then the mover
-    loses or, at best, draws by its stop): the value the search finds without the rule, for
+    loses or, at best, draws by its stop), or the mover's draw leaves the other such a
+    position and a loss as slow as any: the value the search finds without the rule, for
     positions of random games (decks of 8 to 13 cards), both sides within the target."""
     rng = random.Random("both play")
     found = {"a": 0, "b": 0}
