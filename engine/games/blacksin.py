@@ -120,9 +120,8 @@ class Blacksin(Game):
         self._reach: list | None = None  # the same as bitmasks of the gains that can be had
 
     def _solo_tables(self) -> None:
-        fewest = self._fewest = _fewest_moves(self.deck, self.erases, self.target)
-        self._reach = [[sum(1 << g for g, moves in enumerate(row) if moves < _UNREACHABLE) for row in rows]
-                       for rows in fewest]
+        self._fewest = _fewest_moves(self.deck, self.erases, self.target)
+        self._reach = _reachable_gains(self.deck, self.erases, self.target)
 
     def start(self):
         d = self.deck
@@ -783,6 +782,21 @@ def _fewest_moves(deck, most, target):
             row = list(map(min, drawn[:target + 1], [moves + 2 for moves in after[e - 1]])) if e else drawn[:target + 1]
             row[0] = 0
             rows.append(row)
+        table[pos] = rows
+    return table
+
+
+def _reachable_gains(deck, most, target):
+    """``table[pos][e]``: the gains :func:`_fewest_moves` can have, as a bitmask (bit g set:
+    a gain of g), built the same way: stop (0), or draw this card and gain from the next, or
+    draw it, erase it (one erase) and gain from the next."""
+    full = (2 << target) - 1
+    rows = [1] * (most + 1)  # the deck is empty: only a gain of 0
+    table = [rows] * (len(deck) + 1)
+    for pos in range(len(deck) - 1, -1, -1):
+        card = deck[pos]
+        after = rows
+        rows = [(after[e] << card | (after[e - 1] if e else 0) | 1) & full for e in range(most + 1)]
         table[pos] = rows
     return table
 
