@@ -42,7 +42,7 @@ from __future__ import annotations
 import random
 
 from ..game import CHANCE, DRAW, Game, IllegalMove, Option, OptionError
-from ..textbook import WIN
+from ..textbook import MATE_BOUND, WIN
 
 DEFAULT_DECK_COUNT = 21
 MIN_DECK_COUNT, MAX_DECK_COUNT = 5, 30
@@ -117,6 +117,11 @@ class Blacksin(Game):
         # the bitmask 0 in the hidden model (which shares moves()).
         self.empty_deck = n
         self._fewest: list | None = None  # _fewest_moves of the deck, built at solved()'s first need
+        self._reach: list | None = None  # the same as bitmasks of the gains that can be had
+
+    def _solo_tables(self) -> None:
+        self._fewest = _fewest_moves(self.deck, self.erases, self.target)
+        self._reach = _reachable_gains(self.deck, self.erases, self.target)
 
     def start(self):
         d = self.deck
@@ -272,27 +277,104 @@ class Blacksin(Game):
     def solved(self, state):
         """The endgame rule (:meth:`Game.solved`). Where one side has stopped, the other
         plays alone, for the fastest win, else a draw, else the slowest loss; where both play
-        and one is bust for good, the other wins as late as the bust side can make it. Any line
+        and one is bust for good, the other wins as late as the bust side can make it; where
+        both play and a stop now would win for the mover, or a stop by the other would win for
+        it were it its turn, that side wins as late as the loser can make it (the mover's
+        stop, in the second case, may do better for it: a draw, or a slower loss); and where
+        the mover's draw leaves the other such a position with nothing slower than that
+        delay, the mover wins in as few plies as any win can take. Any line
         of play reduces to: erase some of the stopped side's last cards, some of its own, then
         draw cards, erasing some of them right after drawing them, then stop; the fewest moves
         that gain each sum from the deck from here are a table (:func:`_fewest_moves`)."""
         pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side, sum0, sum1 = state
         target = self.target
         if stopped0 == stopped1:
-            if stopped0 or (sum0 > target) == (sum1 > target):
-                return None
-            # Both play, one is over the target: when it stays over even without the last
-            # cards all erases left could remove, the other wins (it stops at its first turn)
-            # and the bust side delays to the end: every card drawn, its erases spent, two
-            # stops (the winner's stop is its only move; the bust side's erases always find a
-            # card, its own, and no erase of either side brings it back under the target).
-            live = erases0 + erases1
-            if sum0 > target:
-                if sum0 - sum(hand0[-live:]) > target if live else True:
-                    plies = self.deck_count - pos + erases0 + 2
-                    return plies - WIN
-            elif sum1 - sum(hand1[-live:]) > target if live else True:
-                return WIN - (self.deck_count - pos + erases1 + 2)
+            if stopped0:
+                return None  # (the game is over: the search never asks)
+            if (sum0 > target) != (sum1 > target):
+                # Both play, one is over the target: when it stays over even without the last
+                # cards all erases left could remove, the other wins (it stops at its first
+                # turn) and the bust side delays to the end: every card drawn, its erases
+                # spent, two stops (the winner's stop is its only move; the bust side's erases
+                # always find a card, its own, and no erase of either side brings it back
+                # under the target).
+                live = erases0 + erases1
+                if sum0 > target:
+                    if sum0 - sum(hand0[-live:]) > target if live else True:
+                        plies = self.deck_count - pos + erases0 + 2
+                        return plies - WIN
+                elif sum1 - sum(hand1[-live:]) > target if live else True:
+                    return WIN - (self.deck_count - pos + erases1 + 2)
+            # Both play. (a) When a stop now would win for the mover, it wins soonest; (b)
+            # when a stop by the other would win for it, were it its turn, the mover cannot
+            # escape (the reasons are in _stop_wins). Each needs the side that would stop to
+            # be over neither the target nor the other (else it loses or draws at once):
+            # at most one of the two can apply.
+            if side:
+                my_sum, their_sum, mine, theirs, my_erases, their_erases = (
+                    sum1, sum0, hand1, hand0, erases1, erases0)
+            else:
+                my_sum, their_sum, mine, theirs, my_erases, their_erases = (
+                    sum0, sum1, hand0, hand1, erases0, erases1)
+            reach = self._reach
+            if reach is None:
+                self._solo_tables()
+                reach = self._reach
+            if my_sum <= target and (their_sum > target or their_sum < my_sum):
+                # (_stop_wins written out up to its loop: this runs at most nodes)
+                if not (their_sum <= target and reach[pos][their_erases] >> (my_sum - their_sum)
+                        & ((2 << (target - my_sum)) - 1)) and (
+                        not their_erases or not self._escapes(pos, theirs, mine, their_erases,
+                                                              their_sum, my_sum)):
+                    # (a): I stop, the other draws every card left, spends every erase it
+                    # can and stops.
+                    left = self.deck_count - pos
+                    plies = 2 + left + min(their_erases, len(hand0) + len(hand1) + left)
+                    return WIN - plies if side == 0 else plies - WIN
+            elif their_sum <= target and (my_sum > target or my_sum < their_sum):
+                if not (my_sum <= target and reach[pos][my_erases] >> (their_sum - my_sum)
+                        & ((2 << (target - their_sum)) - 1)) and (
+                        not my_erases or not self._escapes(pos, mine, theirs, my_erases, my_sum,
+                                                           their_sum)):
+                    # (b): my stop (the other then plays alone), or the longest delay: every
+                    # move but a stop leaves the other a winning stop (a), in equally many
+                    # plies, draw or erase: 3 + what is left then (left - 1 cards and as many
+                    # erases, or left cards and one erase fewer for one card fewer).
+                    v = self.solved((pos, hand0, hand1, erases0, erases1, side == 0, side == 1,
+                                     1 - side, sum0, sum1))
+                    v = v - 1 if v >= MATE_BOUND else v + 1 if v <= -MATE_BOUND else v
+                    left = self.deck_count - pos
+                    cards = len(hand0) + len(hand1) + left
+                    if left or my_erases and cards:
+                        plies = 2 + left + min(my_erases, cards)
+                        return min(v, WIN - plies) if side else max(v, plies - WIN)
+                    return v
+            if pos != self.deck_count:
+                # (c) My draw (still within the target, above the other or with it bust)
+                # leaves the other a position of (b): it loses, by the slower of its stop (then
+                # my fastest win alone) and its longest delay. When the delay is no faster, my
+                # draw wins in 2 + left + min(its erases, cards) plies, and no win can take
+                # fewer (the proof in _stop_wins): that is the value. (Only the draw is looked
+                # at: an erase reaches that length only when cards, not erases, are short.)
+                card = self.deck[pos]
+                drawn = my_sum + card
+                if drawn <= target and (their_sum > target or their_sum < drawn) and not (
+                        their_sum <= target and reach[pos + 1][their_erases] >> (drawn - their_sum)
+                        & ((2 << (target - drawn)) - 1)) and (
+                        not their_erases or not self._escapes(pos + 1, theirs, mine + (card,),
+                                                              their_erases, their_sum, drawn)):
+                    # its stop: I then play alone from pos + 1 (for my fastest win)
+                    if side:
+                        v = self.solved((pos + 1, hand0, hand1 + (card,), erases0, erases1,
+                                         True, False, 1, sum0, drawn))
+                        v = -v
+                    else:
+                        v = self.solved((pos + 1, hand0 + (card,), hand1, erases0, erases1,
+                                         False, True, 0, drawn, sum1))
+                    left = self.deck_count - pos
+                    plies = 2 + left + min(their_erases, len(hand0) + len(hand1) + left)
+                    if v >= MATE_BOUND and 2 + WIN - v <= plies:
+                        return WIN - plies if side == 0 else plies - WIN
             return None
         if side:
             my_sum, their_sum = sum1, sum0
@@ -316,7 +398,8 @@ class Blacksin(Game):
             return 0
         fewest = self._fewest
         if fewest is None:
-            fewest = self._fewest = _fewest_moves(self.deck, self.erases, target)
+            self._solo_tables()
+            fewest = self._fewest
         rows = fewest[pos]  # rows[e][g]: the fewest moves to gain g with e erases, from here
         # Erase the other's last a cards and my own last p (a + p moves), then the fewest
         # moves that end on a winning sum (above theirs, not above the target): the least
@@ -358,6 +441,63 @@ class Blacksin(Game):
         left = self.deck_count - pos
         plies = left + min(erases, len(mine) + left + len(theirs)) + 1
         return plies - WIN if side == 0 else WIN - plies
+
+    def _stop_wins(self, pos, other, mine, erases, other_sum, my_sum):
+        """Whether, both playing, a stop now by the mover (``mine``, ``my_sum``, not over the
+        target) wins: the other, playing alone with its ``erases``, can neither win nor draw.
+
+        Then the stop is the mover's best move, and the game lasts ``left + min(erases,
+        cards) + 2`` plies (the other draws every card left, spends every erase it can, then
+        stops): no line of play wins sooner. Proof: against any line the other can answer
+        "draw while the deck lasts, then erase while it has erases and a card to erase, then
+        stop"; that line ends the game no sooner -- every card left gets drawn and at least
+        min(erases, cards) erases spent (the mover's own erases only add plies), and both stop
+        -- so whenever it loses for the other it lasts at least as long, and when it does not
+        lose the mover has done worse than by stopping."""
+        target = self.target
+        reach = self._reach
+        if reach is None:
+            self._solo_tables()
+            reach = self._reach
+        rows = reach[pos]  # rows[e]: bit g set when a gain of g can be had with e erases
+        # It wins or draws when it can end within [my sum, target]: at once, by gaining, ...
+        if other_sum <= target:
+            if other_sum >= my_sum:
+                return False
+            if rows[erases] >> (my_sum - other_sum) & ((2 << (target - my_sum)) - 1):
+                return False
+        return not erases or not self._escapes(pos, other, mine, erases, other_sum, my_sum)
+
+    def _escapes(self, pos, other, mine, erases, other_sum, my_sum):
+        """The rest of :meth:`_stop_wins` (``erases`` > 0, no gain from here is enough):
+        whether the other wins or draws by erasing its own last p cards and my last a first,
+        then gaining (p at least as many as bring it back to the target)."""
+        target = self.target
+        rows = self._reach[pos]
+        other_after = other_sum
+        p = 0
+        while other_after > target:
+            p += 1
+            if p > erases or p > len(other):
+                return False
+            other_after -= other[-p]
+        most_mine = len(mine)
+        while True:
+            my_after = my_sum
+            room = erases - p
+            for a in range(min(room, most_mine) + 1):
+                if a:
+                    my_after -= mine[-a]
+                elif not p:
+                    continue  # (seen above)
+                low = my_after - other_after if my_after > other_after else 0
+                # (low <= target - other_after: my_after is not over the target)
+                if rows[room - a] >> low & ((2 << (target - other_after - low)) - 1):
+                    return True
+            p += 1
+            if p > erases or p > len(other):
+                return False
+            other_after -= other[-p]
 
     def evaluate(self, state):
         """Heuristic for seat 0 at a depth-limited leaf: closeness to the target and erases
@@ -642,6 +782,21 @@ def _fewest_moves(deck, most, target):
             row = list(map(min, drawn[:target + 1], [moves + 2 for moves in after[e - 1]])) if e else drawn[:target + 1]
             row[0] = 0
             rows.append(row)
+        table[pos] = rows
+    return table
+
+
+def _reachable_gains(deck, most, target):
+    """``table[pos][e]``: the gains :func:`_fewest_moves` can have, as a bitmask (bit g set:
+    a gain of g), built the same way: stop (0), or draw this card and gain from the next, or
+    draw it, erase it (one erase) and gain from the next."""
+    full = (2 << target) - 1
+    rows = [1] * (most + 1)  # the deck is empty: only a gain of 0
+    table = [rows] * (len(deck) + 1)
+    for pos in range(len(deck) - 1, -1, -1):
+        card = deck[pos]
+        after = rows
+        rows = [(after[e] << card | (after[e - 1] if e else 0) | 1) & full for e in range(most + 1)]
         table[pos] = rows
     return table
 
