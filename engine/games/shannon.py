@@ -525,7 +525,8 @@ class Shannon(Game):
         between the coloured components of its end points. Dead edges carry no current
         (they hang off the start-goal block at one vertex, or lie apart), so this is the
         conductance of the contracted board, without finding its blocks (nor asking the
-        status first: the search has just done that for this leaf)."""
+        status first: the search has just done that for this leaf). A leaf whose sibling
+        was evaluated just before is found with its other siblings (:meth:`_sibling_flow`)."""
         closure, label = self._components(coloured)
         source, sink = label[self.s], label[self.t]
         if source == sink:
