@@ -260,6 +260,7 @@ class Shannon(Game):
         self._code_memo: dict[tuple[int, int], tuple] = {}  # (closure, relevant) -> key code
         self._choices_memo: dict[tuple[int, int], list] = {}
         self._last_graph: tuple = (None, None)
+        self._siblings: tuple = (None, None, None, None)  # (coloured, cut, contract, flows or a bit): _sibling_flow
         self._numbered: tuple = (None, None, None, None)  # (closure, relevant, index, pairs) the last key numbered
         self._parent: tuple = (0, 0, self.all_edges)  # (coloured, cut, relevant) of the last position played from
 
@@ -524,7 +525,8 @@ class Shannon(Game):
         between the coloured components of its end points. Dead edges carry no current
         (they hang off the start-goal block at one vertex, or lie apart), so this is the
         conductance of the contracted board, without finding its blocks (nor asking the
-        status first: the search has just done that for this leaf)."""
+        status first: the search has just done that for this leaf). A leaf whose sibling
+        was evaluated just before is found with its other siblings (:meth:`_sibling_flow`)."""
         closure, label = self._components(coloured)
         source, sink = label[self.s], label[self.t]
         if source == sink:
@@ -533,12 +535,68 @@ class Shannon(Game):
         memo = self._conductance_memo
         if (closure, free) in memo:
             return memo[closure, free]
-        found = _rounded_log(_star_mesh(_network(self._bit_ends, label, free), source, sink), lambda: [
+        flowing = self._sibling_flow(coloured, cut)
+        if flowing is None:
+            flowing = _star_mesh(_network(self._bit_ends, label, free), source, sink)
+        found = _rounded_log(flowing, lambda: [
             (label[u], label[v]) for e, u, v in self._ends if free >> e & 1], source, sink)
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
         memo[closure, free] = found
         return found
+
+    def _sibling_flow(self, coloured: int, cut: int) -> float | None:
+        """The conductance of a child of the position last played from, when the search
+        has evaluated another child of it already: then it evaluates them all, mostly (a
+        first child alone is often a cut-off), and :func:`sibling_conductances` finds the
+        rest together (those the memo does not know yet). None for a first child, or a
+        position that is no child of it."""
+        parent = self._parent  # one read: another thread may replace it meanwhile
+        before, cut_before = parent[0], parent[1]
+        added = (coloured ^ before) | (cut ^ cut_before)
+        if before & ~coloured or cut_before & ~cut or added & (added - 1) or not added:
+            return None
+        contract = coloured != before
+        known = self._siblings
+        if known[0] != before or known[1] != cut_before or known[2] != contract:
+            self._siblings = (before, cut_before, contract, added)
+            return None
+        flows = known[3]
+        if type(flows) is int:  # the second child: find the rest
+            flows = self._sibling_flows(before, cut_before, contract, flows)
+            self._siblings = (before, cut_before, contract, flows)
+        return flows.get(added.bit_length() - 1)
+
+    def _sibling_flows(self, coloured: int, cut: int, contract: bool, done: int) -> dict[int, float]:
+        """:meth:`_sibling_flow` for the children of a live position by its search moves
+        (colouring one edge when ``contract``, else cutting it), but for the edge ``done``
+        (a bit) and those the conductance memo knows."""
+        facts = self._facts(coloured, cut)
+        if facts[0] is not None:
+            return {}
+        choices = self._choices(facts)[1]
+        if choices is None:
+            return {}
+        memo, known = self._conductance_memo, self._colour_memo.get
+        closure = facts[1]
+        open_ = self.all_edges & ~cut
+        wanted = set()
+        for e in choices:
+            bit = 1 << e
+            if bit == done:
+                continue
+            if contract:
+                child = known(coloured | bit)
+                if child is not None and (child[0], open_ & ~child[0]) in memo:
+                    continue
+            elif (closure, open_ & ~closure & ~bit) in memo:
+                continue
+            wanted.add(e)
+        if not wanted:
+            return {}
+        graph = self._contracted(facts)
+        return sibling_conductances(graph.pairs, [
+            (e, k) for k, (e, _, _) in enumerate(graph.edges) if e in wanted], contract)
 
     def evaluate_flow(self, state):
         """A cheaper heuristic from the contracted board: ``paths``, the most edge-disjoint
@@ -1042,7 +1100,14 @@ def _network(ends, label, free: int) -> dict[int, dict[int, float]]:
 def _star_mesh(weights: dict[int, dict[int, float]], source, sink) -> float:
     """:func:`conductance` of the network ``weights`` (vertex -> {neighbour: conductance};
     changed in place)."""
-    inner = [x for x in weights if x != source and x != sink]
+    _eliminate(weights, [x for x in weights if x != source and x != sink])
+    return weights[source].get(sink, 0.0) if source in weights else 0.0
+
+
+def _eliminate(weights: dict[int, dict[int, float]], inner: list) -> None:
+    """Remove the vertices ``inner`` from the network ``weights`` (in place) by the
+    star-mesh transform, fewest neighbours first: the network left has the same
+    conductances between the vertices that stay."""
     while inner:
         fewest = len(weights) + 1
         for v in inner:  # fewest neighbours first (any vertex of fewer than 3 will do)
@@ -1093,7 +1158,121 @@ def _star_mesh(weights: dict[int, dict[int, float]], source, sink) -> float:
                 wy[z] = wy.get(z, 0.0) + add
                 wz = weights[z]
                 wz[y] = wz.get(y, 0.0) + add
-    return weights[source].get(sink, 0.0) if source in weights else 0.0
+
+
+def sibling_conductances(pairs, vary, contract: bool) -> dict[Any, float]:
+    """The conductance between vertices 0 and 1 of the multigraph ``pairs`` (1-ohm
+    resistors) with one edge changed, for each edge of ``vary = [(name, position in
+    pairs), ...]``: ``{name: conductance}`` with that edge contracted (its ends merged:
+    Short coloured it) when ``contract``, else deleted (Cut did). No edge of ``vary`` may
+    join 0 and 1.
+
+    The children of one position, at once: the edges that stay put are one network, and
+    the vertices none of a group of changed edges touches are eliminated once for the
+    whole group (halving the group each time), not once per child. Contracting merges
+    two vertices and adds their conductances; the steps are those of :func:`conductance`
+    (adding, multiplying, dividing positive numbers), fewer of them, so the result is as
+    exact.
+
+    >>> sibling_conductances([(0, 2), (2, 1), (0, 1)], [("a", 0), ("b", 1)], True)
+    {'a': 2.0, 'b': 2.0}
+    >>> sibling_conductances([(0, 2), (2, 1), (0, 1)], [("a", 0), ("b", 1)], False)
+    {'a': 1.0, 'b': 1.0}
+    """
+    weights: dict[int, dict[int, float]] = {x: {} for pair in pairs for x in pair}
+    weights.setdefault(0, {})
+    weights.setdefault(1, {})
+    varied = {k for _, k in vary}
+    for k, (i, j) in enumerate(pairs):
+        if k not in varied:
+            _connect(weights, i, j, 1.0)
+    out: dict[Any, float] = {}
+    if len(vary) == 1:
+        name, k = vary[0]
+        i, j = pairs[k]
+        _eliminate(weights, [x for x in weights if x > 1 and x != i and x != j])
+        out[name] = _changed(weights, i, j, contract)
+    elif vary:
+        _halve(weights, sorted([(name, *pairs[k]) for name, k in vary], key=_by_ends), contract, out)
+    return out
+
+
+def _by_ends(edge):
+    """Order of changed edges in :func:`sibling_conductances`: by their higher end, then
+    their lower one (neighbouring edges in one half: fewer vertices kept)."""
+    _, i, j = edge
+    return (i, j) if i > j else (j, i)
+
+
+def _connect(weights: dict[int, dict[int, float]], i: int, j: int, c: float) -> None:
+    """Add a resistor of conductance ``c`` between ``i`` and ``j`` (both in ``weights``)."""
+    around = weights[i]
+    around[j] = around.get(j, 0.0) + c
+    around = weights[j]
+    around[i] = around.get(i, 0.0) + c
+
+
+def _halve(weights, vary, contract, out) -> None:
+    """:func:`sibling_conductances` of the network ``weights`` (changed in place), which
+    holds every vertex an edge of ``vary = [(name, i, j), ...]`` touches, and every edge
+    but those: for each half of ``vary``, the other half's edges go in and the vertices
+    the half does not touch go out (in a copy, for the first half)."""
+    half = (len(vary) + 1) // 2
+    first, second = vary[:half], vary[half:]
+    for mine, other in ((first, second), (second, first)):
+        network = {x: around.copy() for x, around in weights.items()} if mine is first else weights
+        for _, i, j in other:
+            around = network[i]
+            around[j] = around.get(j, 0.0) + 1.0
+            around = network[j]
+            around[i] = around.get(i, 0.0) + 1.0
+        if len(mine) == 1:
+            name, i, j = mine[0]
+            inner = [x for x in network if x > 1 and x != i and x != j]
+            if inner:
+                _eliminate(network, inner)
+            out[name] = _changed(network, i, j, contract)
+        else:
+            keep = {0, 1}
+            for _, i, j in mine:
+                keep.add(i)
+                keep.add(j)
+            inner = [x for x in network if x not in keep]
+            if inner:
+                _eliminate(network, inner)
+            _halve(network, mine, contract, out)
+
+
+def _changed(weights, i, j, contract) -> float:
+    """The conductance between 0 and 1 of the network ``weights`` on the vertices 0, 1, i
+    and j at most, with an edge i-j added contracted (``contract``) or not at all: the
+    star-mesh transform written out."""
+    if j < 2:
+        i, j = j, i  # i a terminal, if either is
+    w01 = weights[0].get(1, 0.0)
+    wj = weights[j]
+    if i < 2:  # j's other edges
+        a, b = wj.get(0, 0.0), wj.get(1, 0.0)
+        if contract:  # j merges into the terminal i: its edge to the other one joins them
+            return w01 + (b if i == 0 else a)
+        return w01 + a * b / (a + b) if a and b else w01
+    wi = weights[i]
+    a, b = wi.get(0, 0.0) , wi.get(1, 0.0)
+    c, d = wj.get(0, 0.0), wj.get(1, 0.0)
+    if contract:  # i and j merge into one vertex between the terminals
+        a += c
+        b += d
+        return w01 + a * b / (a + b) if a and b else w01
+    m = wi.get(j, 0.0)  # i goes (a star of three: a triangle), then j (in series)
+    total = a + b + m
+    if total:
+        if a and b:
+            w01 += a * b / total
+        if m:
+            m /= total
+            c += a * m
+            d += b * m
+    return w01 + c * d / (c + d) if c and d else w01
 
 
 def log_conductance(pairs, source, sink) -> int | None:

@@ -853,6 +853,38 @@ def test_resistance_score_is_the_same_for_renamed_boards():
             state = game.play(state, rng.choice(game.moves(state)))
 
 
+def test_sibling_conductances_are_each_childs_own():
+    """All children's conductances at once (sibling_conductances) equal each child's own, and
+    the evaluation of every child the way the search asks for them (the second on, found
+    together) equals a fresh game's evaluation of that child alone."""
+    rng = random.Random(13)
+    for seed in range(24):
+        options = {"board": "random" if seed % 4 else "bridgit-4", "seed": seed, "first": "cut" if seed % 3 else "short"}
+        game = Shannon.from_options(options)
+        state = game.start()
+        while game.status(state) is None:
+            graph = game.contracted(state)
+            vary = [(e, k) for k, ((e, _, _), pair) in enumerate(zip(graph.edges, graph.pairs)) if sorted(pair) != [0, 1]]
+            for contract in (True, False):
+                found = shannon_module.sibling_conductances(graph.pairs, vary, contract)
+                assert sorted(found) == sorted(e for e, _ in vary)
+                for e, k in vary:
+                    i, j = sorted(graph.pairs[k])
+                    if contract:
+                        child = [(j if a == i else a, j if b == i else b) if i > 1 else
+                                 (i if a == j else a, i if b == j else b) for a, b in graph.pairs]
+                        child = [(a, b) for a, b in child if a != b]
+                    else:
+                        child = graph.pairs[:k] + graph.pairs[k + 1:]
+                    assert found[e] == pytest.approx(shannon_module.conductance(child, 0, 1), rel=1e-12, abs=1e-300)
+            for m in game.search_moves(state):
+                child = game.play(state, m)
+                if game.status(child) is None:
+                    alone = Shannon.from_options(options).evaluate(child)
+                    assert game.evaluate(child) == alone, (seed, state, m)
+            state = game.play(state, rng.choice(game.moves(state)))
+
+
 def test_bench_reports_the_shannon_targets(monkeypatch):
     """The bench's Shannon targets (PASS or MISS with a figure); here on a few seeds and a
     short budget, so that only their shape is checked (no timing assertions)."""
