@@ -1,6 +1,7 @@
 """The tree page tells the truth (issue 11), stepped through event by event in Chromium on the
-seed's Nim positions (and a Cantris board, for the game's futility bounds): every value drawn as what it is (exact, "≥ v", "≤ v"), every cut marked
-with its reason, and a narration that only says what the trace says happened."""
+seed's Nim positions (and a Cantris board, for the game's futility bounds): every value drawn
+as what it is (exact, "≥ v", "≤ v"), every cut marked with its reason, and a narration that
+only says what the trace says happened."""
 
 from __future__ import annotations
 
