@@ -444,16 +444,23 @@ class Cantris(Game):
         seen it, so that the memo costs nothing in the collections a long search runs (the
         same for the outcomes of :meth:`_resolved`).
 
-        Search moves: a field of ``board ^ (board << row_bits)`` is 0 where a tile equals the
-        one below it; the lowest tile of each vertical run is kept."""
-        differs = board ^ (board << self._row_bits)
-        moves = self._moves_of(board, board & ((differs | differs >> 1 | differs >> 2) & self._lows) * 7)
+        Search moves: the lowest tile of each vertical run of equal tiles
+        (:meth:`_run_bottoms`)."""
+        moves = self._moves_of(board, board & self._run_bottoms(board) * 7)
         moves.sort(reverse=True)
         known = self._known
         if len(known) >= MEMO_LIMIT:
             known.clear()
         known[board] = entry = tuple(moves)
         return entry
+
+    def _run_bottoms(self, board: int) -> int:
+        """The lowest bit of the field of each tile that differs from the one below it (or
+        lies on the bottom row): the lowest tile of each vertical run of equal tiles, which
+        stands for the run (removing any of them leaves the same board). Empty cells above
+        the column may be marked too: callers keep tiles only."""
+        differs = board ^ board << self._row_bits
+        return (differs | differs >> 1 | differs >> 2) & self._lows
 
     def _moves_of(self, board: int, tiles: int) -> list[int]:
         """The moves removing the tiles ``tiles`` (a part of ``board``), each with its flag
@@ -525,7 +532,7 @@ class Cantris(Game):
         if best >= high:
             return diff - best if state[8] else diff + best
         top = self._top_tile(board)
-        clearing = self._clearing(board)
+        clearing = self._clearing(board, occupied)
         if not clearing:  # every move scores its tile, the top one the most, and none ends the game
             best = top
         else:
@@ -535,8 +542,7 @@ class Cantris(Game):
                 return diff - best if state[8] else diff + best
             # chains: remembered by (board, cell); either of two equal tiles one above the
             # other leaves the same board (the lowest stands for both)
-            differs = board ^ board << self._row_bits
-            clearing &= differs | differs >> 1 | differs >> 2
+            clearing &= self._run_bottoms(board)
             outcomes = self._outcomes
             ends = False
             most = top  # what the best removal scores, the game ending or not
@@ -572,13 +578,14 @@ class Cantris(Game):
         middle = board >> 1 & lows
         return 3 if middle & board else 2 if middle else 1
 
-    def _clearing(self, board: int) -> int:
+    def _clearing(self, board: int, occupied: int) -> int:
         """The cells of ``board`` whose removal sets off a clear, as the lowest bit of their
         fields. Removing a tile in column c lowers the column above it by a row, so
         it sets off a clear exactly when, at its height or above, a cell of column c takes
         the tile from above (``board >> row_bits``) and that tile equals its two neighbours
         on one side, or one on either side: four whole-board comparisons find every such
-        cell, and a removal clears when one lies at or above it in its column."""
+        cell, and a removal clears when one lies at or above it in its column. ``occupied``:
+        the lowest bit of the fields that hold a tile."""
         t = self._t
         rb = self._row_bits
         down = board >> rb  # each cell's tile from above
@@ -597,7 +604,6 @@ class Cantris(Game):
             lined |= right1 & ~(z | z >> 1 | z >> 2) & t.right2
         if not lined:
             return 0
-        occupied = (board | board >> 1 | board >> 2) & t.lows
         lined &= occupied & occupied >> rb  # a tile in the cell, and one above it
         if not lined:
             return 0
