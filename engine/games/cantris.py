@@ -71,6 +71,7 @@ FIELD = 3  # bits a cell takes: tiles 1..5, 0 for empty
 GAIN = 11  # the shift of the points a clearing move's first clear scores, in the move
 CLEARS = 1 << 19  # the flag of a move that sets off a clear
 MEMO_LIMIT = 1 << 16  # boards remembered (per board size) before the memo starts afresh: 15-25 MB
+NO_MOVE = float("-inf")  # what futility's best move scores when every move ends the game
 OUTCOMES_LIMIT = 1 << 17  # clearing removals remembered (per board size) likewise: ~25 MB
 
 
@@ -228,6 +229,7 @@ class Cantris(Game):
         self._row_bits, self._row_mask, self._full, self._runs = t.row_bits, t.row_mask, t.full, t.runs
         self._cells, self._falls = t.cell, t.falls
         self._completes, self._tiles, self._fields, self._lows = t.completes, t.tiles, t.column_fields, t.lows
+        self._bottom_lows = t.lows & t.row_mask  # the lowest bit of each field of the bottom row
         # what _resolve reads, in one attribute
         self._chain_tables = (t.row_bits, t.row_mask, t.runs, t.full, t.pairs, t.row_of_length, t.below, t.fall_at)
         # board -> what _study found. One memo per board size and process, not per game (a
@@ -514,38 +516,50 @@ class Cantris(Game):
         # which is what most positions here come to: their first move would cut). Asked only
         # one ply above the horizon, where most boards are new: the moves are listed
         # (_study) only if the search goes on.
+        #
+        # A removal that ends the game is worth its final difference when that is a draw
+        # (0: what it scores, as for any move) and less when the mover loses it: such a move
+        # counts as what it scores, towards the bound of a futile position only. A removal
+        # that ends the game and wins it is worth more than any evaluation: then there is
+        # no bound here, and the search tries the moves.
         diff = state[7]
         if state[8]:  # B: scoring p gives diff - p
-            low, high = diff - beta, diff - alpha
+            low, high, lead = diff - beta, diff - alpha, -diff
         else:
-            low, high = alpha - diff, beta - diff
-        # scoring more than ``low`` reaches the window; scoring ``high`` or more passes it
+            low, high, lead = alpha - diff, beta - diff, diff
+        # scoring more than ``low`` reaches the window; scoring ``high`` or more passes it;
+        # a removal scoring p that ends the game wins it when lead + p > 0
         board = state[0]
-        full, mask = self._full, self._row_mask
-        if not full[board >> self._row_bits & mask]:  # a column of one tile: a move may end the game
-            return None
-        # The top tile of a column makes nothing fall: its removal clears nothing, and with
-        # two tiles or more in every column it does not end the game. Most positions here
-        # pass the window so, the cheapest way.
+        full, mask, rb = self._full, self._row_mask, self._row_bits
         occupied = (board | board >> 1 | board >> 2) & self._lows
-        best = self._top_tile(board & (occupied & ~(occupied >> self._row_bits)) * 7)
+        tops = occupied & ~(occupied >> rb)  # the top tile of each column
+        lone = tops & self._bottom_lows  # a column of one tile: removing it ends the game
+        # The top tile of a column of two tiles or more makes nothing fall: its removal
+        # clears nothing and does not end the game. Most positions here pass the window so,
+        # the cheapest way.
+        standing = tops ^ lone
+        best = self._top_tile(board & standing * 7) if standing else NO_MOVE
         if best >= high:
             return diff - best if state[8] else diff + best
-        top = self._top_tile(board)
-        clearing = self._clearing(board, occupied)
-        if not clearing:  # every move scores its tile, the top one the most, and none ends the game
-            best = top
+        if lone:
+            if lead + self._top_tile(board & lone * 7) > 0:
+                return None  # removing a lone tile ends the game and wins it
+            rest = board & ~(lone * 7)  # the tiles whose removal does not end the game
         else:
-            plain = board & ~(clearing * 7)
-            best = self._top_tile(plain) if plain else 0  # the best removal that clears nothing
+            rest = board
+        most = self._top_tile(board)  # what the best removal scores, the game ending or not
+        clearing = self._clearing(board, occupied)
+        if not clearing:  # every move scores its tile
+            best = self._top_tile(rest) if rest else NO_MOVE
+        else:
+            rest &= ~(clearing * 7)
+            best = self._top_tile(rest) if rest else NO_MOVE  # the best removal that clears nothing
             if best >= high:  # passes the window, and the game goes on
                 return diff - best if state[8] else diff + best
             # chains: remembered by (board, cell); either of two equal tiles one above the
             # other leaves the same board (the lowest stands for both)
             clearing &= self._run_bottoms(board)
             outcomes = self._outcomes
-            ends = False
-            most = top  # what the best removal scores, the game ending or not
             while clearing:
                 lowest = clearing & -clearing
                 clearing ^= lowest
@@ -554,18 +568,17 @@ class Cantris(Game):
                 if outcome is None:
                     outcome = self._resolved(board, cell)
                 after, points = outcome
-                if not full[after & mask]:
-                    ends = True
+                if not full[after & mask]:  # the chain ends the game
+                    if lead + points > 0:
+                        return None
                 elif points > best:
                     best = points
                 if points > most:
                     most = points
-            if best < high:
-                if ends or most > low:
-                    return None
-                best = most
-        if best >= high or best <= low:
+        if best >= high:
             return diff - best if state[8] else diff + best
+        if most <= low:
+            return diff - most if state[8] else diff + most
         return None
 
     def _top_tile(self, board: int) -> int:

@@ -552,14 +552,16 @@ def test_a_trace_names_the_futility_cuts_and_their_bounds_hold():
 def test_futility_bounds_are_true_bounds_and_save_nodes(size, depth):
     """Wherever the game answers futility, its bound lies outside the window and is exactly
     what the moves make it: either no move's evaluation reaches the window, none ends the
-    game and the bound is the best of them (futile), or a move that does not end the game
-    scores the bound, which passes the window (a cut-off without trying the move: the
-    position is worth at least that to the mover). The search with futility finds the same values, never in
-    more nodes without a table, and in fewer nodes in all with one; both kinds of bound
-    occur."""
+    game with the mover's win, and the bound is the best of them (futile: a move that ends
+    the game in a draw is worth its evaluation, 0, and one that loses it less), or a move
+    that does not end the game scores the bound, which passes the window (a cut-off without
+    trying the move: the position is worth at least that to the mover). The search with
+    futility finds the same values, never in more nodes without a table, and in fewer nodes
+    in all with one; both kinds of bound occur, and futile bounds with a move that ends the
+    game."""
     rng = random.Random(f"futility {size}")
     saved = 0
-    kinds = {"futile": 0, "passes": 0}
+    kinds = {"futile": 0, "futile, the game ending": 0, "passes": 0}
     for seed in range(4):
         g = Cantris.from_options({"board": size, "seed": seed})
         s = g.start()
@@ -569,7 +571,7 @@ def test_futility_bounds_are_true_bounds_and_save_nodes(size, depth):
             children = [g.play(s, m) for m in g.moves(s)]
             going_on = [g.evaluate(c) for c in children if g.status(c) is None]
             # a child that ends the game: the mover's win is the best there is, a loss the worst
-            ends = [c for c in children if g.status(c) is not None]
+            wins = [c for c in children if g.status(c) == g.to_move(s)]
             for alpha, beta in ((diff, diff + 1), (diff + 3, diff + 9), (diff - 9, diff - 3), (-1e9, 1e9),
                                 (diff - 1, diff), (diff + 1, diff + 2), (diff - 2, diff - 1),
                                 (diff + 6, diff + 7), (diff - 7, diff - 6)):
@@ -580,7 +582,8 @@ def test_futility_bounds_are_true_bounds_and_save_nodes(size, depth):
                 futile = bound <= alpha if not b_moves else bound >= beta
                 if futile:
                     kinds["futile"] += 1
-                    assert not ends and better(going_on) == bound
+                    assert not wins and better(g.evaluate(c) for c in children) == bound
+                    kinds["futile, the game ending"] += any(g.status(c) is not None for c in children)
                 else:
                     kinds["passes"] += 1
                     assert bound in going_on  # so the position is worth at least that to the mover
@@ -597,7 +600,7 @@ def test_futility_bounds_are_true_bounds_and_save_nodes(size, depth):
             assert untabled[1].stats.nodes <= untabled[0].stats.nodes
             s = g.play(s, rng.choice(g.moves(s)))
     assert saved > 0
-    assert kinds["futile"] > 0 and kinds["passes"] > 0, kinds
+    assert all(kinds.values()), kinds
 
 
 def test_search_takes_a_winning_finish():
