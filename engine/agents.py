@@ -103,9 +103,10 @@ AGENT_HELP = {
         "each later root move first tested with a null window (can it beat the best so far?) and searched "
         "again in full only if it can; the same values, fewer nodes",
     "alphabeta:futility=on|off":
-        "on by default, with order=on: one ply above the horizon, a position where the game proves, without "
-        "trying its moves, that none can reach the window, or that one passes it, is not searched; the value "
-        "is that bound (games with a futility bound: Cantris); the same values, fewer nodes",
+        "on by default, with order=on: one or two plies above the horizon, a position where the game proves, "
+        "without trying its moves, that none can reach the window (two plies above it: each has a reply that "
+        "keeps it out), or that one passes it, is not searched; the value is that bound (games with a futility "
+        "bound: Cantris); the same values, fewer nodes",
     "alphabeta:strength=1..10,seed=N":
         "a level a person can beat: 1 beginner ... 9 expert look ahead less and make mistakes; "
         "10 is the full engine; equally good moves are chosen at random (seed=N repeats)",
@@ -390,9 +391,10 @@ LADDER = (
          "searches)",
          "alphabeta:futility=off"),
     Rung("futility", "+ futility", "+ futility",
-         "one ply above the depth limit, a position where the game proves, without trying its moves, that none "
-         "can reach the window, or that one passes it, is not searched: the value is that bound (games with "
-         "such a bound: Cantris; the full engine)",
+         "one or two plies above the depth limit, a position where the game proves, without trying its moves, "
+         "that none can reach the window (two plies above it: each has a reply that keeps it out), or that one "
+         "passes it, is not searched: the value is that bound (games with such a bound: Cantris; the full "
+         "engine)",
          "alphabeta"),
 )
 

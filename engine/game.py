@@ -158,16 +158,17 @@ class Game(ABC):
         """Move-ordering hook: likely-best moves first. Default: unchanged."""
         return moves
 
-    def futility(self, state, alpha: float, beta: float) -> float | None:
-        """Futility hook, for a player's position one ply above the search's horizon, where
-        every move leads to a leaf (its :meth:`evaluate`, or the end of the game): a bound
-        the game proves from its moves without trying them, when that bound lies outside the
-        window ``(alpha, beta)``; else ``None``. Either no move reaches the window (futile:
-        seat 0 to move, a value ``<= alpha`` that no move's evaluation exceeds; seat 1, a
-        value ``>= beta`` that none is below; and no move may end the game), or a move
-        passes it (a cut-off found without trying the move: seat 0, a value ``>= beta`` that
-        some move's evaluation reaches, seat 1 a value ``<= alpha``, and that move does not
-        end the game). The search (switch ``futility``) then returns that bound without
+    def futility(self, state, alpha: float, beta: float, depth: int) -> float | None:
+        """Futility hook, for a player's position ``depth`` plies above the search's horizon
+        (1: every move leads to a leaf, its :meth:`evaluate` or the end of the game; 2: every
+        move and every reply to it): a bound the game proves from its moves without trying
+        them, when that bound lies outside the window ``(alpha, beta)``; else ``None``. The
+        bound is on the value the search to ``depth`` would find (seat 0's view, leaves
+        evaluated, a finished game worth its result): a value ``<= alpha`` that the true
+        value does not exceed, or one ``>= beta`` that it reaches. Typically either no move
+        reaches the window (futile: the bound is the best that any move can make; a move
+        that ends the game is worth its result) or a move passes it (a cut-off found without
+        trying the move). The search (switch ``futility``) then returns that bound without
         trying the moves, as a bound. Default: ``None`` (no knowledge)."""
         return None
 

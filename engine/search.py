@@ -61,14 +61,15 @@ class Techniques:
     ``sym``    the game's ``search_moves``: one move per group leading to equivalent positions;
     ``mate``   mate-distance cuts: stop where no result can beat a win already found;
     ``tt``     the transposition table;
-    ``futility`` one ply above the horizon, the game's :meth:`~engine.game.Game.futility`
-               bound: stop where no move's evaluation can reach the window, or where the game
-               proves that one passes it (exact: the value returned is a true bound, as a
-               cut-off's). Like the ordering, the game's
+    ``futility`` one or two plies above the horizon, the game's
+               :meth:`~engine.game.Game.futility` bound: stop where no move's evaluation can
+               reach the window, or where the game proves that one passes it (exact: the
+               value returned is a true bound, as a cut-off's). Like the ordering, the game's
                knowledge of its own moves, so only with ``order`` on (and the textbook spec
                stays the textbook). Measured on Cantris, the one game with a bound (depth 10,
-               8 and 6 from seeds 1-5 of 6x3, 8x4, 10x5): 26 %, 52 % and 92 % fewer nodes;
-               6x3 in about the same time, 8x4 about 1.4x and 10x5 about 2.9x faster;
+               8 and 6 from seeds 1-5 of 6x3, 8x4, 10x5): 53 %, 83 % and 95 % fewer nodes;
+               6x3 about 6 % slower (its searches take milliseconds), 8x4 about 2.5x and
+               10x5 about 2.9x faster;
     ``endgame`` the game's exact values (:meth:`~engine.game.Game.solved`) for positions it
                can work out without trying the moves, in a search to the end against a
                perfect opponent; a table the game fills itself, so only with ``tt`` on;
@@ -503,10 +504,10 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
         if side in averaged:
             best = _average(child, g_play, outcomes(state, side), state, depth, ply, alpha, beta, pv)
         else:
-            if depth == 1 and g_futility is not None:  # futility: the game's bound outside the window
+            if depth <= 2 and g_futility is not None:  # futility: the game's bound outside the window
                 # (the bound goes in ``v``, not a local of its own: one more local in this
                 # frame made a 21-card Blacksin solve 20 % slower, futility off, on CPython 3.11)
-                v = g_futility(state, alpha, beta)
+                v = g_futility(state, alpha, beta, depth)
                 if v is not None:
                     futile += 1
                     horizon += 1  # a bound from the evaluation: not proved
@@ -737,6 +738,7 @@ class Tracer:
             return
         if after.get("futile", 0) > before.get("futile", 0) and after["nodes"] == before["nodes"] + 1:
             node["cut"], node["bound"] = "futility", _window_bound(value, alpha, beta)
+            node["plies_left"] = depth  # to the depth limit: the bound covers the moves, or the moves and replies
             return
         if after["tt_hits"] > before["tt_hits"] and after["nodes"] == before["nodes"] + 1:
             entry = self.table.entries.get(self.game.key(state))

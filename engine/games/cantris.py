@@ -161,6 +161,8 @@ class Tables:
         #: columns (as bits) -> their fields in a row (0b111 each)
         self.column_fields = [_pack([7 if pattern >> c & 1 else 0 for c in range(cols)])
                               for pattern in range(1 << cols)]
+        #: per column: the lowest bit of the fields of its cells
+        self.column_cells = [_pack([1 if i % cols == c else 0 for i in range(cells)]) for c in range(cols)]
         #: the lowest bit of the fields of the cells in columns 0..cols-2 (whose right-hand
         #: neighbour is in the same row): a run of three starts at such a cell and the next
         self.pairs = _pack([1 if i % cols < cols - 1 else 0 for i in range(cells)])
@@ -230,6 +232,7 @@ class Cantris(Game):
         self._cells, self._falls = t.cell, t.falls
         self._completes, self._tiles, self._fields, self._lows = t.completes, t.tiles, t.column_fields, t.lows
         self._bottom_lows = t.lows & t.row_mask  # the lowest bit of each field of the bottom row
+        self._column_cells = t.column_cells
         # what _resolve reads, in one attribute
         self._chain_tables = (t.row_bits, t.row_mask, t.runs, t.full, t.pairs, t.row_of_length, t.below, t.fall_at)
         # board -> what _study found. One memo per board size and process, not per game (a
@@ -504,8 +507,10 @@ class Cantris(Game):
                 moves += plain[tiles >> shift & mask]
         return moves
 
-    def futility(self, state, alpha, beta):
-        # Every move's evaluation is the difference plus (A) or minus (B) what the move
+    def futility(self, state, alpha, beta, depth):
+        if depth == 2:
+            return self._futile_replies(state, alpha, beta)
+        # One ply above the horizon. Every move's evaluation is the difference plus (A) or minus (B) what the move
         # scores: a removal that clears nothing scores its tile, one that clears scores its
         # tile and the whole chain (no less than its tile). So the best any move scores is
         # the larger of the highest tile on the board and the best chain, and that is found
@@ -513,9 +518,8 @@ class Cantris(Game):
         # bit tests (their chains are worked out once and kept for play()). Both ways out of
         # the window are proved so: no move scores enough to reach it (futile), or a move
         # that does not end the game scores enough to pass it (a cut-off without trying it,
-        # which is what most positions here come to: their first move would cut). Asked only
-        # one ply above the horizon, where most boards are new: the moves are listed
-        # (_study) only if the search goes on.
+        # which is what most positions here come to: their first move would cut). Most
+        # boards here are new: the moves are listed (_study) only if the search goes on.
         #
         # A removal that ends the game is worth its final difference when that is a draw
         # (0: what it scores, as for any move) and less when the mover loses it: such a move
@@ -552,37 +556,13 @@ class Cantris(Game):
         if not lined:  # every move scores its tile
             best = self._top_tile(rest) if rest else NO_MOVE
         else:
-            # The removals at or below a lined-up cell, down to the next one below it in its
-            # column, set off the same chain: the same runs line up at its height and above,
-            # in rows that are alike after each of these removals, and everything that
-            # clears lies there, while the rows below it neither clear nor change. So one
-            # chain a lined-up cell (worked out for the cell itself, remembered by (board,
-            # cell) for play()) scores every removal of its stretch of the column: the chain
-            # plus the removed tile.
-            smear = self._t.smear
-            stretches = []  # (the stretch's cells, the lined-up cell)
-            clearing = 0
-            while lined:  # from the bottom up
-                cell = lined & -lined
-                lined ^= cell
-                stretch = cell
-                for step in smear:
-                    stretch |= stretch >> step
-                stretch &= ~clearing
-                clearing |= stretch
-                stretches.append((stretch, cell))
+            clearing, stretches = self._stretches(lined)
             rest &= ~(clearing * 7)
             best = self._top_tile(rest) if rest else NO_MOVE  # the best removal that clears nothing
             if best >= high:  # passes the window, and the game goes on
                 return diff - best if state[8] else diff + best
-            outcomes, top_tile = self._outcomes, self._top_tile
             for stretch, cell in stretches:
-                i = cell.bit_length() // FIELD
-                outcome = outcomes.get((board, i))
-                if outcome is None:
-                    outcome = self._resolved(board, i)
-                after, points = outcome
-                points += top_tile(board & stretch * 7) - (board >> FIELD * i & 7)  # the stretch's best
+                after, points = self._stretch_chain(board, stretch, cell)
                 if not full[after & mask]:  # the chain ends the game
                     if lead + points > 0:
                         return None
@@ -595,6 +575,108 @@ class Cantris(Game):
         if most <= low:
             return diff - most if state[8] else diff + most
         return None
+
+    def _futile_replies(self, state, alpha, beta):
+        """Futility two plies above the horizon, where the mover removes a tile and then the
+        other side does (a turn of one removal, or the mover's second): the futile way only.
+        No removal of the mover reaches the window when after each the reply scores enough:
+        the reply of the best top tile of a column of two tiles or more, in a column the
+        removal left alone (nothing falls, nothing clears, the game goes on), is known
+        without playing the removal. A removal that clears nothing changes its own column
+        only; one that clears is played (its chain, remembered for play()), and the reply
+        is looked for in the board after it, outside the removal's column, which is all that
+        the removals of its stretch (:meth:`_stretches`) leave alike. A removal that ends the
+        game counts as what it scores, as one ply above the horizon: a draw or the mover's
+        loss is worth no more; its win leaves the node to the search."""
+        if (state[3] + 1) >> self._turn_shift & 1 == state[8]:
+            return None  # 10x5, the first removal of a turn: the mover removes again
+        diff = state[7]
+        lead, low = (-diff, -beta) if state[8] else (diff, alpha)
+        # The mover's lead is lead + p - q after its removal scores p and the reply q: the
+        # position is futile when that is at most ``low`` for every removal (the bound: the
+        # largest such lead).
+        board = state[0]
+        rb, lows, top_tile = self._row_bits, self._lows, self._top_tile
+        occupied = (board | board >> 1 | board >> 2) & lows
+        tops = occupied & ~(occupied >> rb)
+        lone = tops & self._bottom_lows
+        standing = tops ^ lone  # the top tile of each column of two tiles or more
+        if not standing:
+            return None
+        # the best reply, in the column of one of its tiles, and the best outside that column
+        reply = top_tile(board & standing * 7)
+        z = board ^ reply * lows
+        column = (~(z | z >> 1 | z >> 2) & standing).bit_length() // FIELD % self.cols
+        others = standing & ~self._column_cells[column]
+        other_reply = top_tile(board & others * 7) if others else None
+        worst = NO_MOVE
+        if lone:  # ends the game
+            worst = lead + top_tile(board & lone * 7)
+            if worst > 0:
+                return None  # and wins it
+        lined = self._lined(board, occupied)
+        clearing, stretches = self._stretches(lined) if lined else (0, ())
+        rest = board & ~((lone | clearing) * 7)  # removals that clear nothing and end nothing
+        beside = rest & ~(self._column_cells[column] * 7)
+        if beside:
+            worst = max(worst, lead + top_tile(beside) - reply)
+        if rest ^ beside:
+            if other_reply is None:
+                return None
+            worst = max(worst, lead + top_tile(rest ^ beside) - other_reply)
+        if worst > low:
+            return None
+        full, mask = self._full, self._row_mask
+        for stretch, cell in stretches:
+            after, points = self._stretch_chain(board, stretch, cell)
+            if not full[after & mask]:  # the chain ends the game
+                if lead + points > 0:
+                    return None
+            else:
+                occupied = (after | after >> 1 | after >> 2) & lows
+                replies = (occupied & ~(occupied >> rb) & ~self._bottom_lows
+                           & ~self._column_cells[cell.bit_length() // FIELD % self.cols])
+                if not replies:
+                    return None
+                points -= top_tile(after & replies * 7)
+            if lead + points > low:
+                return None
+            worst = max(worst, lead + points)
+        return -worst if state[8] else worst
+
+    def _stretches(self, lined: int) -> tuple[int, list[tuple[int, int]]]:
+        """The cells whose removal sets off a clear, as the lowest bit of their fields, and
+        their stretches: ``[(cells, the lined-up cell), ...]``. The removals at or below a
+        lined-up cell (:meth:`_lined`), down to the next one below it in its column, set off
+        the same chain: the same runs line up at its height and above, in rows that are
+        alike after each of these removals, and everything that clears lies there, while
+        the rows below it neither clear nor change. So one chain a stretch scores each of
+        its removals: the chain plus the removed tile (:meth:`_stretch_chain`)."""
+        smear = self._t.smear
+        stretches = []
+        clearing = 0
+        while lined:  # from the bottom up
+            cell = lined & -lined
+            lined ^= cell
+            stretch = cell
+            for step in smear:
+                stretch |= stretch >> step
+            stretch &= ~clearing
+            clearing |= stretch
+            stretches.append((stretch, cell))
+        return clearing, stretches
+
+    def _stretch_chain(self, board: int, stretch: int, cell: int) -> tuple[int, int]:
+        """(the board after removing the lined-up ``cell``, what the best removal of its
+        stretch scores): the cell's chain, worked out once and remembered by (board, cell)
+        for play(), plus the stretch's highest tile. The boards after the other removals of
+        the stretch differ from this one only below the cell, in its column."""
+        i = cell.bit_length() // FIELD
+        outcome = self._outcomes.get((board, i))
+        if outcome is None:
+            outcome = self._resolved(board, i)
+        after, points = outcome
+        return after, points + self._top_tile(board & stretch * 7) - (board >> FIELD * i & 7)
 
     def _top_tile(self, board: int) -> int:
         """The highest tile on the board, from the bits of all its fields at once (tiles

@@ -381,7 +381,7 @@
     beta: { short: "β cut", words: "β cut-off: the value reached β, so MIN higher up will never let play come here; the other moves were not searched" },
     alpha: { short: "α cut", words: "α cut-off: the value fell to α, so MAX higher up will never let play come here; the other moves were not searched" },
     mate: { short: "mate", words: "mate-distance cut: no result here could beat a win already found higher up, so the node was not searched" },
-    futility: { short: "futility", words: "futility cut: one ply above the depth limit, the game proved from its moves, without trying them, that none can reach the window, or that one passes it; so no move was searched, and the value is that bound" },
+    futility: { short: "futility", words: "futility cut: one or two plies above the depth limit, the game proved from its moves, without trying them, that none can reach the window (two plies above it: each has a reply that keeps it out), or that one passes it; so no move was searched, and the value is that bound" },
     table: { short: "table", words: "answered by the transposition table: this position was searched before, so nothing below it is searched again" },
     solved: { short: "solved", words: "solved by the game's endgame rule: the game works out this position's exact value without trying the moves, so no move was searched" },
   };
@@ -587,8 +587,10 @@
     } else if (n.cut === "futility") {
       // a bound on the mover's side of the window: one of its moves passes it; on the other side: none reaches it
       const passes = (n.kind === "max") === (n.bound === "lower");
-      lines.push(["One ply above the depth limit, the game proves from the moves ", b(where), ", without trying them, that ",
-        passes ? "one of them passes the window" : "none of them can reach the window", ": ",
+      const two = n.plies_left === 2; // the moves and the replies to them: the game's bound covers both
+      lines.push([two ? "Two plies" : "One ply", " above the depth limit, the game proves from the moves ", b(where),
+        ", without trying them, that ", passes ? "one of them passes the window" : "none of them can reach the window",
+        two && !passes ? ", as each has a reply that keeps it out" : "", ": ",
         n.bound === "lower" ? "at least " : "at most ", b(T.value(n.value)), ". No move is searched. ", cutNote("✂ futility")]);
     } else if (n.cut === "solved") {
       lines.push(["The game's endgame rule solves ", b(where), " without trying a move: exactly ", val(), proved(n.value),

@@ -66,6 +66,8 @@ def check_exit(node, text):
     if node["cut"] == "futility":  # the side of the window says which proof it was
         passes = (node["kind"] == "max") == (node["bound"] == "lower")
         assert ("one of them passes the window" if passes else "none of them can reach the window") in text
+        plies = {1: "One ply above the depth limit", 2: "Two plies above the depth limit"}[node["plies_left"]]
+        assert plies in text and ("each has a reply that keeps it out" in text) == (node["plies_left"] == 2), text
     if node["cut"]:
         assert reason[node["cut"]] in text, (node["id"], text)
     if node.get("pruned"):
@@ -76,9 +78,9 @@ def check_exit(node, text):
 
 @pytest.mark.parametrize("piles, depth, algo", [("4,1", 0, "alphabeta"), ("4,1", 0, "mate"),
                                                 ("3,4,5", 2, "alphabeta"), ("3,4,5", 2, "table"),
-                                                ("3,4,5", 2, "scout"), ("cantris", 3, "futility")])
+                                                ("3,4,5", 2, "scout"), ("cantris", 4, "futility")])
 def test_the_tree_page_narrates_what_happened(page: Page, piles, depth, algo):
-    gid = (create_game(page, "", "cantris", {"board": "6x3", "seed": 3}) if piles == "cantris"
+    gid = (create_game(page, "", "cantris", {"board": "6x3", "seed": 2}) if piles == "cantris"
            else create_game(page, piles))
     page.goto(f"/play/{gid}/tree?algo={algo}&depth={depth}&nodes=500")
     summary = page.get_by_test_id("tree-summary")
@@ -107,8 +109,9 @@ def test_the_tree_page_narrates_what_happened(page: Page, piles, depth, algo):
             expect(g.locator(".tn-cut-why")).to_contain_text("✂")
     cuts = [n for _, n in steps if n["cut"]]
     assert cuts, "these searches cut"
-    if algo == "futility":  # both of the game's proofs, drawn and told
+    if algo == "futility":  # both of the game's proofs, drawn and told, one and two plies above the limit
         assert {n["bound"] for n in cuts if n["cut"] == "futility"} == {"lower", "upper"}
+        assert {n["plies_left"] for n in cuts if n["cut"] == "futility"} == {1, 2}
     drew = summary.inner_text()
     entered = sum(1 for kind, n in steps if kind == "enter" and n.get("entered", True))
     assert f"Drew {entered} of the {trace['nodes']} nodes searched" in drew

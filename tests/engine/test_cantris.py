@@ -575,7 +575,7 @@ def test_futility_bounds_are_true_bounds_and_save_nodes(size, depth):
             for alpha, beta in ((diff, diff + 1), (diff + 3, diff + 9), (diff - 9, diff - 3), (-1e9, 1e9),
                                 (diff - 1, diff), (diff + 1, diff + 2), (diff - 2, diff - 1),
                                 (diff + 6, diff + 7), (diff - 7, diff - 6)):
-                bound = g.futility(s, alpha, beta)
+                bound = g.futility(s, alpha, beta, 1)
                 if bound is None:
                     continue
                 assert bound <= alpha or bound >= beta
@@ -601,6 +601,38 @@ def test_futility_bounds_are_true_bounds_and_save_nodes(size, depth):
             s = g.play(s, rng.choice(g.moves(s)))
     assert saved > 0
     assert all(kinds.values()), kinds
+
+
+@pytest.mark.parametrize("size", ["6x3", "8x4", "10x5"])
+def test_futility_two_plies_up_is_a_true_bound(size):
+    """Two plies above the horizon the game proves only the futile way: whatever the mover
+    removes, the reply keeps it out of the window. Each bound lies outside the window, on
+    the mover's side of it, and holds against the depth-2 minimax value (leaves evaluated,
+    a finished game worth its result), for both sides to move; and on 10x5 the first removal
+    of a turn (the mover removes again) gets no bound."""
+    rng = random.Random(f"two plies {size}")
+    kinds = {"A": 0, "B": 0}
+    for seed in range(3):
+        g = Cantris.from_options({"board": size, "seed": seed})
+        s = g.start()
+        while g.status(s) is None:
+            diff, mover = g.evaluate(s), g.to_move(s)
+            truth = None
+            for alpha, beta in ((diff + x, diff + x + w) for x in range(-12, 13, 3) for w in (1, 5)):
+                bound = g.futility(s, alpha, beta, 2)
+                if bound is None:
+                    continue
+                assert g.to_move(g.play(s, g.moves(s)[0])) != mover
+                if truth is None:
+                    truth = search_root(g, s, algorithm="minimax", depth=2).score
+                    truth = truth if mover == 0 else -truth  # seat 0's view
+                if mover == 0:
+                    assert bound <= alpha and truth <= bound
+                else:
+                    assert bound >= beta and truth >= bound
+                kinds["AB"[mover]] += 1
+            s = g.play(s, rng.choice(g.moves(s)))
+    assert kinds["A"] and kinds["B"], kinds
 
 
 def test_search_takes_a_winning_finish():
