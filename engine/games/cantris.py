@@ -510,9 +510,9 @@ class Cantris(Game):
     def futility(self, state, alpha, beta, depth):
         if depth == 2:
             return self._futile_replies(state, alpha, beta)
-        # One ply above the horizon. Every move's evaluation is the difference plus (A) or minus (B) what the move
-        # scores: a removal that clears nothing scores its tile, one that clears scores its
-        # tile and the whole chain (no less than its tile). So the best any move scores is
+        # One ply above the horizon. Every move's evaluation is the difference plus (A) or
+        # minus (B) what the move scores: a removal that clears nothing scores its tile, one
+        # that clears scores its tile and the whole chain (no less than its tile). So the best any move scores is
         # the larger of the highest tile on the board and the best chain, and that is found
         # without listing the moves: the tiles and the removals that clear by whole-board
         # bit tests (their chains are worked out once and kept for play()). Both ways out of
@@ -534,14 +534,11 @@ class Cantris(Game):
         # scoring more than ``low`` reaches the window; scoring ``high`` or more passes it;
         # a removal scoring p that ends the game wins it when lead + p > 0
         board = state[0]
-        full, mask, rb = self._full, self._row_mask, self._row_bits
-        occupied = (board | board >> 1 | board >> 2) & self._lows
-        tops = occupied & ~(occupied >> rb)  # the top tile of each column
-        lone = tops & self._bottom_lows  # a column of one tile: removing it ends the game
+        full, mask = self._full, self._row_mask
+        occupied, standing, lone = self._tops(board)
         # The top tile of a column of two tiles or more makes nothing fall: its removal
         # clears nothing and does not end the game. Most positions here pass the window so,
         # the cheapest way.
-        standing = tops ^ lone
         best = self._top_tile(board & standing * 7) if standing else NO_MOVE
         if best >= high:
             return diff - best if state[8] else diff + best
@@ -596,16 +593,13 @@ class Cantris(Game):
         # position is futile when that is at most ``low`` for every removal (the bound: the
         # largest such lead).
         board = state[0]
-        rb, lows, top_tile = self._row_bits, self._lows, self._top_tile
-        occupied = (board | board >> 1 | board >> 2) & lows
-        tops = occupied & ~(occupied >> rb)
-        lone = tops & self._bottom_lows
-        standing = tops ^ lone  # the top tile of each column of two tiles or more
+        top_tile = self._top_tile
+        occupied, standing, lone = self._tops(board)
         if not standing:
             return None
         # the best reply, in the column of one of its tiles, and the best outside that column
         reply = top_tile(board & standing * 7)
-        z = board ^ reply * lows
+        z = board ^ reply * self._lows
         column = (~(z | z >> 1 | z >> 2) & standing).bit_length() // FIELD % self.cols
         others = standing & ~self._column_cells[column]
         other_reply = top_tile(board & others * 7) if others else None
@@ -633,9 +627,7 @@ class Cantris(Game):
                 if lead + points > 0:
                     return None
             else:
-                occupied = (after | after >> 1 | after >> 2) & lows
-                replies = (occupied & ~(occupied >> rb) & ~self._bottom_lows
-                           & ~self._column_cells[cell.bit_length() // FIELD % self.cols])
+                replies = self._tops(after)[1] & ~self._column_cells[cell.bit_length() // FIELD % self.cols]
                 if not replies:
                     return None
                 points -= top_tile(after & replies * 7)
@@ -643,6 +635,16 @@ class Cantris(Game):
                 return None
             worst = max(worst, lead + points)
         return -worst if state[8] else worst
+
+    def _tops(self, board: int) -> tuple[int, int, int]:
+        """(occupied, standing, lone) as the lowest bits of fields: the cells that hold a
+        tile; the top tile of each column of two tiles or more (removing it makes nothing
+        fall, clears nothing, and the game goes on); the tile of each column of one
+        (removing it ends the game)."""
+        occupied = (board | board >> 1 | board >> 2) & self._lows
+        tops = occupied & ~(occupied >> self._row_bits)
+        lone = tops & self._bottom_lows
+        return occupied, tops ^ lone, lone
 
     def _stretches(self, lined: int) -> tuple[int, list[tuple[int, int]]]:
         """The cells whose removal sets off a clear, as the lowest bit of their fields, and
