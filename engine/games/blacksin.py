@@ -224,11 +224,12 @@ class Blacksin(Game):
         live = erases0 + erases1
         target = self.target
         if live:
-            # (a slice of a tuple that is no longer than ``live`` is the tuple itself)
+            # (a slice of a tuple that is no longer than ``live`` is the tuple itself; a hand
+            # that its last card alone brings back is not bust for good: no sum needed)
             tail0, tail1 = hand0[-live:], hand1[-live:]
-            if sum0 > target and sum0 - sum(tail0) > target:
+            if sum0 > target and sum0 - tail0[-1] > target and sum0 - sum(tail0) > target:
                 sum0, tail0 = -1, ()
-            if sum1 > target and sum1 - sum(tail1) > target:
+            if sum1 > target and sum1 - tail1[-1] > target and sum1 - sum(tail1) > target:
                 sum1, tail1 = -1, ()
             return (pos, sum0, sum1, tail0, tail1, erases0, erases1, side)
         if sum0 > target:
@@ -309,10 +310,10 @@ class Blacksin(Game):
                 # under the target).
                 live = erases0 + erases1
                 if sum0 > target:
-                    if sum0 - sum(hand0[-live:]) > target if live else True:
+                    if sum0 - hand0[-1] > target and sum0 - sum(hand0[-live:]) > target if live else True:
                         plies = self.deck_count - pos + erases0 + 2
                         return plies - WIN
-                elif sum1 - sum(hand1[-live:]) > target if live else True:
+                elif sum1 - hand1[-1] > target and sum1 - sum(hand1[-live:]) > target if live else True:
                     return WIN - (self.deck_count - pos + erases1 + 2)
             # Both play. (a) When a stop now would win for the mover, it wins soonest; (b)
             # when a stop by the other would win for it, were it its turn, the mover cannot
