@@ -320,12 +320,21 @@ class Blacksin(Game):
             # escape (the reasons are in _stop_wins). Each needs the side that would stop to
             # be over neither the target nor the other (else it loses or draws at once):
             # at most one of the two can apply.
+            # (plain assignments: six at once build a tuple and unpack it)
             if side:
-                my_sum, their_sum, mine, theirs, my_erases, their_erases = (
-                    sum1, sum0, hand1, hand0, erases1, erases0)
+                my_sum = sum1
+                their_sum = sum0
+                mine = hand1
+                theirs = hand0
+                my_erases = erases1
+                their_erases = erases0
             else:
-                my_sum, their_sum, mine, theirs, my_erases, their_erases = (
-                    sum0, sum1, hand0, hand1, erases0, erases1)
+                my_sum = sum0
+                their_sum = sum1
+                mine = hand0
+                theirs = hand1
+                my_erases = erases0
+                their_erases = erases1
             reach = self._reach
             if reach is None:
                 self._solo_tables()
