@@ -63,6 +63,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..game import Game, IllegalMove, Option, OptionError
+from ..textbook import WIN
 
 SHORT, CUT = 0, 1
 MAX_EDGES = 30
@@ -310,14 +311,15 @@ class Shannon(Game):
         return memo
 
     def _facts(self, coloured: int, cut: int) -> tuple:
-        """``(status, closure, relevant, label, bridge)`` of a position (the side to move
-        aside): ``relevant`` is the mask of free edges on some simple start-goal path of the
-        contracted board, ``bridge`` one on every such path (the nearest the start) or None."""
+        """``(status, closure, relevant, label, bridge, bridges)`` of a position (the side to
+        move aside): ``relevant`` is the mask of free edges on some simple start-goal path of
+        the contracted board, ``bridge`` one on every such path (the nearest the start) or
+        None, ``bridges`` the mask of all those."""
         facts = self._facts_memo.get((coloured, cut))
         if facts is None:
             closure, label = self._components(coloured)
             if label[self.s] == label[self.t]:
-                facts = (SHORT, closure, 0, label, None)
+                facts = (SHORT, closure, 0, label, None, 0)
             else:
                 free = self.all_edges & ~cut & ~closure
                 parent = self._parent  # one read: another thread may replace it meanwhile
@@ -330,9 +332,9 @@ class Shannon(Game):
                         b = label[v]
                         adjacent[a].append((b, bit))
                         adjacent[b].append((a, bit))
-                relevant, bridge = path_blocks(adjacent, label[self.s], label[self.t])
+                relevant, bridge, bridges = path_blocks(adjacent, label[self.s], label[self.t])
                 facts = (None if relevant else CUT, closure, relevant, label,
-                         bridge.bit_length() - 1 if bridge else None)
+                         bridge.bit_length() - 1 if bridge else None, bridges)
             if len(self._facts_memo) >= MEMO_LIMIT:
                 self._facts_memo.clear()
             self._facts_memo[coloured, cut] = facts
@@ -344,7 +346,7 @@ class Shannon(Game):
 
     def _contracted(self, facts) -> "Contracted":
         """:meth:`contracted` from the position's :meth:`_facts`."""
-        _, closure, relevant, label, bridge = facts
+        _, closure, relevant, label, bridge, _ = facts
         last = self._last_graph  # one read: another thread may replace it meanwhile
         if last[0] == (closure, relevant):  # the search asks key, moves, order in a row
             return last[1]
@@ -459,7 +461,7 @@ class Shannon(Game):
         components as they first appear, in edge order), and the first refinement round's
         signatures are counted in the same pass. (A memo by the numbered edges as well
         answered 10 % of the random boards' codes, yet cost more than it saved.)"""
-        _, closure, relevant, label, _ = facts
+        closure, relevant, label = facts[1], facts[2], facts[3]
         index = {label[self.s]: 0, label[self.t]: 1}
         signature = [0, 0]
         pairs = []
@@ -482,6 +484,72 @@ class Shannon(Game):
             self._code_memo.clear()
         self._code_memo[closure, relevant] = code
         return code
+
+    def solved(self, state):
+        """The endgame rules (:meth:`Game.solved`): the exact value of a position in play
+        whose end is at most three plies away and plain on its contracted board.
+
+        * Short to move with an edge joining the terminals wins at once (ply 1).
+        * Cut to move with a bridge (an edge on every path) deletes it and wins at once.
+        * Cut to move with two edges joining the terminals, and so no bridge, loses on the
+          next ply: one of them survives whatever Cut deletes, and Short colours it.
+        * Short to move with two bridges and no edge joining the terminals loses on the next
+          ply: a colouring joins nothing yet and leaves a bridge for Cut to delete (an edge
+          on every path stays so when another edge is contracted).
+        * Short to move with no edge joining the terminals, but a vertex with one edge to
+          one terminal and two to the other, wins in three plies: colouring the single edge
+          leaves two edges joining the terminals (see above); no move wins sooner.
+        * Cut to move with no bridge and one edge joining the terminals must delete it (else
+          Short colours it next); when the board left has such a vertex (its edges are
+          relevant: they make a path), Short wins in four plies, not sooner.
+
+        No win comes sooner than the one named (Short wins only on Short's moves, and the
+        earliest is taken), so these are the minimax values with the distances, as the
+        search finds them (``WIN - n``: Short wins in n plies; ``n - WIN``: Cut does)."""
+        facts = self._facts(state[0], state[1])
+        if facts[0] is not None:
+            return None
+        cut_to_move = state[2] == CUT
+        if cut_to_move and facts[4] is not None:
+            return 1 - WIN
+        relevant, label = facts[2], facts[3]
+        source, sink = label[self.s], label[self.t]
+        joining = 0
+        to_source: dict[int, int] = {}
+        to_sink: dict[int, int] = {}
+        for bit, u, v in self._bit_ends:
+            if relevant & bit:
+                a, b = label[u], label[v]
+                if a == source:
+                    if b == sink:
+                        joining += 1
+                    else:
+                        to_source[b] = to_source.get(b, 0) + 1
+                elif a == sink:
+                    if b == source:
+                        joining += 1
+                    else:
+                        to_sink[b] = to_sink.get(b, 0) + 1
+                elif b == source:
+                    to_source[a] = to_source.get(a, 0) + 1
+                elif b == sink:
+                    to_sink[a] = to_sink.get(a, 0) + 1
+        if cut_to_move:
+            if joining >= 2:
+                return WIN - 2
+            if not joining:
+                return None
+        elif joining:
+            return WIN - 1
+        else:
+            bridges = facts[5]
+            if bridges & (bridges - 1):
+                return 2 - WIN
+        for x, k in to_source.items():
+            m = to_sink.get(x, 0)
+            if m and k + m >= 3:
+                return WIN - 4 if cut_to_move else WIN - 3
+        return None
 
     def order(self, state, moves):
         """Edges carrying the most current first, when the terminals are held at different
@@ -597,6 +665,30 @@ class Shannon(Game):
         graph = self._contracted(facts)
         return sibling_conductances(graph.pairs, [
             (e, k) for k, (e, _, _) in enumerate(graph.edges) if e in wanted], contract)
+
+    def futility(self, state, alpha, beta):
+        """The futility hook (:meth:`Game.futility`) for the default evaluation: colouring an
+        edge never lowers the conductance, nor does deleting one raise it (Rayleigh's
+        monotonicity law), and ``round(300 ln)`` keeps that order. So with Short to move,
+        every move's evaluation (Cut to move then: minus 50) is at least this position's
+        ``300 ln(conductance) - 50``; with Cut to move, at most its ``+ 50``. When that passes
+        the window, so does every move: a cut-off without trying one, unless a move ends the
+        game (an edge joining the terminals, for Short; a bridge, for Cut: then that move is
+        forced, and it is a win, not an evaluation)."""
+        score = self._resistance_score(state[0], state[1])
+        if score is None:
+            return None
+        if state[2] == SHORT:
+            score -= 50
+            if score < beta:
+                return None
+        else:
+            score += 50
+            if score > alpha:
+                return None
+        if self._choices(self._facts(state[0], state[1]))[0][state[2]] is not None:
+            return None  # a forced move: it may end the game
+        return score
 
     def evaluate_flow(self, state):
         """A cheaper heuristic from the contracted board: ``paths``, the most edge-disjoint
@@ -1167,18 +1259,138 @@ def sibling_conductances(pairs, vary, contract: bool) -> dict[Any, float]:
     Short coloured it) when ``contract``, else deleted (Cut did). No edge of ``vary`` may
     join 0 and 1.
 
-    The children of one position, at once: the edges that stay put are one network, and
-    the vertices none of a group of changed edges touches are eliminated once for the
-    whole group (halving the group each time), not once per child. Contracting merges
-    two vertices and adds their conductances; the steps are those of :func:`conductance`
-    (adding, multiplying, dividing positive numbers), fewer of them, so the result is as
-    exact.
+    The children of one position, at once: from UPDATES_FROM children on, each as a
+    rank-one change of one inverse (:func:`_sibling_updates`: near a rounding tie, or
+    where its differences cancel, a child is found the other way); fewer, by the
+    star-mesh transform, eliminating the vertices none of a group of changed edges
+    touches once for the whole group (:func:`_sibling_star_mesh`). Either way each value
+    rounds (300 ln, :func:`_rounded_log`) as the exact conductance does.
 
     >>> sibling_conductances([(0, 2), (2, 1), (0, 1)], [("a", 0), ("b", 1)], True)
     {'a': 2.0, 'b': 2.0}
     >>> sibling_conductances([(0, 2), (2, 1), (0, 1)], [("a", 0), ("b", 1)], False)
     {'a': 1.0, 'b': 1.0}
     """
+    if len(vary) >= UPDATES_FROM:
+        out = _sibling_updates(pairs, vary, contract)
+        if out is not None:
+            doubtful = [(name, k) for name, k in vary if out[name] is None]
+            if doubtful:
+                out.update(_sibling_star_mesh(pairs, doubtful, contract))
+            return out  # type: ignore[return-value]  # (every None is replaced)
+    return _sibling_star_mesh(pairs, vary, contract)
+
+
+UPDATES_FROM = 4  # siblings from which one inverse (_sibling_updates) beats halving (_halve)
+DOUBT = 1e-3  # a 300 ln(conductance) of _sibling_updates this close to a half is found again
+CANCEL = 16.0  # the most a difference in _sibling_updates may shrink its terms, else found again
+
+
+def _sibling_updates(pairs, vary, contract: bool) -> dict[Any, float | None] | None:
+    """:func:`sibling_conductances` from one inverse: the potentials ``v`` (vertex 0 held
+    at 1, vertex 1 at 0) and the inverse ``R`` of the Laplacian of the other vertices (0
+    and 1 grounded), by Gauss-Jordan elimination. Then each child is a rank-one change:
+    colouring ``i-j`` (an infinite conductance) adds ``(v_i - v_j)^2 / r`` to the
+    conductance, deleting it (a unit less) takes ``(v_i - v_j)^2 / (1 - r)`` away, where
+    ``r = R_ii + R_jj - 2 R_ij`` is the resistance between i and j with the terminals
+    grounded (a terminal's row and column are zero).
+
+    These subtract, so the error bound of the star-mesh transform does not carry over: a
+    child whose differences shrink their terms more than CANCEL times, or whose 300
+    ln(conductance) lies within DOUBT of a half, is None (the caller finds it the star-mesh
+    way). The others are far from rounding ties (DOUBT is a thousand times TIE_MARGIN;
+    on the Bridg-It and random boards the two ways agree to a few units of 2^-53), so
+    they round as the exact value does. None altogether when the network is not one
+    piece with a terminal (a zero pivot)."""
+    n = 2
+    for i, j in pairs:
+        if i >= n:
+            n = i + 1
+        if j >= n:
+            n = j + 1
+    m = n - 2
+    rows = [[0.0] * m for _ in range(m)]
+    to_source = [0.0] * m
+    to_sink = [0.0] * m
+    joining = 0.0
+    for i, j in pairs:
+        if i > j:
+            i, j = j, i
+        if j < 2:
+            joining += 1.0
+        elif i < 2:
+            j -= 2
+            rows[j][j] += 1.0
+            if i:
+                to_sink[j] += 1.0
+            else:
+                to_source[j] += 1.0
+        else:
+            i -= 2
+            j -= 2
+            rows[i][i] += 1.0
+            rows[j][j] += 1.0
+            rows[i][j] -= 1.0
+            rows[j][i] -= 1.0
+    inner = range(m)
+    for k in inner:  # Gauss-Jordan in place, no pivoting: the matrix is positive definite
+        pivot = rows[k]
+        if pivot[k] < 1e-9:
+            return None
+        scale = 1.0 / pivot[k]
+        pivot[k] = 1.0
+        pivot = rows[k] = [x * scale for x in pivot]
+        for i in inner:
+            if i != k:
+                row = rows[i]
+                f = row[k]
+                if f:
+                    row[k] = 0.0
+                    rows[i] = [x - f * y for x, y in zip(row, pivot)]
+    sources = [(k, c) for k, c in enumerate(to_source) if c]
+    v = [sum([row[k] * c for k, c in sources]) for row in rows]
+    flow = joining + sum([c * x for c, x in zip(to_sink, v) if c])  # the current into vertex 1
+    log = math.log
+    out: dict[Any, float | None] = {}
+    for name, k in vary:
+        i, j = pairs[k]
+        if i > j:
+            i, j = j, i
+        j -= 2
+        if i < 2:
+            d = v[j] if i else 1.0 - v[j]
+            r = rows[j][j]
+        else:
+            i -= 2
+            d = v[i] - v[j]
+            both = rows[i][i] + rows[j][j]
+            r = both - rows[i][j] - rows[j][i]
+            if r * CANCEL < both:
+                out[name] = None
+                continue
+        if contract:
+            found = flow + d * d / r
+        else:
+            rest = 1.0 - r
+            if rest * CANCEL < 1.0:
+                out[name] = None
+                continue
+            found = flow - d * d / rest
+            if found * CANCEL < flow:
+                out[name] = None
+                continue
+        if found <= 0.0:
+            out[name] = None
+            continue
+        x = 300 * log(found)
+        out[name] = None if abs(x - math.floor(x) - 0.5) < DOUBT else found
+    return out
+
+
+def _sibling_star_mesh(pairs, vary, contract: bool) -> dict[Any, float]:
+    """:func:`sibling_conductances` by the star-mesh transform: the edges that stay put are
+    one network, and the vertices none of a group of changed edges touches are eliminated
+    once for the whole group (halving the group each time, :func:`_halve`)."""
     weights: dict[int, dict[int, float]] = {x: {} for pair in pairs for x in pair}
     weights.setdefault(0, {})
     weights.setdefault(1, {})
@@ -1339,12 +1551,12 @@ def exact_conductance(pairs, source, sink) -> Fraction:
     return 1 / potential[index[sink]]
 
 
-def path_blocks(adjacent, source, sink) -> tuple[int, int]:
-    """``(relevant, bridge)`` of a multigraph given as ``adjacent[vertex] = [(other, bit),
+def path_blocks(adjacent, source, sink) -> tuple[int, int, int]:
+    """``(relevant, bridge, bridges)`` of a multigraph given as ``adjacent[vertex] = [(other, bit),
     ...]``, each edge by its bit (``1 << edge``): the mask of the edges on some simple
     source-sink path -- the blocks (biconnected components) along the way from source to
     sink -- and the bit of an edge on every such path (a block of one edge; the one nearest
-    the source), or 0.
+    the source), or 0; and the mask of all such edges.
 
     Tarjan's depth-first search from the source, with an explicit stack (recursion costs
     twice as much, and this runs for every position the search meets). A block is popped
@@ -1355,7 +1567,7 @@ def path_blocks(adjacent, source, sink) -> tuple[int, int]:
     their sum is their mask).
 
     >>> path_blocks([[(1, 1)], [(0, 1), (2, 2), (2, 4), (3, 8)], [(1, 2), (1, 4)], [(1, 8)]], 0, 2)
-    (7, 1)
+    (7, 1, 1)
     """
     n = len(adjacent)
     order = [0] * n  # discovery time, from 1; 0: not reached yet
@@ -1363,7 +1575,7 @@ def path_blocks(adjacent, source, sink) -> tuple[int, int]:
     order[source] = low[source] = clock = 1
     stack: list[int] = []  # bits of the edges of the blocks being explored
     path = [(source, 0, iter(adjacent[source]), 0)]  # (vertex, edge in, edges left, stack height under the edge in)
-    relevant = bridge = 0
+    relevant = bridge = bridges = 0
     while True:
         x, via, todo, _ = path[-1]
         for y, e in todo:
@@ -1390,13 +1602,14 @@ def path_blocks(adjacent, source, sink) -> tuple[int, int]:
                 if order[sink] >= order[x]:  # on the way
                     if len(stack) - height == 1:
                         relevant |= via
+                        bridges |= via
                         bridge = via
                     else:
                         relevant |= sum(stack[height:])
                     if w == source:
                         break
                 del stack[height:]
-    return relevant, bridge
+    return relevant, bridge, bridges
 
 
 COUNT_BITS = 6  # bits for how many neighbours of one colour a vertex has (<= MAX_EDGES < 64)

@@ -900,3 +900,55 @@ def test_bench_reports_the_shannon_targets(monkeypatch):
     solves, bridgit = bench.shannon_targets(repeat=1, full=False)  # the default run: a sample
     assert "a sample of 1" in solves["target"] and "(seed 2, cut first)" in solves["figure"]
     assert "short first: depth" in bridgit["figure"] and "cut first" not in bridgit["figure"]
+
+
+def _random_positions(rng, count, boards=("random",)):
+    """Positions in play of random games on random boards (and the given ones)."""
+    found = []
+    while len(found) < count:
+        board = rng.choice(boards)
+        game = Shannon.from_options({"board": board, "seed": rng.randrange(10**6),
+                                     "first": rng.choice(["short", "cut"])})
+        state = game.start()
+        while game.status(state) is None:
+            found.append((game, state))
+            state = game.play(state, rng.choice(game.moves(state)))
+    return found[:count]
+
+
+def test_the_endgame_rules_are_exactly_what_the_full_search_finds():
+    """Shannon.solved gives, for every position it answers, the value the search finds
+    without it (the same winner in the same number of plies, from Short's view); and it
+    answers a good share of the positions near the end."""
+    answered = 0
+    for game, state in _random_positions(random.Random("shannon endgame"), 600):
+        value = game.solved(state)
+        if value is not None:
+            answered += 1
+            searched = search_root(game, state, endgame=False)
+            assert value == (searched.score if game.to_move(state) == SHORT else -searched.score), state
+    assert answered > 100
+
+
+def test_futility_bounds_every_move_of_the_position():
+    """Shannon.futility: a bound it returns is passed by every move's evaluation (Short to
+    move: each is at least the bound, which is at least beta; Cut: at most, and at most
+    alpha), no move ends the game, and with the window around the position's own
+    evaluation it answers nothing."""
+    rng = random.Random("shannon futility")
+    answered = 0
+    for game, state in _random_positions(rng, 400, ("random", "bridgit-3", "bridgit-4")):
+        children = [game.play(state, m) for m in game.search_moves(state)]
+        here = game.evaluate(state)
+        for alpha, beta in ((here - 200, here - 199), (here + 199, here + 200), (here - 1, here + 1)):
+            bound = game.futility(state, alpha, beta)
+            if bound is None:
+                continue
+            answered += 1
+            assert all(game.status(child) is None for child in children)
+            values = [game.evaluate(child) for child in children]
+            if game.to_move(state) == SHORT:
+                assert beta <= bound <= min(values), (state, alpha, beta)
+            else:
+                assert max(values) <= bound <= alpha, (state, alpha, beta)
+    assert answered > 50
