@@ -263,7 +263,10 @@ class Shannon(Game):
         self._last_graph: tuple = (None, None)
         self._siblings: tuple = (None, None, None, None)  # (coloured, cut, contract, flows or a bit): _sibling_flow
         self._numbered: tuple = (None, None, None, None)  # (closure, relevant, index, pairs) the last key numbered
-        self._parent: tuple = (0, 0, self.all_edges)  # (coloured, cut, relevant) of the last position played from
+        # (coloured, cut, relevant, link) of the last position played from; the link: the
+        # same of the position it was played from, when known, else None (_played_from)
+        self._parent: tuple = (0, 0, self.all_edges, None)
+        self._inverse_memo: dict[tuple[int, int], tuple | None] = {}  # (coloured, cut) -> _grounded_inverse
 
     # ----- what a position means (memoised: the search asks again and again) ---------------
     def _components(self, coloured: int) -> tuple[int, tuple[int, ...]]:
@@ -437,11 +440,31 @@ class Shannon(Game):
         if parent[0] != coloured or parent[1] != cut:
             # The search asks for the children's facts next: their relevant edges lie among
             # this position's (see _facts), a smaller graph to search for blocks.
-            facts = self._facts_memo.get((coloured, cut))
-            self._parent = (coloured, cut, self.all_edges if facts is None else facts[2])
+            self._parent = self._played_from(coloured, cut, parent)
         if side == SHORT:
             return (coloured | (1 << move), cut, CUT)
         return (coloured, cut | (1 << move), SHORT)
+
+    def _played_from(self, coloured: int, cut: int, last: tuple) -> tuple:
+        """The new ``_parent`` when play turns to the position (coloured, cut) from the one
+        ``last`` recorded: its link is the position it was played from -- ``last`` when it
+        is a child of that, else the one of ``last``'s ancestors (through their links) that
+        it is, or is a child of (the search backs up, then plays on), else None."""
+        ancestor: tuple | None = last
+        for _ in range(MAX_EDGES + 1):
+            if ancestor is None:
+                break
+            if ancestor[0] == coloured and ancestor[1] == cut:
+                return ancestor
+            before, cut_before = ancestor[0], ancestor[1]
+            added = (coloured ^ before) | (cut ^ cut_before)
+            if not (before & ~coloured or cut_before & ~cut or added & (added - 1)):
+                break
+            ancestor = ancestor[3]
+        else:
+            ancestor = None
+        facts = self._facts_memo.get((coloured, cut))
+        return (coloured, cut, self.all_edges if facts is None else facts[2], ancestor)
 
     def key(self, state):
         """The contracted board up to renaming its vertices (and swapping the terminals: the
@@ -603,14 +626,70 @@ class Shannon(Game):
         memo = self._conductance_memo
         if (closure, free) in memo:
             return memo[closure, free]
-        flowing = self._sibling_flow(coloured, cut)
+        flowing = self._inverse_flow(coloured, cut)
         if flowing is None:
-            flowing = _star_mesh(_network(self._bit_ends, label, free), source, sink)
+            flowing = self._sibling_flow(coloured, cut)
+            if flowing is None:
+                flowing = _star_mesh(_network(self._bit_ends, label, free), source, sink)
         found = _rounded_log(flowing, lambda: [
             (label[u], label[v]) for e, u, v in self._ends if free >> e & 1], source, sink)
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
         memo[closure, free] = found
+        return found
+
+    def _inverse_flow(self, coloured: int, cut: int) -> float | None:
+        """The conductance of a child of the position last played from, from an inverse:
+        its parent's, when known (a rank-one change, :func:`_changed_once`), else its
+        grandparent's (made here when new: a rank-two change, :func:`_changed_twice`).
+        The search evaluates the children of a position one ply above the horizon, and
+        the positions there, one after the other below one grandparent: one inverse
+        serves them all. None when that does not apply, or the change is doubtful (see
+        :func:`_sibling_updates`): the caller finds it another way."""
+        parent = self._parent  # one read: another thread may replace it meanwhile
+        before, cut_before = parent[0], parent[1]
+        added = (coloured ^ before) | (cut ^ cut_before)
+        if before & ~coloured or cut_before & ~cut or added & (added - 1) or not added:
+            return None
+        edge = self.edges[added.bit_length() - 1]
+        known = self._inverse_memo.get((before, cut_before))
+        if known is not None:
+            return _changed_once(known, edge, coloured != before)
+        grand = parent[3]
+        if grand is None:
+            return None
+        known = self._inverse(grand)
+        if known is None:
+            return None
+        first = (before ^ grand[0]) | (cut_before ^ grand[1])
+        return _changed_twice(known, self.edges[first.bit_length() - 1], before != grand[0],
+                              edge, coloured != before)
+
+    def _inverse(self, position: tuple) -> tuple | None:
+        """:func:`_grounded_inverse` of a live position (a ``_parent`` record) on its board of
+        relevant edges, or its parent's (through the record's link, made so in turn) with
+        the move between them made (:func:`_updated`: fewer steps); memoised; None for a
+        finished position."""
+        coloured, cut = position[0], position[1]
+        key = (coloured, cut)
+        memo = self._inverse_memo
+        if key in memo:
+            return memo[key]
+        found = None
+        link = position[3]
+        if link is not None:
+            known = self._inverse(link)
+            if known is not None and known[4] < GENERATIONS:
+                moved = (coloured ^ link[0]) | (cut ^ link[1])
+                found = _updated(known, self.edges[moved.bit_length() - 1], coloured != link[0])
+        if found is None:
+            facts = self._facts(coloured, cut)
+            if facts[0] is None:
+                label = facts[3]
+                found = _grounded_inverse(self._bit_ends, label, facts[2], label[self.s], label[self.t])
+        if len(memo) >= INVERSE_LIMIT:
+            memo.clear()
+        memo[key] = found
         return found
 
     def _sibling_flow(self, coloured: int, cut: int) -> float | None:
@@ -1282,7 +1361,7 @@ def sibling_conductances(pairs, vary, contract: bool) -> dict[Any, float]:
 
 
 UPDATES_FROM = 4  # siblings from which one inverse (_sibling_updates) beats halving (_halve)
-DOUBT = 1e-3  # a 300 ln(conductance) of _sibling_updates this close to a half is found again
+DOUBT = 1e-2  # a 300 ln(conductance) of _sibling_updates this close to a half is found again
 CANCEL = 16.0  # the most a difference in _sibling_updates may shrink its terms, else found again
 
 
@@ -1385,6 +1464,231 @@ def _sibling_updates(pairs, vary, contract: bool) -> dict[Any, float | None] | N
         x = 300 * log(found)
         out[name] = None if abs(x - math.floor(x) - 0.5) < DOUBT else found
     return out
+
+
+INVERSE_LIMIT = 4096  # inverses kept (each a few hundred floats) before the memo is cleared
+
+
+def _grounded_inverse(ends, label, relevant: int, source, sink) -> tuple | None:
+    """``(place, rows, v, flow, 0)`` of the network of the edges ``(bit, u, v)`` of ``ends``
+    in ``relevant`` (1-ohm resistors between the components ``label`` names): ``place``
+    gives each board vertex's row (-1 on the source's component, -2 on the sink's, None
+    off the network), ``rows`` the inverse of the Laplacian of the other components with
+    the terminals grounded, ``v`` their potentials with the source at 1 and the sink at 0,
+    ``flow`` the conductance (see :func:`_sibling_updates`; None for a zero pivot), and
+    0: no :func:`_updated` step since."""
+    index = {source: -1, sink: -2}
+    pairs = []
+    for bit, u, w in ends:
+        if relevant & bit:
+            a, b = label[u], label[w]
+            i = index.get(a)
+            if i is None:
+                i = index[a] = len(index) - 2
+            j = index.get(b)
+            if j is None:
+                j = index[b] = len(index) - 2
+            pairs.append((i, j))
+    m = len(index) - 2
+    rows = [[0.0] * m for _ in range(m)]
+    to_source = [0.0] * m
+    to_sink = [0.0] * m
+    joining = 0.0
+    for i, j in pairs:
+        if i < j:
+            i, j = j, i  # i the inner one, if either is
+        if j >= 0:
+            rows[i][i] += 1.0
+            rows[j][j] += 1.0
+            rows[i][j] -= 1.0
+            rows[j][i] -= 1.0
+        elif i < 0:
+            joining += 1.0
+        else:
+            rows[i][i] += 1.0
+            if j == -1:
+                to_source[i] += 1.0
+            else:
+                to_sink[i] += 1.0
+    inner = range(m)
+    for k in inner:  # Gauss-Jordan in place, no pivoting: the matrix is positive definite
+        pivot = rows[k]
+        if pivot[k] < 1e-9:
+            return None
+        scale = 1.0 / pivot[k]
+        pivot[k] = 1.0
+        pivot = rows[k] = [x * scale for x in pivot]
+        for i in inner:
+            if i != k:
+                row = rows[i]
+                f = row[k]
+                if f:
+                    row[k] = 0.0
+                    rows[i] = [x - f * y for x, y in zip(row, pivot)]
+    sources = [(k, c) for k, c in enumerate(to_source) if c]
+    v = [sum([row[k] * c for k, c in sources]) for row in rows]
+    flow = joining + sum([c * x for c, x in zip(to_sink, v) if c])
+    return [index.get(x) for x in label], rows, v, flow, 0
+
+
+SMALLEST = 1e-3  # a resistance to ground below this is no inner vertex's (those are 1/60 at least)
+GENERATIONS = 8  # rank-one steps from a new inverse (_updated) before one is made afresh
+
+
+def _updated(known, edge, contract: bool) -> tuple | None:
+    """:func:`_grounded_inverse` ``known`` with the board edge ``edge`` contracted or
+    deleted, by the rank-one change of :func:`_changed_once` applied to the inverse
+    itself (``R - w w^T / r`` or ``R + w w^T / (1 - r)``, ``w = R u``) and to the
+    potentials; None when doubtful (a difference that shrinks its terms more than CANCEL
+    times) or off the network. A contracted end on a terminal's component joins it; the
+    rows of two contracted inner ends become the same. The network keeps the edges that
+    fall dead: they carry no current. Steps count (the last field), so that rounding
+    errors cannot pile up: after GENERATIONS an inverse is made afresh."""
+    place, rows, v, flow, generation = known
+    a, b = place[edge[0]], place[edge[1]]
+    if a is None or b is None or a == b:
+        return None
+    if a < 0:
+        if b < 0:
+            return None
+        a, b = b, a
+    if b < 0:
+        d = v[a] if b == -2 else v[a] - 1.0
+        w = [row[a] for row in rows]
+        r = w[a]
+        if r < SMALLEST:
+            return None
+    else:
+        d = v[a] - v[b]
+        w = [row[a] - row[b] for row in rows]
+        both = rows[a][a] + rows[b][b]
+        r = w[a] - w[b]
+        if r * CANCEL < both:
+            return None
+    if contract:
+        factor = -1.0 / r
+        flow += d * d / r
+    else:
+        rest = 1.0 - r
+        if rest * CANCEL < 1.0:
+            return None
+        factor = 1.0 / rest
+        found = flow - d * d / rest
+        if found * CANCEL < flow:
+            return None
+        flow = found
+    scaled = [x * factor for x in w]
+    rows = [[x + s * y for x, y in zip(row, w)] for s, row in zip(scaled, rows)]
+    v = [x + s * d for x, s in zip(v, scaled)]
+    if contract:  # a's component joins the terminal's, or b's joins a's (their rows are alike)
+        place = [b if p == a else p for p in place] if b < 0 else [a if p == b else p for p in place]
+    return place, rows, v, flow, generation + 1
+
+
+def _doubtful(found: float) -> bool:
+    """Whether a conductance from an inverse is too close to a rounding tie to trust (or
+    not positive): see :func:`_sibling_updates`."""
+    if found <= 0.0:
+        return True
+    x = 300 * math.log(found)
+    return abs(x - math.floor(x) - 0.5) < DOUBT
+
+
+def _changed_once(known, edge, contract: bool) -> float | None:
+    """The conductance of the network of :func:`_grounded_inverse` ``known`` with the
+    board edge ``edge = (u, v)`` contracted or deleted (a rank-one change, as in
+    :func:`_sibling_updates`), or None when doubtful or off the network."""
+    place, rows, v, flow, _ = known
+    a, b = place[edge[0]], place[edge[1]]
+    if a is None or b is None or a == b:
+        return None
+    if a < 0:
+        if b < 0:
+            return None
+        a, b = b, a
+    if b < 0:
+        d = v[a] if b == -2 else 1.0 - v[a]
+        r = rows[a][a]
+        if r < SMALLEST:
+            return None
+    else:
+        d = v[a] - v[b]
+        both = rows[a][a] + rows[b][b]
+        r = both - rows[a][b] - rows[b][a]
+        if r * CANCEL < both:
+            return None
+    if contract:
+        found = flow + d * d / r
+    else:
+        rest = 1.0 - r
+        if rest * CANCEL < 1.0:
+            return None
+        found = flow - d * d / rest
+        if found * CANCEL < flow:
+            return None
+    return None if _doubtful(found) else found
+
+
+def _changed_twice(known, first, contract_first: bool, second, contract_second: bool) -> float | None:
+    """:func:`_changed_once` for two edges changed: with ``d`` their potential differences
+    and ``r`` the resistances between their ends (terminals grounded), the conductance
+    grows by ``d^T (S + r)^-1 d``, where ``S`` is 0 for a contracted edge and -1 for a
+    deleted one (Woodbury's identity). None when doubtful: a difference that shrinks its
+    terms more than CANCEL times (CANCEL squared for the result)."""
+    place, rows, v, flow, _ = known
+    ends = []
+    for u, w in (first, second):
+        a, b = place[u], place[w]
+        if a is None or b is None or a == b or (a < 0 and b < 0):
+            return None
+        ends.append((a, b))
+    (a1, b1), (a2, b2) = ends
+    potential = (1.0, 0.0)
+
+    def at(x):
+        return v[x] if x >= 0 else potential[-1 - x]
+
+    d1, d2 = at(a1) - at(b1), at(a2) - at(b2)
+    total = magnitude = 0.0  # the four-term sum for r12, and its terms' sizes
+    for x, sx in ((a1, 1.0), (b1, -1.0)):
+        if x >= 0:
+            row = rows[x]
+            for y, sy in ((a2, 1.0), (b2, -1.0)):
+                if y >= 0:
+                    term = row[y]
+                    total += term if sx == sy else -term
+                    magnitude += abs(term)
+    r12 = total
+    diagonal = []
+    for a, b in ends:
+        if a < 0:
+            a, b = b, a
+        if b < 0:
+            if rows[a][a] < SMALLEST:
+                return None
+            diagonal.append(rows[a][a])
+        else:
+            both = rows[a][a] + rows[b][b]
+            r = both - rows[a][b] - rows[b][a]
+            if r * CANCEL < both:
+                return None
+            diagonal.append(r)
+    m11 = diagonal[0] if contract_first else diagonal[0] - 1.0
+    m22 = diagonal[1] if contract_second else diagonal[1] - 1.0
+    if not contract_first and -m11 * CANCEL < 1.0:
+        return None
+    if not contract_second and -m22 * CANCEL < 1.0:
+        return None
+    det = m11 * m22 - r12 * r12
+    if not det or abs(det) * CANCEL < abs(m11 * m22) + r12 * r12 + 2 * abs(r12) * magnitude:
+        return None
+    cross = 2 * d1 * d2
+    gain = (m22 * d1 * d1 - r12 * cross + m11 * d2 * d2) / det
+    size = (abs(m22) * d1 * d1 + (abs(r12) + magnitude) * abs(cross) + abs(m11) * d2 * d2) / abs(det)
+    found = flow + gain
+    if found * CANCEL * CANCEL < flow + size:
+        return None
+    return None if _doubtful(found) else found
 
 
 def _sibling_star_mesh(pairs, vary, contract: bool) -> dict[Any, float]:
