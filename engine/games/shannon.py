@@ -267,6 +267,7 @@ class Shannon(Game):
         # same of the position it was played from, when known, else None (_played_from)
         self._parent: tuple = (0, 0, self.all_edges, None)
         self._inverse_memo: dict[tuple[int, int], tuple | None] = {}  # (coloured, cut) -> _grounded_inverse
+        self._first_step: tuple = (None, 0, None)  # (inverse, edge's bit, _first_change) last used
 
     # ----- what a position means (memoised: the search asks again and again) ---------------
     def _components(self, coloured: int) -> tuple[int, tuple[int, ...]]:
@@ -486,21 +487,26 @@ class Shannon(Game):
         answered 10 % of the random boards' codes, yet cost more than it saved.)"""
         closure, relevant, label = facts[1], facts[2], facts[3]
         index = {label[self.s]: 0, label[self.t]: 1}
+        get = index.get  # (bound once: this loop runs for every new position)
         signature = [0, 0]
-        pairs = []
+        pairs: list[tuple[int, int]] = []
+        append = pairs.append
+        weight = FIRST_WEIGHT
         for bit, u, v in self._bit_ends:
             if relevant & bit:
-                i = index.get(label[u])
+                a = label[u]
+                i = get(a)
                 if i is None:
-                    i = index[label[u]] = len(signature)
+                    i = index[a] = len(signature)
                     signature.append(FAR)
-                j = index.get(label[v])
+                b = label[v]
+                j = get(b)
                 if j is None:
-                    j = index[label[v]] = len(signature)
+                    j = index[b] = len(signature)
                     signature.append(FAR)
-                pairs.append((i, j))
-                signature[i] += FIRST_WEIGHT[j]
-                signature[j] += FIRST_WEIGHT[i]
+                append((i, j))
+                signature[i] += weight[j]
+                signature[j] += weight[i]
         self._numbered = (closure, relevant, index, pairs)  # for the Contracted the search may ask next
         code = _canonical(pairs, signature)[0]
         if len(self._code_memo) >= MEMO_LIMIT:
@@ -662,8 +668,13 @@ class Shannon(Game):
         if known is None:
             return None
         first = (before ^ grand[0]) | (cut_before ^ grand[1])
-        return _changed_twice(known, self.edges[first.bit_length() - 1], before != grand[0],
-                              edge, coloured != before)
+        step = self._first_step  # (the parent's change, shared by its children)
+        if step[0] is not known or step[1] != first:
+            step = self._first_step = (known, first, _first_change(
+                known, self.edges[first.bit_length() - 1], before != grand[0]))
+        if step[2] is None:
+            return None
+        return _changed_twice(known, step[2], edge, coloured != before)
 
     def _inverse(self, position: tuple) -> tuple | None:
         """:func:`_grounded_inverse` of a live position (a ``_parent`` record) on its board of
@@ -765,8 +776,14 @@ class Shannon(Game):
             score += 50
             if score > alpha:
                 return None
-        if self._choices(self._facts(state[0], state[1]))[0][state[2]] is not None:
-            return None  # a forced move: it may end the game
+        facts = self._facts(state[0], state[1])
+        if facts[4] is not None:
+            return None  # a bridge: a forced move, which may end the game
+        relevant, label = facts[2], facts[3]
+        ends = {label[self.s], label[self.t]}
+        for bit, u, v in self._bit_ends:  # an edge joining the terminals: the same
+            if relevant & bit and label[u] in ends and label[v] in ends and label[u] != label[v]:
+                return None
         return score
 
     def evaluate_flow(self, state):
@@ -1629,64 +1646,80 @@ def _changed_once(known, edge, contract: bool) -> float | None:
     return None if _doubtful(found) else found
 
 
-def _changed_twice(known, first, contract_first: bool, second, contract_second: bool) -> float | None:
-    """:func:`_changed_once` for two edges changed: with ``d`` their potential differences
-    and ``r`` the resistances between their ends (terminals grounded), the conductance
-    grows by ``d^T (S + r)^-1 d``, where ``S`` is 0 for a contracted edge and -1 for a
-    deleted one (Woodbury's identity). None when doubtful: a difference that shrinks its
-    terms more than CANCEL times (CANCEL squared for the result)."""
-    place, rows, v, flow, _ = known
-    ends = []
-    for u, w in (first, second):
-        a, b = place[u], place[w]
-        if a is None or b is None or a == b or (a < 0 and b < 0):
+def _first_change(known, edge, contract: bool) -> tuple | None:
+    """The first of two changes for :func:`_changed_twice` (the same for all the children of
+    one position): ``(d, m, z, size)`` of the board edge ``edge`` in the network of the
+    inverse ``known``: its potential difference, ``r`` (minus 1 for a deletion), the
+    inverse times the edge's vector, and the sizes of the terms that made ``z``; None
+    when doubtful or off the network."""
+    place, rows, v, _, _ = known
+    a, b = place[edge[0]], place[edge[1]]
+    if a is None or b is None or a == b or (a < 0 and b < 0):
+        return None
+    if a < 0:
+        a, b = b, a
+    if b < 0:
+        d = v[a] - 1.0 if b == -1 else v[a]
+        r = rows[a][a]
+        if r < SMALLEST:
             return None
-        ends.append((a, b))
-    (a1, b1), (a2, b2) = ends
-    potential = (1.0, 0.0)
+        z = rows[a]
+        size = [abs(x) for x in z]
+    else:
+        d = v[a] - v[b]
+        both = rows[a][a] + rows[b][b]
+        r = both - rows[a][b] - rows[b][a]
+        if r * CANCEL < both:
+            return None
+        z = [x - y for x, y in zip(rows[a], rows[b])]
+        size = [abs(x) + abs(y) for x, y in zip(rows[a], rows[b])]
+    if not contract:
+        r -= 1.0
+        if -r * CANCEL < 1.0:
+            return None
+    return d, r, z, size
 
-    def at(x):
-        return v[x] if x >= 0 else potential[-1 - x]
 
-    d1, d2 = at(a1) - at(b1), at(a2) - at(b2)
-    total = magnitude = 0.0  # the four-term sum for r12, and its terms' sizes
-    for x, sx in ((a1, 1.0), (b1, -1.0)):
-        if x >= 0:
-            row = rows[x]
-            for y, sy in ((a2, 1.0), (b2, -1.0)):
-                if y >= 0:
-                    term = row[y]
-                    total += term if sx == sy else -term
-                    magnitude += abs(term)
-    r12 = total
-    diagonal = []
-    for a, b in ends:
-        if a < 0:
-            a, b = b, a
-        if b < 0:
-            if rows[a][a] < SMALLEST:
-                return None
-            diagonal.append(rows[a][a])
-        else:
-            both = rows[a][a] + rows[b][b]
-            r = both - rows[a][b] - rows[b][a]
-            if r * CANCEL < both:
-                return None
-            diagonal.append(r)
-    m11 = diagonal[0] if contract_first else diagonal[0] - 1.0
-    m22 = diagonal[1] if contract_second else diagonal[1] - 1.0
-    if not contract_first and -m11 * CANCEL < 1.0:
+def _changed_twice(known, first: tuple, edge, contract: bool) -> float | None:
+    """:func:`_changed_once` for two edges changed, the first given by :func:`_first_change`:
+    with ``d`` their potential differences and ``r`` the resistances between their ends
+    (terminals grounded), the conductance grows by ``d^T (S + r)^-1 d``, where ``S`` is 0
+    for a contracted edge and -1 for a deleted one (Woodbury's identity). None when
+    doubtful: a difference that shrinks its terms more than CANCEL times (CANCEL squared
+    for the result)."""
+    place, rows, v, flow, _ = known
+    d1, m11, z, size = first
+    a, b = place[edge[0]], place[edge[1]]
+    if a is None or b is None or a == b or (a < 0 and b < 0):
         return None
-    if not contract_second and -m22 * CANCEL < 1.0:
-        return None
+    if a < 0:
+        a, b = b, a
+    if b < 0:
+        d2 = v[a] - 1.0 if b == -1 else v[a]
+        m22 = rows[a][a]
+        if m22 < SMALLEST:
+            return None
+        r12 = z[a]
+        magnitude = size[a]
+    else:
+        d2 = v[a] - v[b]
+        both = rows[a][a] + rows[b][b]
+        m22 = both - rows[a][b] - rows[b][a]
+        if m22 * CANCEL < both:
+            return None
+        r12 = z[a] - z[b]
+        magnitude = size[a] + size[b]
+    if not contract:
+        m22 -= 1.0
+        if -m22 * CANCEL < 1.0:
+            return None
     det = m11 * m22 - r12 * r12
     if not det or abs(det) * CANCEL < abs(m11 * m22) + r12 * r12 + 2 * abs(r12) * magnitude:
         return None
     cross = 2 * d1 * d2
-    gain = (m22 * d1 * d1 - r12 * cross + m11 * d2 * d2) / det
-    size = (abs(m22) * d1 * d1 + (abs(r12) + magnitude) * abs(cross) + abs(m11) * d2 * d2) / abs(det)
-    found = flow + gain
-    if found * CANCEL * CANCEL < flow + size:
+    found = flow + (m22 * d1 * d1 - r12 * cross + m11 * d2 * d2) / det
+    size_ = (abs(m22) * d1 * d1 + (abs(r12) + magnitude) * abs(cross) + abs(m11) * d2 * d2) / abs(det)
+    if found * CANCEL * CANCEL < flow + size_:
         return None
     return None if _doubtful(found) else found
 
@@ -1880,21 +1913,24 @@ def path_blocks(adjacent, source, sink) -> tuple[int, int, int]:
     stack: list[int] = []  # bits of the edges of the blocks being explored
     path = [(source, 0, iter(adjacent[source]), 0)]  # (vertex, edge in, edges left, stack height under the edge in)
     relevant = bridge = bridges = 0
+    push = stack.append
     while True:
         x, via, todo, _ = path[-1]
+        at = order[x]
         for y, e in todo:
             if e == via:
                 continue
-            if not order[y]:  # a tree edge: go down (x's edges left resume later)
+            seen = order[y]
+            if not seen:  # a tree edge: go down (x's edges left resume later)
                 path.append((y, e, iter(adjacent[y]), len(stack)))
-                stack.append(e)
+                push(e)
                 clock += 1
                 order[y] = low[y] = clock
                 break
-            if order[y] < order[x]:  # a back edge
-                stack.append(e)
-                if order[y] < low[x]:
-                    low[x] = order[y]
+            if seen < at:  # a back edge
+                push(e)
+                if seen < low[x]:
+                    low[x] = seen
         else:  # x is done: back up to its parent w
             height = path.pop()[3]
             if not path:
