@@ -530,7 +530,8 @@ class Shannon(Game):
           leaves two edges joining the terminals (see above); no move wins sooner.
         * Cut to move with no bridge and one edge joining the terminals must delete it (else
           Short colours it next); when the board left has such a vertex (its edges are
-          relevant: they make a path), Short wins in four plies, not sooner.
+          relevant: they make a path), Short wins in four plies, not sooner; when it has two
+          bridges, Cut wins in three (see above), and not sooner, having no bridge now.
 
         No win comes sooner than the one named (Short wins only on Short's moves, and the
         earliest is taken), so these are the minimax values with the distances, as the
@@ -543,7 +544,7 @@ class Shannon(Game):
             return 1 - WIN
         relevant, label = facts[2], facts[3]
         source, sink = label[self.s], label[self.t]
-        joining = 0
+        joining = last = 0
         to_source: dict[int, int] = {}
         to_sink: dict[int, int] = {}
         for bit, u, v in self._bit_ends:
@@ -552,11 +553,13 @@ class Shannon(Game):
                 if a == source:
                     if b == sink:
                         joining += 1
+                        last = bit
                     else:
                         to_source[b] = to_source.get(b, 0) + 1
                 elif a == sink:
                     if b == source:
                         joining += 1
+                        last = bit
                     else:
                         to_sink[b] = to_sink.get(b, 0) + 1
                 elif b == source:
@@ -578,6 +581,10 @@ class Shannon(Game):
             m = to_sink.get(x, 0)
             if m and k + m >= 3:
                 return WIN - 4 if cut_to_move else WIN - 3
+        if cut_to_move:  # (one edge joins the terminals: Cut deletes it, the search's next step)
+            bridges = self._facts(state[0], state[1] | last)[5]
+            if bridges & (bridges - 1):
+                return 3 - WIN
         return None
 
     def order(self, state, moves):
@@ -762,21 +769,28 @@ class Shannon(Game):
         monotonicity law), and ``round(300 ln)`` keeps that order. So with Short to move,
         every move's evaluation (Cut to move then: minus 50) is at least this position's
         ``300 ln(conductance) - 50``; with Cut to move, at most its ``+ 50``. When that passes
-        the window, so does every move: a cut-off without trying one, unless a move ends the
-        game (an edge joining the terminals, for Short; a bridge, for Cut: then that move is
+        the window, so does every move: a cut-off without trying one. Else the move along
+        the edge that carries the most current (:meth:`_strongest_move`) is evaluated: when
+        that passes the window, it is a cut-off too. Either way, unless a move ends the game
+        (an edge joining the terminals, for Short; a bridge, for Cut: then that move is
         forced, and it is a win, not an evaluation)."""
-        score = self._resistance_score(state[0], state[1])
+        coloured, cut, side = state
+        score = self._resistance_score(coloured, cut)
         if score is None:
             return None
-        if state[2] == SHORT:
+        facts = self._facts(coloured, cut)
+        if side == SHORT:
             score -= 50
             if score < beta:
-                return None
+                score = self._strongest_move(coloured, cut, facts, True)
+                if score is None or score < beta:
+                    return None
         else:
             score += 50
             if score > alpha:
-                return None
-        facts = self._facts(state[0], state[1])
+                score = self._strongest_move(coloured, cut, facts, False)
+                if score is None or score > alpha:
+                    return None
         if facts[4] is not None:
             return None  # a bridge: a forced move, which may end the game
         relevant, label = facts[2], facts[3]
@@ -785,6 +799,47 @@ class Shannon(Game):
             if relevant & bit and label[u] in ends and label[v] in ends and label[u] != label[v]:
                 return None
         return score
+
+    def _strongest_move(self, coloured: int, cut: int, facts: tuple, short: bool) -> int | None:
+        """The evaluation of the move (colouring when ``short``, else deleting) along the
+        relevant edge with the greatest potential difference, of a position played from the
+        one last played from: from that one's inverse (:meth:`_inverse`), as the search
+        would evaluate it (:func:`_changed_twice`); None when that does not apply, or the
+        value is doubtful."""
+        parent = self._parent  # one read: another thread may replace it meanwhile
+        before, cut_before = parent[0], parent[1]
+        added = (coloured ^ before) | (cut ^ cut_before)
+        if before & ~coloured or cut_before & ~cut or added & (added - 1) or not added:
+            return None
+        known = self._inverse(parent)
+        if known is None:
+            return None
+        step = self._first_step
+        if step[0] is not known or step[1] != added:
+            step = self._first_step = (known, added, _first_change(
+                known, self.edges[added.bit_length() - 1], coloured != before))
+        first = step[2]
+        if first is None:
+            return None
+        place, _, v, _, _ = known
+        shift = first[0] / first[1]
+        potential = [x - y * shift for x, y in zip(v, first[2])] + [0.0, 1.0]  # (-2: the sink, -1: the source)
+        relevant = facts[2]
+        strongest, best = -1.0, None
+        for bit, u, w in self._bit_ends:
+            if relevant & bit:
+                a, b = place[u], place[w]
+                if a is not None and b is not None:
+                    d = abs(potential[a] - potential[b])
+                    if d > strongest:
+                        strongest, best = d, (u, w)
+        if best is None:
+            return None
+        found = _changed_twice(known, first, best, short)
+        if found is None:
+            return None
+        score = round(300 * math.log(found))  # (no rounding tie near: _doubtful)
+        return score - 50 if short else score + 50
 
     def evaluate_flow(self, state):
         """A cheaper heuristic from the contracted board: ``paths``, the most edge-disjoint

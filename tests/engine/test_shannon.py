@@ -930,25 +930,35 @@ def test_the_endgame_rules_are_exactly_what_the_full_search_finds():
     assert answered > 100
 
 
-def test_futility_bounds_every_move_of_the_position():
-    """Shannon.futility: a bound it returns is passed by every move's evaluation (Short to
-    move: each is at least the bound, which is at least beta; Cut: at most, and at most
-    alpha), no move ends the game, and with the window around the position's own
-    evaluation it answers nothing."""
+def test_futility_bounds_are_passed_by_the_moves():
+    """Shannon.futility, asked (as the search does) about a position just played from its
+    parent: a bound it returns lies outside the window, no move ends the game, and some
+    move's evaluation passes the bound (Short to move: one is at least the bound, which is
+    at least beta; Cut: one is at most, and at most alpha); when the bound comes from the
+    position's own conductance (Rayleigh), every move's does."""
     rng = random.Random("shannon futility")
-    answered = 0
-    for game, state in _random_positions(rng, 400, ("random", "bridgit-3", "bridgit-4")):
-        children = [game.play(state, m) for m in game.search_moves(state)]
-        here = game.evaluate(state)
-        for alpha, beta in ((here - 200, here - 199), (here + 199, here + 200), (here - 1, here + 1)):
-            bound = game.futility(state, alpha, beta)
-            if bound is None:
+    answered = everyone = 0
+    for game, parent in _random_positions(rng, 300, ("random", "bridgit-3", "bridgit-4")):
+        for move in game.search_moves(parent)[:3]:
+            state = game.play(parent, move)
+            if game.status(state) is not None:
                 continue
-            answered += 1
-            assert all(game.status(child) is None for child in children)
-            values = [game.evaluate(child) for child in children]
-            if game.to_move(state) == SHORT:
-                assert beta <= bound <= min(values), (state, alpha, beta)
-            else:
-                assert max(values) <= bound <= alpha, (state, alpha, beta)
-    assert answered > 50
+            fresh = Shannon.from_options(dict(game.settings))
+            here = fresh.evaluate(state)
+            children = [fresh.play(state, m) for m in fresh.search_moves(state)]
+            values = [fresh.evaluate(child) if fresh.status(child) is None else None for child in children]
+            for alpha, beta in ((here - 200, here - 199), (here + 199, here + 200), (here - 1, here + 1),
+                                (here - 120, here - 119), (here + 119, here + 120)):
+                game.play(parent, move)  # (the position last played from: its parent)
+                bound = game.futility(state, alpha, beta)
+                if bound is None:
+                    continue
+                answered += 1
+                assert None not in values, (state, alpha, beta)
+                if game.to_move(state) == SHORT:
+                    assert beta <= bound <= max(values), (state, alpha, beta)
+                    everyone += bound <= min(values)
+                else:
+                    assert min(values) <= bound <= alpha, (state, alpha, beta)
+                    everyone += bound >= max(values)
+    assert answered > 100 and everyone < answered
