@@ -63,6 +63,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..game import Game, IllegalMove, Option, OptionError
+from ..textbook import WIN
 
 SHORT, CUT = 0, 1
 MAX_EDGES = 30
@@ -262,7 +263,11 @@ class Shannon(Game):
         self._last_graph: tuple = (None, None)
         self._siblings: tuple = (None, None, None, None)  # (coloured, cut, contract, flows or a bit): _sibling_flow
         self._numbered: tuple = (None, None, None, None)  # (closure, relevant, index, pairs) the last key numbered
-        self._parent: tuple = (0, 0, self.all_edges)  # (coloured, cut, relevant) of the last position played from
+        # (coloured, cut, relevant, link) of the last position played from; the link: the
+        # same of the position it was played from, when known, else None (_played_from)
+        self._parent: tuple = (0, 0, self.all_edges, None)
+        self._inverse_memo: dict[tuple[int, int], tuple | None] = {}  # (coloured, cut) -> _grounded_inverse
+        self._first_step: tuple = (None, 0, None)  # (inverse, edge's bit, _first_change) last used
 
     # ----- what a position means (memoised: the search asks again and again) ---------------
     def _components(self, coloured: int) -> tuple[int, tuple[int, ...]]:
@@ -310,14 +315,15 @@ class Shannon(Game):
         return memo
 
     def _facts(self, coloured: int, cut: int) -> tuple:
-        """``(status, closure, relevant, label, bridge)`` of a position (the side to move
-        aside): ``relevant`` is the mask of free edges on some simple start-goal path of the
-        contracted board, ``bridge`` one on every such path (the nearest the start) or None."""
+        """``(status, closure, relevant, label, bridge, bridges)`` of a position (the side to
+        move aside): ``relevant`` is the mask of free edges on some simple start-goal path of
+        the contracted board, ``bridge`` one on every such path (the nearest the start) or
+        None, ``bridges`` the mask of all those."""
         facts = self._facts_memo.get((coloured, cut))
         if facts is None:
             closure, label = self._components(coloured)
             if label[self.s] == label[self.t]:
-                facts = (SHORT, closure, 0, label, None)
+                facts = (SHORT, closure, 0, label, None, 0)
             else:
                 free = self.all_edges & ~cut & ~closure
                 parent = self._parent  # one read: another thread may replace it meanwhile
@@ -330,9 +336,9 @@ class Shannon(Game):
                         b = label[v]
                         adjacent[a].append((b, bit))
                         adjacent[b].append((a, bit))
-                relevant, bridge = path_blocks(adjacent, label[self.s], label[self.t])
+                relevant, bridge, bridges = path_blocks(adjacent, label[self.s], label[self.t])
                 facts = (None if relevant else CUT, closure, relevant, label,
-                         bridge.bit_length() - 1 if bridge else None)
+                         bridge.bit_length() - 1 if bridge else None, bridges)
             if len(self._facts_memo) >= MEMO_LIMIT:
                 self._facts_memo.clear()
             self._facts_memo[coloured, cut] = facts
@@ -344,7 +350,7 @@ class Shannon(Game):
 
     def _contracted(self, facts) -> "Contracted":
         """:meth:`contracted` from the position's :meth:`_facts`."""
-        _, closure, relevant, label, bridge = facts
+        _, closure, relevant, label, bridge, _ = facts
         last = self._last_graph  # one read: another thread may replace it meanwhile
         if last[0] == (closure, relevant):  # the search asks key, moves, order in a row
             return last[1]
@@ -435,11 +441,31 @@ class Shannon(Game):
         if parent[0] != coloured or parent[1] != cut:
             # The search asks for the children's facts next: their relevant edges lie among
             # this position's (see _facts), a smaller graph to search for blocks.
-            facts = self._facts_memo.get((coloured, cut))
-            self._parent = (coloured, cut, self.all_edges if facts is None else facts[2])
+            self._parent = self._played_from(coloured, cut, parent)
         if side == SHORT:
             return (coloured | (1 << move), cut, CUT)
         return (coloured, cut | (1 << move), SHORT)
+
+    def _played_from(self, coloured: int, cut: int, last: tuple) -> tuple:
+        """The new ``_parent`` when play turns to the position (coloured, cut) from the one
+        ``last`` recorded: its link is the position it was played from -- ``last`` when it
+        is a child of that, else the one of ``last``'s ancestors (through their links) that
+        it is, or is a child of (the search backs up, then plays on), else None."""
+        ancestor: tuple | None = last
+        for _ in range(MAX_EDGES + 1):
+            if ancestor is None:
+                break
+            if ancestor[0] == coloured and ancestor[1] == cut:
+                return ancestor
+            before, cut_before = ancestor[0], ancestor[1]
+            added = (coloured ^ before) | (cut ^ cut_before)
+            if not (before & ~coloured or cut_before & ~cut or added & (added - 1)):
+                break
+            ancestor = ancestor[3]
+        else:
+            ancestor = None
+        facts = self._facts_memo.get((coloured, cut))
+        return (coloured, cut, self.all_edges if facts is None else facts[2], ancestor)
 
     def key(self, state):
         """The contracted board up to renaming its vertices (and swapping the terminals: the
@@ -459,29 +485,107 @@ class Shannon(Game):
         components as they first appear, in edge order), and the first refinement round's
         signatures are counted in the same pass. (A memo by the numbered edges as well
         answered 10 % of the random boards' codes, yet cost more than it saved.)"""
-        _, closure, relevant, label, _ = facts
+        closure, relevant, label = facts[1], facts[2], facts[3]
         index = {label[self.s]: 0, label[self.t]: 1}
+        get = index.get  # (bound once: this loop runs for every new position)
         signature = [0, 0]
-        pairs = []
+        pairs: list[tuple[int, int]] = []
+        append = pairs.append
+        weight = FIRST_WEIGHT
         for bit, u, v in self._bit_ends:
             if relevant & bit:
-                i = index.get(label[u])
+                a = label[u]
+                i = get(a)
                 if i is None:
-                    i = index[label[u]] = len(signature)
+                    i = index[a] = len(signature)
                     signature.append(FAR)
-                j = index.get(label[v])
+                b = label[v]
+                j = get(b)
                 if j is None:
-                    j = index[label[v]] = len(signature)
+                    j = index[b] = len(signature)
                     signature.append(FAR)
-                pairs.append((i, j))
-                signature[i] += FIRST_WEIGHT[j]
-                signature[j] += FIRST_WEIGHT[i]
+                append((i, j))
+                signature[i] += weight[j]
+                signature[j] += weight[i]
         self._numbered = (closure, relevant, index, pairs)  # for the Contracted the search may ask next
         code = _canonical(pairs, signature)[0]
         if len(self._code_memo) >= MEMO_LIMIT:
             self._code_memo.clear()
         self._code_memo[closure, relevant] = code
         return code
+
+    def solved(self, state):
+        """The endgame rules (:meth:`Game.solved`): the exact value of a position in play
+        whose end is at most three plies away and plain on its contracted board.
+
+        * Short to move with an edge joining the terminals wins at once (ply 1).
+        * Cut to move with a bridge (an edge on every path) deletes it and wins at once.
+        * Cut to move with two edges joining the terminals, and so no bridge, loses on the
+          next ply: one of them survives whatever Cut deletes, and Short colours it.
+        * Short to move with two bridges and no edge joining the terminals loses on the next
+          ply: a colouring joins nothing yet and leaves a bridge for Cut to delete (an edge
+          on every path stays so when another edge is contracted).
+        * Short to move with no edge joining the terminals, but a vertex with one edge to
+          one terminal and two to the other, wins in three plies: colouring the single edge
+          leaves two edges joining the terminals (see above); no move wins sooner.
+        * Cut to move with no bridge and one edge joining the terminals must delete it (else
+          Short colours it next); when the board left has such a vertex (its edges are
+          relevant: they make a path), Short wins in four plies, not sooner; when it has two
+          bridges, Cut wins in three (see above), and not sooner, having no bridge now.
+
+        No win comes sooner than the one named (Short wins only on Short's moves, and the
+        earliest is taken), so these are the minimax values with the distances, as the
+        search finds them (``WIN - n``: Short wins in n plies; ``n - WIN``: Cut does)."""
+        facts = self._facts(state[0], state[1])
+        if facts[0] is not None:
+            return None
+        cut_to_move = state[2] == CUT
+        if cut_to_move and facts[4] is not None:
+            return 1 - WIN
+        relevant, label = facts[2], facts[3]
+        source, sink = label[self.s], label[self.t]
+        joining = last = 0
+        to_source: dict[int, int] = {}
+        to_sink: dict[int, int] = {}
+        for bit, u, v in self._bit_ends:
+            if relevant & bit:
+                a, b = label[u], label[v]
+                if a == source:
+                    if b == sink:
+                        joining += 1
+                        last = bit
+                    else:
+                        to_source[b] = to_source.get(b, 0) + 1
+                elif a == sink:
+                    if b == source:
+                        joining += 1
+                        last = bit
+                    else:
+                        to_sink[b] = to_sink.get(b, 0) + 1
+                elif b == source:
+                    to_source[a] = to_source.get(a, 0) + 1
+                elif b == sink:
+                    to_sink[a] = to_sink.get(a, 0) + 1
+        if cut_to_move:
+            if joining >= 2:
+                return WIN - 2
+            if not joining:
+                return None
+        elif joining:
+            return WIN - 1
+        else:
+            bridges = facts[5]
+            if bridges & (bridges - 1):
+                return 2 - WIN
+        for x, k in to_source.items():
+            m = to_sink.get(x, 0)
+            if m and k + m >= 3:
+                return WIN - 4 if cut_to_move else WIN - 3
+        if cut_to_move:  # (one edge joins the terminals: Cut deletes it, the search's next step)
+            bridges = self._facts(state[0], state[1] | last)[5]
+            if bridges & (bridges - 1):
+                return 3 - WIN
+        return None
 
     def order(self, state, moves):
         """Edges carrying the most current first, when the terminals are held at different
@@ -535,14 +639,75 @@ class Shannon(Game):
         memo = self._conductance_memo
         if (closure, free) in memo:
             return memo[closure, free]
-        flowing = self._sibling_flow(coloured, cut)
+        flowing = self._inverse_flow(coloured, cut)
         if flowing is None:
-            flowing = _star_mesh(_network(self._bit_ends, label, free), source, sink)
+            flowing = self._sibling_flow(coloured, cut)
+            if flowing is None:
+                flowing = _star_mesh(_network(self._bit_ends, label, free), source, sink)
         found = _rounded_log(flowing, lambda: [
             (label[u], label[v]) for e, u, v in self._ends if free >> e & 1], source, sink)
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
         memo[closure, free] = found
+        return found
+
+    def _inverse_flow(self, coloured: int, cut: int) -> float | None:
+        """The conductance of a child of the position last played from, from an inverse:
+        its parent's, when known (a rank-one change, :func:`_changed_once`), else its
+        grandparent's (made here when new: a rank-two change, :func:`_changed_twice`).
+        The search evaluates the children of a position one ply above the horizon, and
+        the positions there, one after the other below one grandparent: one inverse
+        serves them all. None when that does not apply, or the change is doubtful (see
+        :func:`_sibling_updates`): the caller finds it another way."""
+        parent = self._parent  # one read: another thread may replace it meanwhile
+        before, cut_before = parent[0], parent[1]
+        added = (coloured ^ before) | (cut ^ cut_before)
+        if before & ~coloured or cut_before & ~cut or added & (added - 1) or not added:
+            return None
+        edge = self.edges[added.bit_length() - 1]
+        known = self._inverse_memo.get((before, cut_before))
+        if known is not None:
+            return _changed_once(known, edge, coloured != before)
+        grand = parent[3]
+        if grand is None:
+            return None
+        known = self._inverse(grand)
+        if known is None:
+            return None
+        first = (before ^ grand[0]) | (cut_before ^ grand[1])
+        step = self._first_step  # (the parent's change, shared by its children)
+        if step[0] is not known or step[1] != first:
+            step = self._first_step = (known, first, _first_change(
+                known, self.edges[first.bit_length() - 1], before != grand[0]))
+        if step[2] is None:
+            return None
+        return _changed_twice(known, step[2], edge, coloured != before)
+
+    def _inverse(self, position: tuple) -> tuple | None:
+        """:func:`_grounded_inverse` of a live position (a ``_parent`` record) on its board of
+        relevant edges, or its parent's (through the record's link, made so in turn) with
+        the move between them made (:func:`_updated`: fewer steps); memoised; None for a
+        finished position."""
+        coloured, cut = position[0], position[1]
+        key = (coloured, cut)
+        memo = self._inverse_memo
+        if key in memo:
+            return memo[key]
+        found = None
+        link = position[3]
+        if link is not None:
+            known = self._inverse(link)
+            if known is not None and known[4] < GENERATIONS:
+                moved = (coloured ^ link[0]) | (cut ^ link[1])
+                found = _updated(known, self.edges[moved.bit_length() - 1], coloured != link[0])
+        if found is None:
+            facts = self._facts(coloured, cut)
+            if facts[0] is None:
+                label = facts[3]
+                found = _grounded_inverse(self._bit_ends, label, facts[2], label[self.s], label[self.t])
+        if len(memo) >= INVERSE_LIMIT:
+            memo.clear()
+        memo[key] = found
         return found
 
     def _sibling_flow(self, coloured: int, cut: int) -> float | None:
@@ -597,6 +762,84 @@ class Shannon(Game):
         graph = self._contracted(facts)
         return sibling_conductances(graph.pairs, [
             (e, k) for k, (e, _, _) in enumerate(graph.edges) if e in wanted], contract)
+
+    def futility(self, state, alpha, beta):
+        """The futility hook (:meth:`Game.futility`) for the default evaluation: colouring an
+        edge never lowers the conductance, nor does deleting one raise it (Rayleigh's
+        monotonicity law), and ``round(300 ln)`` keeps that order. So with Short to move,
+        every move's evaluation (Cut to move then: minus 50) is at least this position's
+        ``300 ln(conductance) - 50``; with Cut to move, at most its ``+ 50``. When that passes
+        the window, so does every move: a cut-off without trying one. Else the move along
+        the edge that carries the most current (:meth:`_strongest_move`) is evaluated: when
+        that passes the window, it is a cut-off too. Either way, unless a move ends the game
+        (an edge joining the terminals, for Short; a bridge, for Cut: then that move is
+        forced, and it is a win, not an evaluation)."""
+        coloured, cut, side = state
+        score = self._resistance_score(coloured, cut)
+        if score is None:
+            return None
+        facts = self._facts(coloured, cut)
+        if side == SHORT:
+            score -= 50
+            if score < beta:
+                score = self._strongest_move(coloured, cut, facts, True)
+                if score is None or score < beta:
+                    return None
+        else:
+            score += 50
+            if score > alpha:
+                score = self._strongest_move(coloured, cut, facts, False)
+                if score is None or score > alpha:
+                    return None
+        if facts[4] is not None:
+            return None  # a bridge: a forced move, which may end the game
+        relevant, label = facts[2], facts[3]
+        ends = {label[self.s], label[self.t]}
+        for bit, u, v in self._bit_ends:  # an edge joining the terminals: the same
+            if relevant & bit and label[u] in ends and label[v] in ends and label[u] != label[v]:
+                return None
+        return score
+
+    def _strongest_move(self, coloured: int, cut: int, facts: tuple, short: bool) -> int | None:
+        """The evaluation of the move (colouring when ``short``, else deleting) along the
+        relevant edge with the greatest potential difference, of a position played from the
+        one last played from: from that one's inverse (:meth:`_inverse`), as the search
+        would evaluate it (:func:`_changed_twice`); None when that does not apply, or the
+        value is doubtful."""
+        parent = self._parent  # one read: another thread may replace it meanwhile
+        before, cut_before = parent[0], parent[1]
+        added = (coloured ^ before) | (cut ^ cut_before)
+        if before & ~coloured or cut_before & ~cut or added & (added - 1) or not added:
+            return None
+        known = self._inverse(parent)
+        if known is None:
+            return None
+        step = self._first_step
+        if step[0] is not known or step[1] != added:
+            step = self._first_step = (known, added, _first_change(
+                known, self.edges[added.bit_length() - 1], coloured != before))
+        first = step[2]
+        if first is None:
+            return None
+        place, _, v, _, _ = known
+        shift = first[0] / first[1]
+        potential = [x - y * shift for x, y in zip(v, first[2])] + [0.0, 1.0]  # (-2: the sink, -1: the source)
+        relevant = facts[2]
+        strongest, best = -1.0, None
+        for bit, u, w in self._bit_ends:
+            if relevant & bit:
+                a, b = place[u], place[w]
+                if a is not None and b is not None:
+                    d = abs(potential[a] - potential[b])
+                    if d > strongest:
+                        strongest, best = d, (u, w)
+        if best is None:
+            return None
+        found = _changed_twice(known, first, best, short)
+        if found is None:
+            return None
+        score = round(300 * math.log(found))  # (no rounding tie near: _doubtful)
+        return score - 50 if short else score + 50
 
     def evaluate_flow(self, state):
         """A cheaper heuristic from the contracted board: ``paths``, the most edge-disjoint
@@ -1167,18 +1410,379 @@ def sibling_conductances(pairs, vary, contract: bool) -> dict[Any, float]:
     Short coloured it) when ``contract``, else deleted (Cut did). No edge of ``vary`` may
     join 0 and 1.
 
-    The children of one position, at once: the edges that stay put are one network, and
-    the vertices none of a group of changed edges touches are eliminated once for the
-    whole group (halving the group each time), not once per child. Contracting merges
-    two vertices and adds their conductances; the steps are those of :func:`conductance`
-    (adding, multiplying, dividing positive numbers), fewer of them, so the result is as
-    exact.
+    The children of one position, at once: from UPDATES_FROM children on, each as a
+    rank-one change of one inverse (:func:`_sibling_updates`: near a rounding tie, or
+    where its differences cancel, a child is found the other way); fewer, by the
+    star-mesh transform, eliminating the vertices none of a group of changed edges
+    touches once for the whole group (:func:`_sibling_star_mesh`). Either way each value
+    rounds (300 ln, :func:`_rounded_log`) as the exact conductance does.
 
     >>> sibling_conductances([(0, 2), (2, 1), (0, 1)], [("a", 0), ("b", 1)], True)
     {'a': 2.0, 'b': 2.0}
     >>> sibling_conductances([(0, 2), (2, 1), (0, 1)], [("a", 0), ("b", 1)], False)
     {'a': 1.0, 'b': 1.0}
     """
+    if len(vary) >= UPDATES_FROM:
+        out = _sibling_updates(pairs, vary, contract)
+        if out is not None:
+            doubtful = [(name, k) for name, k in vary if out[name] is None]
+            if doubtful:
+                out.update(_sibling_star_mesh(pairs, doubtful, contract))
+            return out  # type: ignore[return-value]  # (every None is replaced)
+    return _sibling_star_mesh(pairs, vary, contract)
+
+
+UPDATES_FROM = 4  # siblings from which one inverse (_sibling_updates) beats halving (_halve)
+DOUBT = 1e-2  # a 300 ln(conductance) of _sibling_updates this close to a half is found again
+CANCEL = 16.0  # the most a difference in _sibling_updates may shrink its terms, else found again
+
+
+def _sibling_updates(pairs, vary, contract: bool) -> dict[Any, float | None] | None:
+    """:func:`sibling_conductances` from one inverse: the potentials ``v`` (vertex 0 held
+    at 1, vertex 1 at 0) and the inverse ``R`` of the Laplacian of the other vertices (0
+    and 1 grounded), by Gauss-Jordan elimination. Then each child is a rank-one change:
+    colouring ``i-j`` (an infinite conductance) adds ``(v_i - v_j)^2 / r`` to the
+    conductance, deleting it (a unit less) takes ``(v_i - v_j)^2 / (1 - r)`` away, where
+    ``r = R_ii + R_jj - 2 R_ij`` is the resistance between i and j with the terminals
+    grounded (a terminal's row and column are zero).
+
+    These subtract, so the error bound of the star-mesh transform does not carry over: a
+    child whose differences shrink their terms more than CANCEL times, or whose 300
+    ln(conductance) lies within DOUBT of a half, is None (the caller finds it the star-mesh
+    way). The others are far from rounding ties (DOUBT is a thousand times TIE_MARGIN;
+    on the Bridg-It and random boards the two ways agree to a few units of 2^-53), so
+    they round as the exact value does. None altogether when the network is not one
+    piece with a terminal (a zero pivot)."""
+    n = 2
+    for i, j in pairs:
+        if i >= n:
+            n = i + 1
+        if j >= n:
+            n = j + 1
+    m = n - 2
+    rows = [[0.0] * m for _ in range(m)]
+    to_source = [0.0] * m
+    to_sink = [0.0] * m
+    joining = 0.0
+    for i, j in pairs:
+        if i > j:
+            i, j = j, i
+        if j < 2:
+            joining += 1.0
+        elif i < 2:
+            j -= 2
+            rows[j][j] += 1.0
+            if i:
+                to_sink[j] += 1.0
+            else:
+                to_source[j] += 1.0
+        else:
+            i -= 2
+            j -= 2
+            rows[i][i] += 1.0
+            rows[j][j] += 1.0
+            rows[i][j] -= 1.0
+            rows[j][i] -= 1.0
+    inner = range(m)
+    for k in inner:  # Gauss-Jordan in place, no pivoting: the matrix is positive definite
+        pivot = rows[k]
+        if pivot[k] < 1e-9:
+            return None
+        scale = 1.0 / pivot[k]
+        pivot[k] = 1.0
+        pivot = rows[k] = [x * scale for x in pivot]
+        for i in inner:
+            if i != k:
+                row = rows[i]
+                f = row[k]
+                if f:
+                    row[k] = 0.0
+                    rows[i] = [x - f * y for x, y in zip(row, pivot)]
+    sources = [(k, c) for k, c in enumerate(to_source) if c]
+    v = [sum([row[k] * c for k, c in sources]) for row in rows]
+    flow = joining + sum([c * x for c, x in zip(to_sink, v) if c])  # the current into vertex 1
+    log = math.log
+    out: dict[Any, float | None] = {}
+    for name, k in vary:
+        i, j = pairs[k]
+        if i > j:
+            i, j = j, i
+        j -= 2
+        if i < 2:
+            d = v[j] if i else 1.0 - v[j]
+            r = rows[j][j]
+        else:
+            i -= 2
+            d = v[i] - v[j]
+            both = rows[i][i] + rows[j][j]
+            r = both - rows[i][j] - rows[j][i]
+            if r * CANCEL < both:
+                out[name] = None
+                continue
+        if contract:
+            found = flow + d * d / r
+        else:
+            rest = 1.0 - r
+            if rest * CANCEL < 1.0:
+                out[name] = None
+                continue
+            found = flow - d * d / rest
+            if found * CANCEL < flow:
+                out[name] = None
+                continue
+        if found <= 0.0:
+            out[name] = None
+            continue
+        x = 300 * log(found)
+        out[name] = None if abs(x - math.floor(x) - 0.5) < DOUBT else found
+    return out
+
+
+INVERSE_LIMIT = 4096  # inverses kept (each a few hundred floats) before the memo is cleared
+
+
+def _grounded_inverse(ends, label, relevant: int, source, sink) -> tuple | None:
+    """``(place, rows, v, flow, 0)`` of the network of the edges ``(bit, u, v)`` of ``ends``
+    in ``relevant`` (1-ohm resistors between the components ``label`` names): ``place``
+    gives each board vertex's row (-1 on the source's component, -2 on the sink's, None
+    off the network), ``rows`` the inverse of the Laplacian of the other components with
+    the terminals grounded, ``v`` their potentials with the source at 1 and the sink at 0,
+    ``flow`` the conductance (see :func:`_sibling_updates`; None for a zero pivot), and
+    0: no :func:`_updated` step since."""
+    index = {source: -1, sink: -2}
+    pairs = []
+    for bit, u, w in ends:
+        if relevant & bit:
+            a, b = label[u], label[w]
+            i = index.get(a)
+            if i is None:
+                i = index[a] = len(index) - 2
+            j = index.get(b)
+            if j is None:
+                j = index[b] = len(index) - 2
+            pairs.append((i, j))
+    m = len(index) - 2
+    rows = [[0.0] * m for _ in range(m)]
+    to_source = [0.0] * m
+    to_sink = [0.0] * m
+    joining = 0.0
+    for i, j in pairs:
+        if i < j:
+            i, j = j, i  # i the inner one, if either is
+        if j >= 0:
+            rows[i][i] += 1.0
+            rows[j][j] += 1.0
+            rows[i][j] -= 1.0
+            rows[j][i] -= 1.0
+        elif i < 0:
+            joining += 1.0
+        else:
+            rows[i][i] += 1.0
+            if j == -1:
+                to_source[i] += 1.0
+            else:
+                to_sink[i] += 1.0
+    inner = range(m)
+    for k in inner:  # Gauss-Jordan in place, no pivoting: the matrix is positive definite
+        pivot = rows[k]
+        if pivot[k] < 1e-9:
+            return None
+        scale = 1.0 / pivot[k]
+        pivot[k] = 1.0
+        pivot = rows[k] = [x * scale for x in pivot]
+        for i in inner:
+            if i != k:
+                row = rows[i]
+                f = row[k]
+                if f:
+                    row[k] = 0.0
+                    rows[i] = [x - f * y for x, y in zip(row, pivot)]
+    sources = [(k, c) for k, c in enumerate(to_source) if c]
+    v = [sum([row[k] * c for k, c in sources]) for row in rows]
+    flow = joining + sum([c * x for c, x in zip(to_sink, v) if c])
+    return [index.get(x) for x in label], rows, v, flow, 0
+
+
+SMALLEST = 1e-3  # a resistance to ground below this is no inner vertex's (those are 1/60 at least)
+GENERATIONS = 8  # rank-one steps from a new inverse (_updated) before one is made afresh
+
+
+def _updated(known, edge, contract: bool) -> tuple | None:
+    """:func:`_grounded_inverse` ``known`` with the board edge ``edge`` contracted or
+    deleted, by the rank-one change of :func:`_changed_once` applied to the inverse
+    itself (``R - w w^T / r`` or ``R + w w^T / (1 - r)``, ``w = R u``) and to the
+    potentials; None when doubtful (a difference that shrinks its terms more than CANCEL
+    times) or off the network. A contracted end on a terminal's component joins it; the
+    rows of two contracted inner ends become the same. The network keeps the edges that
+    fall dead: they carry no current. Steps count (the last field), so that rounding
+    errors cannot pile up: after GENERATIONS an inverse is made afresh."""
+    place, rows, v, flow, generation = known
+    a, b = place[edge[0]], place[edge[1]]
+    if a is None or b is None or a == b:
+        return None
+    if a < 0:
+        if b < 0:
+            return None
+        a, b = b, a
+    if b < 0:
+        d = v[a] if b == -2 else v[a] - 1.0
+        w = [row[a] for row in rows]
+        r = w[a]
+        if r < SMALLEST:
+            return None
+    else:
+        d = v[a] - v[b]
+        w = [row[a] - row[b] for row in rows]
+        both = rows[a][a] + rows[b][b]
+        r = w[a] - w[b]
+        if r * CANCEL < both:
+            return None
+    if contract:
+        factor = -1.0 / r
+        flow += d * d / r
+    else:
+        rest = 1.0 - r
+        if rest * CANCEL < 1.0:
+            return None
+        factor = 1.0 / rest
+        found = flow - d * d / rest
+        if found * CANCEL < flow:
+            return None
+        flow = found
+    scaled = [x * factor for x in w]
+    rows = [[x + s * y for x, y in zip(row, w)] for s, row in zip(scaled, rows)]
+    v = [x + s * d for x, s in zip(v, scaled)]
+    if contract:  # a's component joins the terminal's, or b's joins a's (their rows are alike)
+        place = [b if p == a else p for p in place] if b < 0 else [a if p == b else p for p in place]
+    return place, rows, v, flow, generation + 1
+
+
+def _doubtful(found: float) -> bool:
+    """Whether a conductance from an inverse is too close to a rounding tie to trust (or
+    not positive): see :func:`_sibling_updates`."""
+    if found <= 0.0:
+        return True
+    x = 300 * math.log(found)
+    return abs(x - math.floor(x) - 0.5) < DOUBT
+
+
+def _changed_once(known, edge, contract: bool) -> float | None:
+    """The conductance of the network of :func:`_grounded_inverse` ``known`` with the
+    board edge ``edge = (u, v)`` contracted or deleted (a rank-one change, as in
+    :func:`_sibling_updates`), or None when doubtful or off the network."""
+    place, rows, v, flow, _ = known
+    a, b = place[edge[0]], place[edge[1]]
+    if a is None or b is None or a == b:
+        return None
+    if a < 0:
+        if b < 0:
+            return None
+        a, b = b, a
+    if b < 0:
+        d = v[a] if b == -2 else 1.0 - v[a]
+        r = rows[a][a]
+        if r < SMALLEST:
+            return None
+    else:
+        d = v[a] - v[b]
+        both = rows[a][a] + rows[b][b]
+        r = both - rows[a][b] - rows[b][a]
+        if r * CANCEL < both:
+            return None
+    if contract:
+        found = flow + d * d / r
+    else:
+        rest = 1.0 - r
+        if rest * CANCEL < 1.0:
+            return None
+        found = flow - d * d / rest
+        if found * CANCEL < flow:
+            return None
+    return None if _doubtful(found) else found
+
+
+def _first_change(known, edge, contract: bool) -> tuple | None:
+    """The first of two changes for :func:`_changed_twice` (the same for all the children of
+    one position): ``(d, m, z, size)`` of the board edge ``edge`` in the network of the
+    inverse ``known``: its potential difference, ``r`` (minus 1 for a deletion), the
+    inverse times the edge's vector, and the sizes of the terms that made ``z``; None
+    when doubtful or off the network."""
+    place, rows, v, _, _ = known
+    a, b = place[edge[0]], place[edge[1]]
+    if a is None or b is None or a == b or (a < 0 and b < 0):
+        return None
+    if a < 0:
+        a, b = b, a
+    if b < 0:
+        d = v[a] - 1.0 if b == -1 else v[a]
+        r = rows[a][a]
+        if r < SMALLEST:
+            return None
+        z = rows[a]
+        size = [abs(x) for x in z]
+    else:
+        d = v[a] - v[b]
+        both = rows[a][a] + rows[b][b]
+        r = both - rows[a][b] - rows[b][a]
+        if r * CANCEL < both:
+            return None
+        z = [x - y for x, y in zip(rows[a], rows[b])]
+        size = [abs(x) + abs(y) for x, y in zip(rows[a], rows[b])]
+    if not contract:
+        r -= 1.0
+        if -r * CANCEL < 1.0:
+            return None
+    return d, r, z, size
+
+
+def _changed_twice(known, first: tuple, edge, contract: bool) -> float | None:
+    """:func:`_changed_once` for two edges changed, the first given by :func:`_first_change`:
+    with ``d`` their potential differences and ``r`` the resistances between their ends
+    (terminals grounded), the conductance grows by ``d^T (S + r)^-1 d``, where ``S`` is 0
+    for a contracted edge and -1 for a deleted one (Woodbury's identity). None when
+    doubtful: a difference that shrinks its terms more than CANCEL times (CANCEL squared
+    for the result)."""
+    place, rows, v, flow, _ = known
+    d1, m11, z, size = first
+    a, b = place[edge[0]], place[edge[1]]
+    if a is None or b is None or a == b or (a < 0 and b < 0):
+        return None
+    if a < 0:
+        a, b = b, a
+    if b < 0:
+        d2 = v[a] - 1.0 if b == -1 else v[a]
+        m22 = rows[a][a]
+        if m22 < SMALLEST:
+            return None
+        r12 = z[a]
+        magnitude = size[a]
+    else:
+        d2 = v[a] - v[b]
+        both = rows[a][a] + rows[b][b]
+        m22 = both - rows[a][b] - rows[b][a]
+        if m22 * CANCEL < both:
+            return None
+        r12 = z[a] - z[b]
+        magnitude = size[a] + size[b]
+    if not contract:
+        m22 -= 1.0
+        if -m22 * CANCEL < 1.0:
+            return None
+    det = m11 * m22 - r12 * r12
+    if not det or abs(det) * CANCEL < abs(m11 * m22) + r12 * r12 + 2 * abs(r12) * magnitude:
+        return None
+    cross = 2 * d1 * d2
+    found = flow + (m22 * d1 * d1 - r12 * cross + m11 * d2 * d2) / det
+    size_ = (abs(m22) * d1 * d1 + (abs(r12) + magnitude) * abs(cross) + abs(m11) * d2 * d2) / abs(det)
+    if found * CANCEL * CANCEL < flow + size_:
+        return None
+    return None if _doubtful(found) else found
+
+
+def _sibling_star_mesh(pairs, vary, contract: bool) -> dict[Any, float]:
+    """:func:`sibling_conductances` by the star-mesh transform: the edges that stay put are
+    one network, and the vertices none of a group of changed edges touches are eliminated
+    once for the whole group (halving the group each time, :func:`_halve`)."""
     weights: dict[int, dict[int, float]] = {x: {} for pair in pairs for x in pair}
     weights.setdefault(0, {})
     weights.setdefault(1, {})
@@ -1339,12 +1943,12 @@ def exact_conductance(pairs, source, sink) -> Fraction:
     return 1 / potential[index[sink]]
 
 
-def path_blocks(adjacent, source, sink) -> tuple[int, int]:
-    """``(relevant, bridge)`` of a multigraph given as ``adjacent[vertex] = [(other, bit),
+def path_blocks(adjacent, source, sink) -> tuple[int, int, int]:
+    """``(relevant, bridge, bridges)`` of a multigraph given as ``adjacent[vertex] = [(other, bit),
     ...]``, each edge by its bit (``1 << edge``): the mask of the edges on some simple
     source-sink path -- the blocks (biconnected components) along the way from source to
     sink -- and the bit of an edge on every such path (a block of one edge; the one nearest
-    the source), or 0.
+    the source), or 0; and the mask of all such edges.
 
     Tarjan's depth-first search from the source, with an explicit stack (recursion costs
     twice as much, and this runs for every position the search meets). A block is popped
@@ -1355,7 +1959,7 @@ def path_blocks(adjacent, source, sink) -> tuple[int, int]:
     their sum is their mask).
 
     >>> path_blocks([[(1, 1)], [(0, 1), (2, 2), (2, 4), (3, 8)], [(1, 2), (1, 4)], [(1, 8)]], 0, 2)
-    (7, 1)
+    (7, 1, 1)
     """
     n = len(adjacent)
     order = [0] * n  # discovery time, from 1; 0: not reached yet
@@ -1363,22 +1967,25 @@ def path_blocks(adjacent, source, sink) -> tuple[int, int]:
     order[source] = low[source] = clock = 1
     stack: list[int] = []  # bits of the edges of the blocks being explored
     path = [(source, 0, iter(adjacent[source]), 0)]  # (vertex, edge in, edges left, stack height under the edge in)
-    relevant = bridge = 0
+    relevant = bridge = bridges = 0
+    push = stack.append
     while True:
         x, via, todo, _ = path[-1]
+        at = order[x]
         for y, e in todo:
             if e == via:
                 continue
-            if not order[y]:  # a tree edge: go down (x's edges left resume later)
+            seen = order[y]
+            if not seen:  # a tree edge: go down (x's edges left resume later)
                 path.append((y, e, iter(adjacent[y]), len(stack)))
-                stack.append(e)
+                push(e)
                 clock += 1
                 order[y] = low[y] = clock
                 break
-            if order[y] < order[x]:  # a back edge
-                stack.append(e)
-                if order[y] < low[x]:
-                    low[x] = order[y]
+            if seen < at:  # a back edge
+                push(e)
+                if seen < low[x]:
+                    low[x] = seen
         else:  # x is done: back up to its parent w
             height = path.pop()[3]
             if not path:
@@ -1390,13 +1997,14 @@ def path_blocks(adjacent, source, sink) -> tuple[int, int]:
                 if order[sink] >= order[x]:  # on the way
                     if len(stack) - height == 1:
                         relevant |= via
+                        bridges |= via
                         bridge = via
                     else:
                         relevant |= sum(stack[height:])
                     if w == source:
                         break
                 del stack[height:]
-    return relevant, bridge
+    return relevant, bridge, bridges
 
 
 COUNT_BITS = 6  # bits for how many neighbours of one colour a vertex has (<= MAX_EDGES < 64)

@@ -900,3 +900,65 @@ def test_bench_reports_the_shannon_targets(monkeypatch):
     solves, bridgit = bench.shannon_targets(repeat=1, full=False)  # the default run: a sample
     assert "a sample of 1" in solves["target"] and "(seed 2, cut first)" in solves["figure"]
     assert "short first: depth" in bridgit["figure"] and "cut first" not in bridgit["figure"]
+
+
+def _random_positions(rng, count, boards=("random",)):
+    """Positions in play of random games on random boards (and the given ones)."""
+    found = []
+    while len(found) < count:
+        board = rng.choice(boards)
+        game = Shannon.from_options({"board": board, "seed": rng.randrange(10**6),
+                                     "first": rng.choice(["short", "cut"])})
+        state = game.start()
+        while game.status(state) is None:
+            found.append((game, state))
+            state = game.play(state, rng.choice(game.moves(state)))
+    return found[:count]
+
+
+def test_the_endgame_rules_are_exactly_what_the_full_search_finds():
+    """Shannon.solved gives, for every position it answers, the value the search finds
+    without it (the same winner in the same number of plies, from Short's view); and it
+    answers a good share of the positions near the end."""
+    answered = 0
+    for game, state in _random_positions(random.Random("shannon endgame"), 600):
+        value = game.solved(state)
+        if value is not None:
+            answered += 1
+            searched = search_root(game, state, endgame=False)
+            assert value == (searched.score if game.to_move(state) == SHORT else -searched.score), state
+    assert answered > 100
+
+
+def test_futility_bounds_are_passed_by_the_moves():
+    """Shannon.futility, asked (as the search does) about a position just played from its
+    parent: a bound it returns lies outside the window, no move ends the game, and some
+    move's evaluation passes the bound (Short to move: one is at least the bound, which is
+    at least beta; Cut: one is at most, and at most alpha); when the bound comes from the
+    position's own conductance (Rayleigh), every move's does."""
+    rng = random.Random("shannon futility")
+    answered = everyone = 0
+    for game, parent in _random_positions(rng, 300, ("random", "bridgit-3", "bridgit-4")):
+        for move in game.search_moves(parent)[:3]:
+            state = game.play(parent, move)
+            if game.status(state) is not None:
+                continue
+            fresh = Shannon.from_options(dict(game.settings))
+            here = fresh.evaluate(state)
+            children = [fresh.play(state, m) for m in fresh.search_moves(state)]
+            values = [fresh.evaluate(child) if fresh.status(child) is None else None for child in children]
+            for alpha, beta in ((here - 200, here - 199), (here + 199, here + 200), (here - 1, here + 1),
+                                (here - 120, here - 119), (here + 119, here + 120)):
+                game.play(parent, move)  # (the position last played from: its parent)
+                bound = game.futility(state, alpha, beta)
+                if bound is None:
+                    continue
+                answered += 1
+                assert None not in values, (state, alpha, beta)
+                if game.to_move(state) == SHORT:
+                    assert beta <= bound <= max(values), (state, alpha, beta)
+                    everyone += bound <= min(values)
+                else:
+                    assert min(values) <= bound <= alpha, (state, alpha, beta)
+                    everyone += bound >= max(values)
+    assert answered > 100 and everyone < answered
