@@ -763,8 +763,9 @@ class Shannon(Game):
         return sibling_conductances(graph.pairs, [
             (e, k) for k, (e, _, _) in enumerate(graph.edges) if e in wanted], contract)
 
-    def futility(self, state, alpha, beta):
-        """The futility hook (:meth:`Game.futility`) for the default evaluation: colouring an
+    def futility(self, state, alpha, beta, depth):
+        """The futility hook (:meth:`Game.futility`), one ply above the horizon (``depth`` 1;
+        two plies above it: no bound), for the default evaluation: colouring an
         edge never lowers the conductance, nor does deleting one raise it (Rayleigh's
         monotonicity law), and ``round(300 ln)`` keeps that order. So with Short to move,
         every move's evaluation (Cut to move then: minus 50) is at least this position's
@@ -774,6 +775,8 @@ class Shannon(Game):
         that passes the window, it is a cut-off too. Either way, unless a move ends the game
         (an edge joining the terminals, for Short; a bridge, for Cut: then that move is
         forced, and it is a win, not an evaluation)."""
+        if depth != 1:
+            return None
         coloured, cut, side = state
         score = self._resistance_score(coloured, cut)
         if score is None:

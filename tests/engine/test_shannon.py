@@ -950,10 +950,11 @@ def test_futility_bounds_are_passed_by_the_moves():
             for alpha, beta in ((here - 200, here - 199), (here + 199, here + 200), (here - 1, here + 1),
                                 (here - 120, here - 119), (here + 119, here + 120)):
                 game.play(parent, move)  # (the position last played from: its parent)
-                bound = game.futility(state, alpha, beta)
+                bound = game.futility(state, alpha, beta, 1)
                 if bound is None:
                     continue
                 answered += 1
+                assert game.futility(state, alpha, beta, 2) is None  # two plies above the horizon: none
                 assert None not in values, (state, alpha, beta)
                 if game.to_move(state) == SHORT:
                     assert beta <= bound <= max(values), (state, alpha, beta)
