@@ -106,7 +106,7 @@ AGENT_HELP = {
         "on by default, with order=on: one or two plies above the horizon, a position where the game proves, "
         "without trying its moves, that none can reach the window (two plies above it: each has a reply that "
         "keeps it out), or that one passes it, is not searched; the value is that bound (games with a futility "
-        "bound: Cantris); the same values, fewer nodes",
+        "bound: Cantris, Shannon); the same values, fewer nodes",
     "alphabeta:strength=1..10,seed=N":
         "a level a person can beat: 1 beginner ... 9 expert look ahead less and make mistakes; "
         "10 is the full engine; equally good moves are chosen at random (seed=N repeats)",
@@ -393,7 +393,7 @@ LADDER = (
     Rung("futility", "+ futility", "+ futility",
          "one or two plies above the depth limit, a position where the game proves, without trying its moves, "
          "that none can reach the window (two plies above it: each has a reply that keeps it out), or that one "
-         "passes it, is not searched: the value is that bound (games with such a bound: Cantris; the full "
+         "passes it, is not searched: the value is that bound (games with such a bound: Cantris, Shannon; the full "
          "engine)",
          "alphabeta"),
 )

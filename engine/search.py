@@ -66,10 +66,10 @@ class Techniques:
                reach the window, or where the game proves that one passes it (exact: the
                value returned is a true bound, as a cut-off's). Like the ordering, the game's
                knowledge of its own moves, so only with ``order`` on (and the textbook spec
-               stays the textbook). Measured on Cantris, the one game with a bound (depth 10,
-               8 and 6 from seeds 1-5 of 6x3, 8x4, 10x5): 53 %, 83 % and 95 % fewer nodes;
-               6x3 about 6 % slower (its searches take milliseconds), 8x4 about 2.5x and
-               10x5 about 2.9x faster;
+               stays the textbook). The games with a bound: Shannon (one ply above the
+               horizon) and Cantris, where it was measured (depth 10, 8 and 6 from seeds 1-5
+               of 6x3, 8x4, 10x5): 53 %, 83 % and 95 % fewer nodes; 6x3 about 6 % slower
+               (its searches take milliseconds), 8x4 about 2.5x and 10x5 about 2.9x faster;
     ``endgame`` the game's exact values (:meth:`~engine.game.Game.solved`) for positions it
                can work out without trying the moves, in a search to the end against a
                perfect opponent; a table the game fills itself, so only with ``tt`` on;
