@@ -438,6 +438,9 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
     # (the game's bound is on its own evaluation: not with another one)
     g_futility = (game.futility if tech.futility and tech.order and evaluate == game.evaluate
                   and type(game).futility is not Game.futility else None)
+    # (two plies above the horizon the game's bound rests on the best reply: not against a
+    # modelled opponent, whose replies are averaged)
+    futility_depth = 2 if averaged == {CHANCE} else 1
     use_order, use_mate, check = tech.order, tech.mate, clock.check
     # (the game's exact values: only where the search proves everything and plays no model)
     g_solved = (game.solved if tech.endgame and tech.tt and unlimited and averaged == {CHANCE}
@@ -504,7 +507,7 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
         if side in averaged:
             best = _average(child, g_play, outcomes(state, side), state, depth, ply, alpha, beta, pv)
         else:
-            if depth <= 2 and g_futility is not None:  # futility: the game's bound outside the window
+            if depth <= futility_depth and g_futility is not None:  # futility: the game's bound outside the window
                 # (the bound goes in ``v``, not a local of its own: one more local in this
                 # frame made a 21-card Blacksin solve 20 % slower, futility off, on CPython 3.11)
                 v = g_futility(state, alpha, beta, depth)
