@@ -1486,24 +1486,10 @@ def _sibling_updates(pairs, vary, contract: bool) -> dict[Any, float | None] | N
             rows[j][j] += 1.0
             rows[i][j] -= 1.0
             rows[j][i] -= 1.0
-    inner = range(m)
-    for k in inner:  # Gauss-Jordan in place, no pivoting: the matrix is positive definite
-        pivot = rows[k]
-        if pivot[k] < 1e-9:
-            return None
-        scale = 1.0 / pivot[k]
-        pivot[k] = 1.0
-        pivot = rows[k] = [x * scale for x in pivot]
-        for i in inner:
-            if i != k:
-                row = rows[i]
-                f = row[k]
-                if f:
-                    row[k] = 0.0
-                    rows[i] = [x - f * y for x, y in zip(row, pivot)]
-    sources = [(k, c) for k, c in enumerate(to_source) if c]
-    v = [sum([row[k] * c for k, c in sources]) for row in rows]
-    flow = joining + sum([c * x for c, x in zip(to_sink, v) if c])  # the current into vertex 1
+    solved = _grounded_solve(rows, to_source, to_sink, joining)
+    if solved is None:
+        return None
+    v, flow = solved
     log = math.log
     out: dict[Any, float | None] = {}
     for name, k in vary:
@@ -1585,8 +1571,23 @@ def _grounded_inverse(ends, label, relevant: int, source, sink) -> tuple | None:
                 to_source[i] += 1.0
             else:
                 to_sink[i] += 1.0
-    inner = range(m)
-    for k in inner:  # Gauss-Jordan in place, no pivoting: the matrix is positive definite
+    solved = _grounded_solve(rows, to_source, to_sink, joining)
+    if solved is None:
+        return None
+    v, flow = solved
+    return [index.get(x) for x in label], rows, v, flow, 0
+
+
+def _grounded_solve(rows: list[list[float]], to_source: list[float], to_sink: list[float],
+                    joining: float) -> tuple[list[float], float] | None:
+    """Invert ``rows`` in place (the Laplacian of the inner vertices, the terminals grounded:
+    Gauss-Jordan, no pivoting, as the matrix is positive definite) and return ``(v, flow)``:
+    the inner vertices' potentials with the source at 1 and the sink at 0 (``to_source`` and
+    ``to_sink``: each inner vertex's edges to them), and the current into the sink, the
+    conductance (``joining``: the edges from terminal to terminal). None for a zero pivot
+    (the network is not one piece with a terminal)."""
+    inner = range(len(rows))
+    for k in inner:
         pivot = rows[k]
         if pivot[k] < 1e-9:
             return None
@@ -1602,8 +1603,7 @@ def _grounded_inverse(ends, label, relevant: int, source, sink) -> tuple | None:
                     rows[i] = [x - f * y for x, y in zip(row, pivot)]
     sources = [(k, c) for k, c in enumerate(to_source) if c]
     v = [sum([row[k] * c for k, c in sources]) for row in rows]
-    flow = joining + sum([c * x for c, x in zip(to_sink, v) if c])
-    return [index.get(x) for x in label], rows, v, flow, 0
+    return v, joining + sum([c * x for c, x in zip(to_sink, v) if c])
 
 
 SMALLEST = 1e-3  # a resistance to ground below this is no inner vertex's (those are 1/60 at least)
