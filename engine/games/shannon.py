@@ -1669,29 +1669,40 @@ def _doubtful(found: float) -> bool:
     return abs(x - math.floor(x) - 0.5) < DOUBT
 
 
+def _edge_terms(known, edge) -> tuple[int, int, float, float] | None:
+    """``(a, b, d, r)`` of the board edge ``edge = (u, v)`` in the network of the inverse
+    ``known`` (:func:`_grounded_inverse`): the rows of its ends (``b`` negative for a
+    terminal: -1 the source, -2 the sink), its potential difference and the resistance
+    between its ends with the terminals grounded; None when it is off the network, inside
+    one component or between the terminals, or doubtful (a resistance that is a difference
+    shrinking its terms more than CANCEL times)."""
+    place, rows, v, _, _ = known
+    a, b = place[edge[0]], place[edge[1]]
+    if a is None or b is None or a == b or (a < 0 and b < 0):
+        return None
+    if a < 0:
+        a, b = b, a
+    if b < 0:
+        r = rows[a][a]
+        if r < SMALLEST:
+            return None
+        return a, b, (v[a] - 1.0 if b == -1 else v[a]), r
+    both = rows[a][a] + rows[b][b]
+    r = both - rows[a][b] - rows[b][a]
+    if r * CANCEL < both:
+        return None
+    return a, b, v[a] - v[b], r
+
+
 def _changed_once(known, edge, contract: bool) -> float | None:
     """The conductance of the network of :func:`_grounded_inverse` ``known`` with the
     board edge ``edge = (u, v)`` contracted or deleted (a rank-one change, as in
     :func:`_sibling_updates`), or None when doubtful or off the network."""
-    place, rows, v, flow, _ = known
-    a, b = place[edge[0]], place[edge[1]]
-    if a is None or b is None or a == b:
+    terms = _edge_terms(known, edge)
+    if terms is None:
         return None
-    if a < 0:
-        if b < 0:
-            return None
-        a, b = b, a
-    if b < 0:
-        d = v[a] if b == -2 else 1.0 - v[a]
-        r = rows[a][a]
-        if r < SMALLEST:
-            return None
-    else:
-        d = v[a] - v[b]
-        both = rows[a][a] + rows[b][b]
-        r = both - rows[a][b] - rows[b][a]
-        if r * CANCEL < both:
-            return None
+    _, _, d, r = terms
+    flow = known[3]
     if contract:
         found = flow + d * d / r
     else:
@@ -1710,25 +1721,15 @@ def _first_change(known, edge, contract: bool) -> tuple | None:
     inverse ``known``: its potential difference, ``r`` (minus 1 for a deletion), the
     inverse times the edge's vector, and the sizes of the terms that made ``z``; None
     when doubtful or off the network."""
-    place, rows, v, _, _ = known
-    a, b = place[edge[0]], place[edge[1]]
-    if a is None or b is None or a == b or (a < 0 and b < 0):
+    terms = _edge_terms(known, edge)
+    if terms is None:
         return None
-    if a < 0:
-        a, b = b, a
+    a, b, d, r = terms
+    rows = known[1]
     if b < 0:
-        d = v[a] - 1.0 if b == -1 else v[a]
-        r = rows[a][a]
-        if r < SMALLEST:
-            return None
         z = rows[a]
         size = [abs(x) for x in z]
     else:
-        d = v[a] - v[b]
-        both = rows[a][a] + rows[b][b]
-        r = both - rows[a][b] - rows[b][a]
-        if r * CANCEL < both:
-            return None
         z = [x - y for x, y in zip(rows[a], rows[b])]
         size = [abs(x) + abs(y) for x, y in zip(rows[a], rows[b])]
     if not contract:
@@ -1745,26 +1746,16 @@ def _changed_twice(known, first: tuple, edge, contract: bool) -> float | None:
     for a contracted edge and -1 for a deleted one (Woodbury's identity). None when
     doubtful: a difference that shrinks its terms more than CANCEL times (CANCEL squared
     for the result)."""
-    place, rows, v, flow, _ = known
-    d1, m11, z, size = first
-    a, b = place[edge[0]], place[edge[1]]
-    if a is None or b is None or a == b or (a < 0 and b < 0):
+    terms = _edge_terms(known, edge)
+    if terms is None:
         return None
-    if a < 0:
-        a, b = b, a
+    a, b, d2, m22 = terms
+    flow = known[3]
+    d1, m11, z, size = first
     if b < 0:
-        d2 = v[a] - 1.0 if b == -1 else v[a]
-        m22 = rows[a][a]
-        if m22 < SMALLEST:
-            return None
         r12 = z[a]
         magnitude = size[a]
     else:
-        d2 = v[a] - v[b]
-        both = rows[a][a] + rows[b][b]
-        m22 = both - rows[a][b] - rows[b][a]
-        if m22 * CANCEL < both:
-            return None
         r12 = z[a] - z[b]
         magnitude = size[a] + size[b]
     if not contract:
