@@ -162,8 +162,8 @@ class Game(ABC):
         """Futility hook, for a player's position ``depth`` plies above the search's horizon
         (1: every move leads to a leaf, its :meth:`evaluate` or the end of the game; 2: every
         move and every reply to it, asked only where the reply is the other player's best,
-        not a modelled opponent's average): a bound the game proves from its moves without trying
-        them, when that bound lies outside the window ``(alpha, beta)``; else ``None``. The
+        not a modelled opponent's average): a bound the game proves from its moves without
+        trying them, when that bound lies outside the window ``(alpha, beta)``; else ``None``. The
         bound is on the value the search to ``depth`` would find (seat 0's view, leaves
         evaluated, a finished game worth its result): a value ``<= alpha`` that the true
         value does not exceed, or one ``>= beta`` that it reaches. Typically either no move
