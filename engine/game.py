@@ -182,6 +182,15 @@ class Game(ABC):
         exactly what the full search would find. Default: ``None`` (no knowledge)."""
         return None
 
+    def exact_moves(self, state, moves: list) -> list:
+        """The moves of ``moves`` (those a node would try) that a search asking
+        :meth:`solved` needs, asked right after :meth:`solved` gave ``None`` for this very
+        ``state``: the game may leave out a move it proves no better for the mover than one
+        it keeps (the value is then the same; an endgame rule, like :meth:`solved`, so only
+        for searches to the end against a perfect opponent: at a depth limit, a move worse
+        in truth can evaluate better). Default: ``moves`` unchanged."""
+        return moves
+
     def chance_outcomes(self, state) -> list[tuple[Any, float]]:
         """At a CHANCE state: ``[(move, probability), ...]`` summing to 1."""
         raise NotImplementedError

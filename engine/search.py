@@ -445,6 +445,8 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
     # (the game's exact values: only where the search proves everything and plays no model)
     g_solved = (game.solved if tech.endgame and tech.tt and unlimited and averaged == {CHANCE}
                 and type(game).solved is not Game.solved else None)
+    # (and the moves such a search needs, where solved() gave no value)
+    g_exact = game.exact_moves if g_solved is not None and type(game).exact_moves is not Game.exact_moves else None
     tt_dict = table.entries if tech.tt else None
     tt_get = tt_dict.get if tt_dict is not None else None
     hits = [0, 0]  # table answers, and those that are not proved
@@ -452,6 +454,7 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
     nodes = leaves = evals = cutoffs = horizon = deepest = futile = solved = 0  # (closure cells: cheaper than attributes)
     tracing = tracer is not None
     trace_probe = tracer.probe if tracer is not None else None
+    trace_moves = tracer.tried if tracer is not None else None
 
     def alphabeta(state, depth, alpha, beta, ply, move=None, key=None, entry=None):
         """``key``: the state's table key when the parent has looked the state up in the
@@ -518,6 +521,10 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
                         tt_dict[key] = (depth, _to_stored(v, ply), UPPER if v <= alpha else LOWER, None, False)
                     return v
             moves = g_moves(state)
+            if g_exact is not None:  # (asked right after solved() gave None for this state)
+                moves = g_exact(state, moves)
+            if tracing:
+                trace_moves(state, ply, moves)
             if use_order and len(moves) > 1:
                 moves = _ordered(g_order, state, moves, tt_move)
             # Each child is first looked up in the table from here: most children of a
@@ -614,7 +621,9 @@ class Tracer:
     least / at most ``value``), ``cut`` (why the node stopped early: ``beta`` or ``alpha``
     cut-off, ``mate`` distance, ``table`` answer, ``futility``, ``solved`` by the game's endgame
     rule; else None), ``cutoff`` (on the child after which the siblings were pruned),
-    ``pruned`` (how many), ``tt_hit``, ``children``. A root move searched with ``scout`` also
+    ``pruned`` (how many), ``left_out`` (when the game's endgame rule left out moves no
+    better than one kept, :meth:`~engine.game.Game.exact_moves`: how many), ``tt_hit``,
+    ``children``. A root move searched with ``scout`` also
     has ``scout``: ``test`` (its null-window test: the window between ``alpha`` and ``beta`` is
     as narrow as floats allow, so both read as the value tested; the node and every node below
     it have ``null_window``) or ``research`` (searched again with the full window after its
@@ -743,7 +752,9 @@ class Tracer:
             node["cut"], node["bound"] = "futility", _window_bound(value, alpha, beta)
             node["plies_left"] = depth  # to the depth limit: the bound covers the moves, or the moves and replies
             return
-        if after["tt_hits"] > before["tt_hits"] and after["nodes"] == before["nodes"] + 1:
+        # (answered by the table itself, not through children the table answered for it)
+        if (after["tt_hits"] > before["tt_hits"] and after["nodes"] == before["nodes"] + 1
+                and not node["children"] and not node.get("omitted")):
             entry = self.table.entries.get(self.game.key(state))
             node["tt_hit"], node["cut"] = True, "table"
             node["bound"] = BOUND_NAMES[entry[2]] if entry else _window_bound(value, alpha, beta)
@@ -753,12 +764,24 @@ class Tracer:
             node["bound"] = _window_bound(value, alpha, beta) if searched == 1 else "exact"
             return
         node["bound"] = _window_bound(value, alpha, beta)
-        pruned = len(self.moves(state)) - searched
+        pruned = node.pop("_tried", 0) - searched
         if pruned > 0:
             node["pruned"] = pruned
             node["cut"] = "beta" if node["kind"] == "max" else "alpha"
             if node["children"] and node.get("_last_kept"):
                 node["children"][-1]["cutoff"] = True
+
+    def tried(self, state, ply, moves) -> None:
+        """The kernel lists the moves a node is to try (before any is searched): the node
+        notes how many, and how many of the legal moves the game's endgame rule left out
+        (:meth:`~engine.game.Game.exact_moves`) as no better than a move kept."""
+        node = self.stack[-1] if self.stack else None
+        if node is None or node["depth"] != ply:
+            return  # the node is not recorded
+        node["_tried"] = len(moves)
+        left_out = len(self.moves(state)) - len(moves)
+        if left_out > 0:
+            node["left_out"] = left_out
 
     def probe(self, state, move, alpha, beta, ply, value, entry) -> None:
         """A child its parent answered from the table: recorded, not entered (not a node)."""
@@ -815,7 +838,7 @@ def _first_nodes(root, limit, pv) -> set[int]:
 def _keep_only(node, keep) -> int:
     """Drop the children not in ``keep`` (counting them, and what they left out, in the
     parent's ``omitted``); returns how many nodes are left."""
-    for private in ("_best", "_extra", "_last_kept", "_tested"):
+    for private in ("_best", "_extra", "_last_kept", "_tested", "_tried"):
         node.pop(private, None)
     kept, count = [], 1
     for c in node["children"]:

@@ -417,6 +417,7 @@
     if (n.scout === "research") lines.push("scout: the test said this move can beat the best so far, so it is searched again with the full window");
     if (n.cut) lines.push(`✂ ${CUTS[n.cut].words}`);
     if (n.pruned) lines.push(`${n.pruned} move(s) pruned`);
+    if (n.left_out) lines.push(`${n.left_out} move(s) left out by the game's endgame rule: no better than a move searched`);
     if (n.cutoff) lines.push(`cut-off here: ${n._parent.pruned} sibling(s) pruned`);
     if (n.omitted) lines.push(`${n.omitted} child node(s) searched but not drawn`);
     if (truth.on && n._true !== undefined) {
@@ -597,6 +598,11 @@
         ". ", cutNote("✂ endgame rule")]);
     } else {
       lines.push(nodeLine(n, where, val));
+    }
+    if (n.left_out) {
+      lines.push(["The game's endgame rule left out ", b(`${n.left_out} move(s)`), " of ", b(where),
+        " before the search began: each is proved no better for the side to move than a move that is searched. ",
+        cutNote("✂ endgame rule")]);
     }
     if (n.scout === "test") lines.push(scoutTestLine(n, where));
     if (n.cutoff && n._parent) {

@@ -300,3 +300,66 @@ def test_an_agent_keeps_its_table_between_moves_without_changing_any_value():
     other = get_game("blacksin").from_options({"deck_count": 13, "seed": 5})
     kept.choose(other, other.start())
     assert kept._table_owner[0] == id(other)  # another game: a table of its own
+
+
+class RaceWithExactMoves(CounterRace):
+    """CounterRace with an endgame hook: ``exact_moves`` leaves out every move worse for the
+    mover than its best (found by brute force), and records what it was asked."""
+
+    def __init__(self, length, salt):
+        super().__init__(length, salt)
+        self.last_solved = None
+        self.asked = []  # (state, the state solved() was last asked about)
+
+    def solved(self, s):
+        self.last_solved = s
+        return None  # (no value: the search goes on to exact_moves)
+
+    def exact_moves(self, s, moves):
+        self.asked.append((s, self.last_solved))
+        values = {m: self.value(self.play(s, m)) for m in moves}
+        best = (max if self.to_move(s) == 0 else min)(values.values())
+        return [m for m in moves if values[m] == best]
+
+    @lru_cache(maxsize=None)
+    def value(self, s):
+        """Seat 0's value counted from ``s`` (WIN - n: seat 0 wins in n plies), by brute force."""
+        status = self.status(s)
+        if status is not None:
+            return 0 if status == 2 else WIN if status == 0 else -WIN
+        children = [self.value(self.play(s, m)) for m in self.moves(s)]
+        children = [v - 1 if v >= MATE_BOUND else v + 1 if v <= -MATE_BOUND else v for v in children]
+        return max(children) if self.to_move(s) == 0 else min(children)
+
+
+@pytest.mark.parametrize("salt", range(6))
+def test_a_game_may_leave_out_moves_no_better_in_a_search_to_the_end_only(salt):
+    game = RaceWithExactMoves(7, salt)
+    full = search_root(game, game.start(), endgame=False)
+    assert not game.asked  # not without the endgame switch
+    textbook = search_root(game, game.start(), algorithm="minimax")
+    lean = search_root(game, game.start())
+    assert lean.score == full.score == textbook.score
+    assert lean.stats.nodes < full.stats.nodes
+    # asked right after solved() gave no value for that very state
+    assert game.asked and all(s == solved for s, solved in game.asked)
+    game.asked.clear()
+    search_root(game, game.start(), depth=4)
+    assert not game.asked  # a search to a depth tries every move
+
+    # A trace tells the moves left out from the moves pruned: every legal move of a node the
+    # search expanded is a child, pruned, or left out.
+    traced = search_root(game, game.start(), trace_limit=100_000)
+    assert traced.stats.nodes == lean.stats.nodes and traced.trace["truncated"] is False
+
+    def walk(node, state):
+        yield node, state
+        for c in node["children"]:
+            yield from walk(c, game.play(state, int(c["move"][1:])))
+
+    expanded = [(n, s) for n, s in walk(traced.trace["root"], game.start()) if n["children"] and n["depth"]]
+    assert any(n.get("left_out") for n, _ in expanded)
+    for n, s in expanded:
+        kept = game.exact_moves(s, game.moves(s))
+        assert n.get("left_out", 0) == len(game.moves(s)) - len(kept)
+        assert len(n["children"]) + n.get("pruned", 0) == len(kept), (n["cut"], n["bound"], n["children"])
