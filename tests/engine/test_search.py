@@ -310,6 +310,7 @@ class RaceWithExactMoves(CounterRace):
         super().__init__(length, salt)
         self.last_solved = None
         self.asked = []  # (state, the state solved() was last asked about)
+        self.values = {}  # value(), remembered
 
     def solved(self, s):
         self.last_solved = s
@@ -321,15 +322,20 @@ class RaceWithExactMoves(CounterRace):
         best = (max if self.to_move(s) == 0 else min)(values.values())
         return [m for m in moves if values[m] == best]
 
-    @lru_cache(maxsize=None)
     def value(self, s):
         """Seat 0's value counted from ``s`` (WIN - n: seat 0 wins in n plies), by brute force."""
+        known = self.values.get(s)
+        if known is not None:
+            return known
         status = self.status(s)
         if status is not None:
-            return 0 if status == 2 else WIN if status == 0 else -WIN
-        children = [self.value(self.play(s, m)) for m in self.moves(s)]
-        children = [v - 1 if v >= MATE_BOUND else v + 1 if v <= -MATE_BOUND else v for v in children]
-        return max(children) if self.to_move(s) == 0 else min(children)
+            v = 0 if status == 2 else WIN if status == 0 else -WIN
+        else:
+            children = [self.value(self.play(s, m)) for m in self.moves(s)]
+            children = [v - 1 if v >= MATE_BOUND else v + 1 if v <= -MATE_BOUND else v for v in children]
+            v = max(children) if self.to_move(s) == 0 else min(children)
+        self.values[s] = v
+        return v
 
 
 @pytest.mark.parametrize("salt", range(6))
