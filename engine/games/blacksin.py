@@ -32,10 +32,11 @@ agent is the seed's and, as in the seed, reads the real deck.
 
 For the search: :meth:`Blacksin.key` merges positions that differ only in cards no erase
 can reach any more and in by how much a hopelessly bust hand is over (the reasons are in
-its comments); with the endgame rules (:meth:`Blacksin.solved`) and the move order, an exact
-21-card solve from the deal takes about 7,000 nodes (the deals of seeds 0-39: 283,793);
-with WIN - plies scoring the side that is lost against perfect play delays as long as it
-can, which is also what beats the rules agent.
+its comments); with the endgame rules (:meth:`Blacksin.solved`), the move order and
+:meth:`Blacksin.search_moves` leaving out a stop that loses no later than any other move,
+an exact 21-card solve from the deal takes about 5,400 nodes (the deals of seeds 0-39:
+215,587); with WIN - plies scoring the side that is lost against perfect play delays as
+long as it can, which is also what beats the rules agent.
 """
 
 from __future__ import annotations
@@ -119,6 +120,7 @@ class Blacksin(Game):
         self.empty_deck = n
         self._fewest: list | None = None  # _fewest_moves of the deck, built at solved()'s first need
         self._reach: list | None = None  # the same as bitmasks of the gains that can be had
+        self._stopless = None  # the state solved() last found a stop no better than another move in
 
     def _solo_tables(self) -> None:
         self._fewest = _fewest_moves(self.deck, self.erases, self.target)
@@ -134,6 +136,9 @@ class Blacksin(Game):
         return state[SIDE]
 
     def status(self, state):
+        # (a search asks status(), then solved(), then search_moves() of each node: what
+        # solved() leaves for search_moves() is forgotten at the next node, or search)
+        self._stopless = None
         if state[STOPPED0] and state[STOPPED1]:
             return outcome(self.target, state[SUM0], state[SUM1])
         return None
@@ -157,7 +162,30 @@ class Blacksin(Game):
             return [ERASE_SELF, ERASE_OPPONENT, STOP] if hand1 else [ERASE_SELF, STOP]
         return [ERASE_OPPONENT, STOP] if hand1 else [STOP]
 
-    search_moves = moves  # no two moves lead to equivalent positions
+    def search_moves(self, state):
+        # No two moves lead to equivalent positions, but a stop can be no better than
+        # another move: solved() says so, for the state it has just been asked about (its
+        # rule (d)), and then the stop is left out: 40 21-card solves from the deal, 283,793
+        # -> 215,587 nodes, the same values and best moves. Only then: a search to a depth
+        # may value the stop, a position at its horizon, above every other move; it does
+        # not ask solved() (nor does one against a model), so it gets every move.
+        if state is not self._stopless:
+            return self.moves(state)
+        pos, hand0, hand1, erases0, erases1, _, _, side, _, _ = state
+        if side:
+            hand0, hand1, erases0 = hand1, hand0, erases1  # the mover's, the other's
+        if pos != self.empty_deck:
+            if not erases0:
+                return [TAKE]
+            if hand0:
+                return [TAKE, ERASE_SELF, ERASE_OPPONENT] if hand1 else [TAKE, ERASE_SELF]
+            return [TAKE, ERASE_OPPONENT] if hand1 else [TAKE]
+        if erases0:
+            if hand0:
+                return [ERASE_SELF, ERASE_OPPONENT] if hand1 else [ERASE_SELF]
+            if hand1:
+                return [ERASE_OPPONENT]
+        return [STOP]
 
     def play(self, state, move):
         # (each branch builds its state at once: the next side is next_side() written out,
@@ -280,8 +308,8 @@ class Blacksin(Game):
                     my_sum > target or (sum0 if side else sum1) + card > target
                     or pos + 1 == self.deck_count or card > deck[pos + 1]):
                 moves[0], moves[1] = ERASE_SELF, TAKE
-            if my_sum <= target and my_sum + card > target:
-                moves.insert(0, moves.pop())  # stop, listed last
+            if my_sum <= target and my_sum + card > target and moves[-1] == STOP:
+                moves.insert(0, moves.pop())  # stop, listed last (search_moves may leave it out)
         return moves
 
     def solved(self, state):
@@ -292,7 +320,9 @@ class Blacksin(Game):
         it were it its turn, that side wins as late as the loser can make it (the mover's
         stop, in the second case, may do better for it: a draw, or a slower loss); and where
         the mover's draw leaves the other such a position with nothing slower than that
-        delay, the mover wins in as few plies as any win can take. Any line
+        delay, the mover wins in as few plies as any win can take. (And where it answers
+        nothing, (d): when the mover's stop loses no later than the mover's longest delay
+        after any other move, :meth:`search_moves` leaves the stop out.) Any line
         of play reduces to: erase some of the stopped side's last cards, some of its own, then
         draw cards, erasing some of them right after drawing them, then stop; the fewest moves
         that gain each sum from the deck from here are a table (:func:`_fewest_moves`)."""
@@ -339,6 +369,7 @@ class Blacksin(Game):
             if reach is None:
                 self._solo_tables()
                 reach = self._reach
+            stopless = False
             if my_sum <= target and (their_sum > target or their_sum < my_sum):
                 # (_stop_wins written out up to its loop: this runs at most nodes; and before
                 # the loop, its first case: the other is over and erasing its last card
@@ -358,7 +389,28 @@ class Blacksin(Game):
                     left = self.deck_count - pos
                     plies = 2 + left + min(their_erases, len(hand0) + len(hand1) + left)
                     return WIN - plies if side == 0 else plies - WIN
+                # (d) below, when the other, alone, wins soon enough. Cheap tests first: it
+                # erases its last card and stops (2 moves, the fewest); or it gains past my
+                # sum (erasing only cards it draws) with no more erases than mine (then its
+                # moves, at most left + min(its erases, cards) + 1, are few enough), or in
+                # few enough moves (_fewest_moves); else its fastest win alone, as solved()
+                # works it out.
+                if their_sum > target:
+                    stopless = (their_erases and my_sum < their_sum - theirs[-1] <= target
+                                or self._stop_loses_soon(state))
+                elif reach[pos][their_erases] >> (my_sum - their_sum + 1) & ((1 << (target - my_sum)) - 1):
+                    if their_erases <= my_erases:
+                        stopless = True
+                    else:
+                        left = self.deck_count - pos
+                        cards = len(hand0) + len(hand1) + left
+                        gains = self._fewest[pos][their_erases][my_sum - their_sum + 1:target - their_sum + 1]
+                        stopless = (min(gains) <= left + (my_erases if my_erases < cards else cards)
+                                    or self._stop_loses_soon(state))
+                else:
+                    stopless = self._stop_loses_soon(state)
             elif their_sum <= target and (my_sum > target or my_sum < their_sum):
+                stopless = True  # (d) below: the other stops at once, and wins
                 if my_sum > target:  # (as in (a): erasing my last card may bring me back)
                     stuck = not my_erases or not (
                         their_sum <= my_sum - mine[-1] <= target
@@ -417,6 +469,12 @@ class Blacksin(Game):
                     plies = 2 + left + min(their_erases, len(hand0) + len(hand1) + left)
                     if v >= MATE_BOUND and 2 + WIN - v <= plies:
                         return WIN - plies if side == 0 else plies - WIN
+            if stopless:
+                # (d) My stop loses, in no more plies than my longest delay after any other
+                # move takes (every card drawn, my erases spent, two stops: left +
+                # min(my erases, cards) + 2, as in _stop_wins): no other move is worse, and
+                # search_moves leaves the stop out.
+                self._stopless = state
             return None
         if side:
             my_sum, their_sum = sum1, sum0
@@ -486,6 +544,22 @@ class Blacksin(Game):
         left = self.deck_count - pos
         plies = left + min(erases, len(mine) + left + len(theirs)) + 1
         return plies - WIN if side == 0 else WIN - plies
+
+    def _stop_loses_soon(self, state):
+        """Whether, both playing, the mover's stop loses in no more plies than its longest
+        delay after any other move: ``left + min(its erases, cards) + 2`` (see
+        :meth:`_stop_wins`); the stop's value is the other's play alone."""
+        pos, hand0, hand1, erases0, erases1, _, _, side, sum0, sum1 = state
+        v = self.solved((pos, hand0, hand1, erases0, erases1, side == 0, side == 1, 1 - side,
+                         sum0, sum1))
+        if side:
+            v = -v
+        if v > -MATE_BOUND:
+            return False
+        left = self.deck_count - pos
+        cards = len(hand0) + len(hand1) + left
+        erases = erases1 if side else erases0
+        return WIN + v + 1 <= left + (erases if erases < cards else cards) + 2
 
     def _stop_wins(self, pos, other, mine, erases, other_sum, my_sum):
         """Whether, both playing, a stop now by the mover (``mine``, ``my_sum``, not over the
@@ -699,6 +773,7 @@ class HiddenDeckModel(Blacksin):
         self.hidden = True
         self._model = self
         self.empty_deck = 0  # no unseen card left
+        self._stopless = None  # (solved() answers nothing here: every move is searched)
 
     def start(self):
         raise NotImplementedError("the model starts from a real position: use Blacksin.perspective")
