@@ -34,8 +34,8 @@ For the search: :meth:`Blacksin.key` merges positions that differ only in cards 
 can reach any more and in by how much a hopelessly bust hand is over (the reasons are in
 its comments); with the endgame rules (:meth:`Blacksin.solved`), the move order and
 :meth:`Blacksin.search_moves` leaving out a stop that loses no later than any other move,
-an exact 21-card solve from the deal takes about 5,400 nodes (the deals of seeds 0-39:
-215,587); with WIN - plies scoring the side that is lost against perfect play delays as
+an exact 21-card solve from the deal takes about 5,300 nodes (the deals of seeds 0-39:
+213,461); with WIN - plies scoring the side that is lost against perfect play delays as
 long as it can, which is also what beats the rules agent.
 """
 
@@ -166,7 +166,7 @@ class Blacksin(Game):
         # No two moves lead to equivalent positions, but a stop can be no better than
         # another move: solved() says so, for the state it has just been asked about (its
         # rule (d)), and then the stop is left out: 40 21-card solves from the deal, 283,793
-        # -> 215,587 nodes, the same values and best moves. Only then: a search to a depth
+        # -> 223,635 nodes, the same values and best moves. Only then: a search to a depth
         # may value the stop, a position at its horizon, above every other move; it does
         # not ask solved() (nor does one against a model), so it gets every move.
         if state is not self._stopless:
@@ -320,9 +320,12 @@ class Blacksin(Game):
         it were it its turn, that side wins as late as the loser can make it (the mover's
         stop, in the second case, may do better for it: a draw, or a slower loss); and where
         the mover's draw leaves the other such a position with nothing slower than that
-        delay, the mover wins in as few plies as any win can take. (And where it answers
-        nothing, (d): when the mover's stop loses no later than the mover's longest delay
-        after any other move, :meth:`search_moves` leaves the stop out.) Any line
+        delay, the mover wins in as few plies as any win can take. (d) No move but a stop
+        loses sooner than the mover's longest delay after it (every card drawn, its erases
+        spent, two stops): where the stop loses no later, :meth:`search_moves` leaves it
+        out; and (e) where the mover, without erases, draws and so leaves the other a
+        winning stop, the draw loses as late as that, and the value is the slower of that
+        loss and the stop's. Any line
         of play reduces to: erase some of the stopped side's last cards, some of its own, then
         draw cards, erasing some of them right after drawing them, then stop; the fewest moves
         that gain each sum from the deck from here are a table (:func:`_fewest_moves`)."""
@@ -389,15 +392,21 @@ class Blacksin(Game):
                     left = self.deck_count - pos
                     plies = 2 + left + min(their_erases, len(hand0) + len(hand1) + left)
                     return WIN - plies if side == 0 else plies - WIN
-                # (d) below, when the other, alone, wins soon enough. Cheap tests first: it
-                # erases its last card and stops (2 moves, the fewest); or it gains past my
-                # sum (erasing only cards it draws) with no more erases than mine (then its
-                # moves, at most left + min(its erases, cards) + 1, are few enough), or in
-                # few enough moves (_fewest_moves); else its fastest win alone, as solved()
-                # works it out.
+                # (d) below, when the other, alone, wins soon enough, by cheap tests: it
+                # erases its last card and stops (2 moves: the fewest); or it gains past my
+                # sum, erasing only cards it draws (after erasing its last card, when over),
+                # with no more erases than mine (then its moves, at most left + min(its
+                # erases, cards) + 1, are few enough), or in few enough moves
+                # (_fewest_moves). (Its fastest win alone, as solved() works it out, found
+                # 8,306 stops more to leave out in the 40 solves from the deal, but cost more
+                # than they saved: 2,000M -> 1,978M instructions for 10 of them without it.)
                 if their_sum > target:
-                    stopless = (their_erases and my_sum < their_sum - theirs[-1] <= target
-                                or self._stop_loses_soon(state))
+                    if their_erases:
+                        after = their_sum - theirs[-1]
+                        if after <= target:
+                            stopless = my_sum < after or their_erases <= my_erases and (
+                                reach[pos][their_erases - 1] >> (my_sum - after + 1)
+                                & ((1 << (target - my_sum)) - 1))
                 elif reach[pos][their_erases] >> (my_sum - their_sum + 1) & ((1 << (target - my_sum)) - 1):
                     if their_erases <= my_erases:
                         stopless = True
@@ -405,10 +414,7 @@ class Blacksin(Game):
                         left = self.deck_count - pos
                         cards = len(hand0) + len(hand1) + left
                         gains = self._fewest[pos][their_erases][my_sum - their_sum + 1:target - their_sum + 1]
-                        stopless = (min(gains) <= left + (my_erases if my_erases < cards else cards)
-                                    or self._stop_loses_soon(state))
-                else:
-                    stopless = self._stop_loses_soon(state)
+                        stopless = min(gains) <= left + (my_erases if my_erases < cards else cards)
             elif their_sum <= target and (my_sum > target or my_sum < their_sum):
                 stopless = True  # (d) below: the other stops at once, and wins
                 if my_sum > target:  # (as in (a): erasing my last card may bring me back)
@@ -469,6 +475,23 @@ class Blacksin(Game):
                     plies = 2 + left + min(their_erases, len(hand0) + len(hand1) + left)
                     if v >= MATE_BOUND and 2 + WIN - v <= plies:
                         return WIN - plies if side == 0 else plies - WIN
+            if not my_erases and pos != self.deck_count:
+                # (e) Without erases my moves are a draw and a stop. When the draw leaves the
+                # other a winning stop, (a) from its side (I am over the target then, or under
+                # it and no gain from the deck, without erases, brings me within [its sum,
+                # target]), the draw loses in 1 + (2 + left - 1) plies, as slowly as any move
+                # but a stop can ((d)): the value is the slower of that and my stop's.
+                # (40 solves from the deal: 223,635 -> 213,461 nodes.)
+                card = self.deck[pos]
+                drawn = my_sum + card
+                if their_sum <= target and (drawn > target or drawn < their_sum) and (
+                        drawn > target or not (reach[pos + 1][0] >> (their_sum - drawn)
+                                               & ((2 << (target - their_sum)) - 1))):
+                    v = self.solved((pos, hand0, hand1, erases0, erases1, side == 0, side == 1,
+                                     1 - side, sum0, sum1))
+                    v = v - 1 if v >= MATE_BOUND else v + 1 if v <= -MATE_BOUND else v
+                    plies = self.deck_count - pos + 2
+                    return min(v, WIN - plies) if side else max(v, plies - WIN)
             if stopless:
                 # (d) My stop loses, in no more plies than my longest delay after any other
                 # move takes (every card drawn, my erases spent, two stops: left +
@@ -544,22 +567,6 @@ class Blacksin(Game):
         left = self.deck_count - pos
         plies = left + min(erases, len(mine) + left + len(theirs)) + 1
         return plies - WIN if side == 0 else WIN - plies
-
-    def _stop_loses_soon(self, state):
-        """Whether, both playing, the mover's stop loses in no more plies than its longest
-        delay after any other move: ``left + min(its erases, cards) + 2`` (see
-        :meth:`_stop_wins`); the stop's value is the other's play alone."""
-        pos, hand0, hand1, erases0, erases1, _, _, side, sum0, sum1 = state
-        v = self.solved((pos, hand0, hand1, erases0, erases1, side == 0, side == 1, 1 - side,
-                         sum0, sum1))
-        if side:
-            v = -v
-        if v > -MATE_BOUND:
-            return False
-        left = self.deck_count - pos
-        cards = len(hand0) + len(hand1) + left
-        erases = erases1 if side else erases0
-        return WIN + v + 1 <= left + (erases if erases < cards else cards) + 2
 
     def _stop_wins(self, pos, other, mine, erases, other_sum, my_sum):
         """Whether, both playing, a stop now by the mover (``mine``, ``my_sum``, not over the
