@@ -33,7 +33,7 @@ agent is the seed's and, as in the seed, reads the real deck.
 For the search: :meth:`Blacksin.key` merges positions that differ only in cards no erase
 can reach any more and in by how much a hopelessly bust hand is over (the reasons are in
 its comments); with the endgame rules (:meth:`Blacksin.solved`), the move order and
-:meth:`Blacksin.search_moves` leaving out a stop that loses no later than any other move,
+:meth:`Blacksin.exact_moves` leaving out a stop that loses no later than any other move,
 an exact 21-card solve from the deal takes about 5,300 nodes (the deals of seeds 0-39:
 213,461); with WIN - plies scoring the side that is lost against perfect play delays as
 long as it can, which is also what beats the rules agent.
@@ -120,7 +120,7 @@ class Blacksin(Game):
         self.empty_deck = n
         self._fewest: list | None = None  # _fewest_moves of the deck, built at solved()'s first need
         self._reach: list | None = None  # the same as bitmasks of the gains that can be had
-        self._stopless = None  # the state solved() last found a stop no better than another move in
+        self._stopless = None  # the last state solved() found a stop no better than another move in (exact_moves)
 
     def _solo_tables(self) -> None:
         self._fewest = _fewest_moves(self.deck, self.erases, self.target)
@@ -136,9 +136,6 @@ class Blacksin(Game):
         return state[SIDE]
 
     def status(self, state):
-        # (a search asks status(), then solved(), then search_moves() of each node: what
-        # solved() leaves for search_moves() is forgotten at the next node, or search)
-        self._stopless = None
         if state[STOPPED0] and state[STOPPED1]:
             return outcome(self.target, state[SUM0], state[SUM1])
         return None
@@ -162,30 +159,17 @@ class Blacksin(Game):
             return [ERASE_SELF, ERASE_OPPONENT, STOP] if hand1 else [ERASE_SELF, STOP]
         return [ERASE_OPPONENT, STOP] if hand1 else [STOP]
 
-    def search_moves(self, state):
-        # No two moves lead to equivalent positions, but a stop can be no better than
-        # another move: solved() says so, for the state it has just been asked about (its
-        # rule (d)), and then the stop is left out: 40 21-card solves from the deal, 283,793
-        # -> 223,635 nodes, the same values and best moves. Only then: a search to a depth
-        # may value the stop, a position at its horizon, above every other move; it does
-        # not ask solved() (nor does one against a model), so it gets every move.
-        if state is not self._stopless:
-            return self.moves(state)
-        pos, hand0, hand1, erases0, erases1, _, _, side, _, _ = state
-        if side:
-            hand0, hand1, erases0 = hand1, hand0, erases1  # the mover's, the other's
-        if pos != self.empty_deck:
-            if not erases0:
-                return [TAKE]
-            if hand0:
-                return [TAKE, ERASE_SELF, ERASE_OPPONENT] if hand1 else [TAKE, ERASE_SELF]
-            return [TAKE, ERASE_OPPONENT] if hand1 else [TAKE]
-        if erases0:
-            if hand0:
-                return [ERASE_SELF, ERASE_OPPONENT] if hand1 else [ERASE_SELF]
-            if hand1:
-                return [ERASE_OPPONENT]
-        return [STOP]
+    search_moves = moves  # no two moves lead to equivalent positions
+
+    def exact_moves(self, state, moves):
+        # A stop can be no better than another move: solved() says so for the state it has
+        # just been asked about (rule (d)), and then the stop, listed last, is left out: 40
+        # 21-card solves from the deal, 283,793 -> 223,635 nodes, the same values and best
+        # moves. (Whether it holds is a fact about the state: a state solved() looked at
+        # before says the same, and any other state is given every move.)
+        if state is self._stopless and len(moves) > 1:
+            moves.pop()
+        return moves
 
     def play(self, state, move):
         # (each branch builds its state at once: the next side is next_side() written out,
@@ -309,7 +293,7 @@ class Blacksin(Game):
                     or pos + 1 == self.deck_count or card > deck[pos + 1]):
                 moves[0], moves[1] = ERASE_SELF, TAKE
             if my_sum <= target and my_sum + card > target and moves[-1] == STOP:
-                moves.insert(0, moves.pop())  # stop, listed last (search_moves may leave it out)
+                moves.insert(0, moves.pop())  # stop, listed last (exact_moves may leave it out)
         return moves
 
     def solved(self, state):
@@ -322,7 +306,7 @@ class Blacksin(Game):
         the mover's draw leaves the other such a position with nothing slower than that
         delay, the mover wins in as few plies as any win can take. (d) No move but a stop
         loses sooner than the mover's longest delay after it (every card drawn, its erases
-        spent, two stops): where the stop loses no later, :meth:`search_moves` leaves it
+        spent, two stops): where the stop loses no later, :meth:`exact_moves` leaves it
         out; and (e) where the mover, without erases, draws and so leaves the other a
         winning stop, the draw loses as late as that, and the value is the slower of that
         loss and the stop's. Any line
@@ -496,7 +480,7 @@ class Blacksin(Game):
                 # (d) My stop loses, in no more plies than my longest delay after any other
                 # move takes (every card drawn, my erases spent, two stops: left +
                 # min(my erases, cards) + 2, as in _stop_wins): no other move is worse, and
-                # search_moves leaves the stop out.
+                # exact_moves leaves the stop out.
                 self._stopless = state
             return None
         if side:

@@ -794,7 +794,7 @@ def test_the_rule_for_both_playing_is_exactly_what_the_full_search_finds():
 
 def test_a_stop_left_out_is_no_better_than_another_move():
     """Where solved() finds, both playing, that the mover's stop loses no later than its
-    longest delay after any other move (the stop is then left out of search_moves), the
+    longest delay after any other move (the stop is then left out by exact_moves), the
     stop's exact value, by the full search without endgame rules, is no better for the
     mover than another move's; and the search with the rule finds the same value. Positions
     of random games, decks of 8 to 13 cards; every kind of stop left out is met."""
@@ -806,7 +806,7 @@ def test_a_stop_left_out_is_no_better_than_another_move():
         s = g.start()
         while g.status(s) is None:
             if not s[STOPPED0] and not s[STOPPED1] and g.solved(s) is None and g._stopless is s:
-                assert "stop" not in g.search_moves(s) or g.search_moves(s) == ["stop"]
+                assert "stop" not in g.exact_moves(s, g.moves(s)) or g.moves(s) == ["stop"]
                 side, target = g.to_move(s), g.target
                 mine, theirs = (s[9], s[8]) if side else (s[8], s[9])
                 kind = ("the mover over" if mine > target else "the other over" if theirs > target
@@ -848,17 +848,30 @@ def test_the_rule_for_a_mover_without_erases_is_exactly_what_the_full_search_fin
 
 
 def test_every_move_is_searched_where_solved_is_not_asked():
-    # The stop is left out only for the state solved() has just looked at: a search to a
-    # depth (which does not ask solved()) gets every move, the stop included.
+    # The stop is left out only by exact_moves, for a state solved() has looked at: a search
+    # to a depth (which asks neither) gets every move, the stop included.
     g = Blacksin.from_options({"deck_count": 10, "seed": 3})
     s = g.replay(["draw", "draw", "draw"])
     assert g.solved(s) is None and g._stopless is s, s
-    assert g.search_moves(s) == [m for m in g.moves(s) if m != "stop"]
+    assert g.exact_moves(s, g.moves(s)) == [m for m in g.moves(s) if m != "stop"]
+    assert g.search_moves(s) == g.moves(s)
     other = g.play(s, "draw")
-    assert g.search_moves(other) == g.moves(other)
+    assert g.exact_moves(other, g.moves(other)) == g.moves(other)
     equal = tuple(list(s))  # an equal state, not the one solved() looked at
-    assert equal == s and equal is not s and g.search_moves(equal) == g.moves(s)
+    assert equal == s and equal is not s and g.exact_moves(equal, g.moves(s)) == g.moves(s)
     assert "stop" in [m["move"] for m in search_root(g, s, depth=2).root_moves]
+    # a trace shows the stop left out, not pruned
+    traced = search_root(g, g.play(g.start(), "draw"), trace_limit=100_000)
+    assert traced.trace["truncated"] is False
+
+    def walk(node):
+        yield node
+        for c in node["children"]:
+            yield from walk(c)
+
+    left_out = [n for n in walk(traced.trace["root"]) if n.get("left_out")]
+    assert left_out and all(n["left_out"] == 1 and "stop" not in [c["move"] for c in n["children"]]
+                            for n in left_out)
 
 
 def test_the_endgame_switch_changes_the_nodes_never_the_result():
