@@ -772,9 +772,12 @@ class Shannon(Game):
         ``300 ln(conductance) - 50``; with Cut to move, at most its ``+ 50``. When that passes
         the window, so does every move: a cut-off without trying one. Else the move along
         the edge that carries the most current (:meth:`_strongest_move`) is evaluated: when
-        that passes the window, it is a cut-off too. Either way, unless a move ends the game
-        (an edge joining the terminals, for Short; a bridge, for Cut: then that move is
-        forced, and it is a win, not an evaluation)."""
+        that passes the window, it is a cut-off too; when it falls short of the window (at
+        most alpha for Short, at least beta for Cut), every move is evaluated at once
+        (:meth:`_every_move`), and when none reaches the window, the best of them is the
+        bound: the very value the search would find trying them all. Either way, unless a
+        move ends the game (an edge joining the terminals, for Short; a bridge, for Cut: then
+        that move is forced, and it is a win, not an evaluation)."""
         if depth != 1:
             return None
         coloured, cut, side = state
@@ -782,17 +785,18 @@ class Shannon(Game):
         if score is None:
             return None
         facts = self._facts(coloured, cut)
-        if side == SHORT:
+        short = side == SHORT
+        if short:
             score -= 50
             if score < beta:
                 score = self._strongest_move(coloured, cut, facts, True)
-                if score is None or score < beta:
+                if score is None or alpha < score < beta:
                     return None
         else:
             score += 50
             if score > alpha:
                 score = self._strongest_move(coloured, cut, facts, False)
-                if score is None or score > alpha:
+                if score is None or alpha < score < beta:
                     return None
         if facts[4] is not None:
             return None  # a bridge: a forced move, which may end the game
@@ -801,7 +805,51 @@ class Shannon(Game):
         for bit, u, v in self._bit_ends:  # an edge joining the terminals: the same
             if relevant & bit and label[u] in ends and label[v] in ends and label[u] != label[v]:
                 return None
+        if short and score <= alpha or not short and score >= beta:  # the strongest falls short
+            return self._every_move(coloured, cut, facts, short, alpha, beta)
         return score
+
+    def _every_move(self, coloured: int, cut: int, facts: tuple, short: bool, alpha, beta) -> int | None:
+        """The best evaluation of any move (colouring when ``short``, else deleting) along a
+        relevant edge, when none reaches the window (Short: every one at most ``alpha``;
+        Cut: at least ``beta``), of a position played from the one last played from
+        (no edge joining the terminals, no bridge: no move ends the game): each from that
+        one's inverse, as the search would evaluate it (:func:`_changed_twice`: a rank-two
+        change, no doubtful value), so the best is the value the search would find trying
+        them all (interchangeable edges, which the search tries once, have equal values).
+        None when that does not apply, a value is doubtful, or one reaches the window."""
+        parent = self._parent  # one read: another thread may replace it meanwhile
+        before, cut_before = parent[0], parent[1]
+        added = (coloured ^ before) | (cut ^ cut_before)
+        if before & ~coloured or cut_before & ~cut or added & (added - 1) or not added:
+            return None
+        known = self._inverse(parent)
+        if known is None:
+            return None
+        step = self._first_step
+        if step[0] is not known or step[1] != added:
+            step = self._first_step = (known, added, _first_change(
+                known, self.edges[added.bit_length() - 1], coloured != before))
+        first = step[2]
+        if first is None:
+            return None
+        relevant, edges = facts[2], self.edges
+        best = None
+        for e, _, _ in self._ends:
+            if relevant >> e & 1:
+                found = _changed_twice(known, first, edges[e], short)
+                if found is None:
+                    return None
+                if best is None or (found > best if short else found < best):
+                    best = found
+        if best is None:
+            return None
+        score = round(300 * math.log(best))  # (no rounding tie near: _doubtful)
+        if short:
+            score -= 50
+            return score if score <= alpha else None
+        score += 50
+        return score if score >= beta else None
 
     def _strongest_move(self, coloured: int, cut: int, facts: tuple, short: bool) -> int | None:
         """The evaluation of the move (colouring when ``short``, else deleting) along the

@@ -932,12 +932,14 @@ def test_the_endgame_rules_are_exactly_what_the_full_search_finds():
 
 def test_futility_bounds_are_passed_by_the_moves():
     """Shannon.futility, asked (as the search does) about a position just played from its
-    parent: a bound it returns lies outside the window, no move ends the game, and some
-    move's evaluation passes the bound (Short to move: one is at least the bound, which is
-    at least beta; Cut: one is at most, and at most alpha); when the bound comes from the
-    position's own conductance (Rayleigh), every move's does."""
+    parent: a bound it returns lies outside the window, no move ends the game, and either
+    some move's evaluation passes the bound (Short to move: one is at least the bound, which
+    is at least beta; Cut: one is at most, and at most alpha; when the bound comes from the
+    position's own conductance (Rayleigh), every move's does), or no move reaches the window
+    and the bound is the best move's evaluation, exactly (Short: at most alpha; Cut: at
+    least beta)."""
     rng = random.Random("shannon futility")
-    answered = everyone = 0
+    answered = everyone = futile = 0
     for game, parent in _random_positions(rng, 300, ("random", "bridgit-3", "bridgit-4")):
         for move in game.search_moves(parent)[:3]:
             state = game.play(parent, move)
@@ -956,10 +958,16 @@ def test_futility_bounds_are_passed_by_the_moves():
                 answered += 1
                 assert game.futility(state, alpha, beta, 2) is None  # two plies above the horizon: none
                 assert None not in values, (state, alpha, beta)
-                if game.to_move(state) == SHORT:
+                if game.to_move(state) == SHORT and bound <= alpha:
+                    assert bound == max(values), (state, alpha, beta)
+                    futile += 1
+                elif game.to_move(state) == SHORT:
                     assert beta <= bound <= max(values), (state, alpha, beta)
                     everyone += bound <= min(values)
+                elif bound >= beta:
+                    assert bound == min(values), (state, alpha, beta)
+                    futile += 1
                 else:
                     assert min(values) <= bound <= alpha, (state, alpha, beta)
                     everyone += bound >= max(values)
-    assert answered > 100 and everyone < answered
+    assert answered > 100 and everyone < answered - futile and futile > 200
