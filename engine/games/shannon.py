@@ -256,6 +256,7 @@ class Shannon(Game):
         self._layout: dict[str, list[float]] | None = None
         self._colour_memo: dict[int, tuple] = {}
         self._facts_memo: dict[tuple[int, int], tuple] = {}
+        self._ends_memo: dict[int, tuple] = {}  # coloured -> (ends, adjacent): _facts
         self._open_memo: dict[int, bool] = {}  # cut -> do undeleted edges still join the terminals?
         self._conductance_memo: dict[tuple[int, int], int | None] = {}
         self._code_memo: dict[tuple[int, int], tuple] = {}  # (closure, relevant) -> key code
@@ -315,34 +316,48 @@ class Shannon(Game):
         return memo
 
     def _facts(self, coloured: int, cut: int) -> tuple:
-        """``(status, closure, relevant, label, bridge, bridges)`` of a position (the side to
-        move aside): ``relevant`` is the mask of free edges on some simple start-goal path of
-        the contracted board, ``bridge`` one on every such path (the nearest the start) or
-        None, ``bridges`` the mask of all those."""
+        """``(status, closure, relevant, label, bridge, bridges, ends)`` of a position (the
+        side to move aside): ``relevant`` is the mask of free edges on some simple start-goal
+        path of the contracted board, ``bridge`` one on every such path (the nearest the
+        start) or None, ``bridges`` the mask of all those; ``ends`` lists ``(edge's bit, a,
+        b)`` for every edge between two components ``a`` and ``b`` (in edge order: the same
+        for every position with these coloured edges, so that the passes over a position's
+        edges read no labels)."""
         facts = self._facts_memo.get((coloured, cut))
         if facts is None:
             closure, label = self._components(coloured)
+            known = self._ends_memo.get(coloured)
+            if known is None:
+                known = self._between(coloured, closure, label)
+            ends = known[0]
             if label[self.s] == label[self.t]:
-                facts = (SHORT, closure, 0, label, None, 0)
+                facts = (SHORT, closure, 0, label, None, 0, ends)
             else:
-                free = self.all_edges & ~cut & ~closure
+                free = ~cut  # (``ends`` holds no edge of the closure)
                 parent = self._parent  # one read: another thread may replace it meanwhile
                 if not (parent[0] & ~coloured or parent[1] & ~cut):
                     free &= parent[2]  # an edge dead in an earlier position stays dead
-                adjacent: list[list[tuple[int, int]]] = [[] for _ in label]  # component -> (other, edge's bit)
-                for bit, u, v in self._bit_ends:
-                    if free & bit:
-                        a = label[u]
-                        b = label[v]
-                        adjacent[a].append((b, bit))
-                        adjacent[b].append((a, bit))
-                relevant, bridge, bridges = path_blocks(adjacent, label[self.s], label[self.t])
+                relevant, bridge, bridges = _path_blocks(known[1], free, label[self.s], label[self.t])
                 facts = (None if relevant else CUT, closure, relevant, label,
-                         bridge.bit_length() - 1 if bridge else None, bridges)
+                         bridge.bit_length() - 1 if bridge else None, bridges, ends)
             if len(self._facts_memo) >= MEMO_LIMIT:
                 self._facts_memo.clear()
             self._facts_memo[coloured, cut] = facts
         return facts
+
+    def _between(self, coloured: int, closure: int, label) -> tuple:
+        """``(ends, adjacent)`` of a coloured set (memoised): ``ends`` (see :meth:`_facts`),
+        and ``adjacent[component] = [(other, edge's bit), ...]`` over the same edges, for
+        :func:`path_blocks` (each position picks its free edges from these)."""
+        ends = tuple([(bit, label[u], label[v]) for bit, u, v in self._bit_ends if not closure & bit])
+        adjacent: list[list[tuple[int, int]]] = [[] for _ in label]
+        for bit, a, b in ends:
+            adjacent[a].append((b, bit))
+            adjacent[b].append((a, bit))
+        if len(self._ends_memo) >= MEMO_LIMIT:
+            self._ends_memo.clear()
+        known = self._ends_memo[coloured] = (ends, adjacent)
+        return known
 
     def contracted(self, state) -> "Contracted":
         """The contracted board of a live position (see :class:`Contracted`)."""
@@ -350,7 +365,7 @@ class Shannon(Game):
 
     def _contracted(self, facts) -> "Contracted":
         """:meth:`contracted` from the position's :meth:`_facts`."""
-        _, closure, relevant, label, bridge, _ = facts
+        _, closure, relevant, label, bridge, _, _ = facts
         last = self._last_graph  # one read: another thread may replace it meanwhile
         if last[0] == (closure, relevant):  # the search asks key, moves, order in a row
             return last[1]
@@ -492,14 +507,12 @@ class Shannon(Game):
         pairs: list[tuple[int, int]] = []
         append = pairs.append
         weight = FIRST_WEIGHT
-        for bit, u, v in self._bit_ends:
+        for bit, a, b in facts[6]:
             if relevant & bit:
-                a = label[u]
                 i = get(a)
                 if i is None:
                     i = index[a] = len(signature)
                     signature.append(FAR)
-                b = label[v]
                 j = get(b)
                 if j is None:
                     j = index[b] = len(signature)
@@ -547,9 +560,8 @@ class Shannon(Game):
         joining = last = 0
         to_source: dict[int, int] = {}
         to_sink: dict[int, int] = {}
-        for bit, u, v in self._bit_ends:
+        for bit, a, b in facts[6]:
             if relevant & bit:
-                a, b = label[u], label[v]
                 if a == source:
                     if b == sink:
                         joining += 1
@@ -772,9 +784,12 @@ class Shannon(Game):
         ``300 ln(conductance) - 50``; with Cut to move, at most its ``+ 50``. When that passes
         the window, so does every move: a cut-off without trying one. Else the move along
         the edge that carries the most current (:meth:`_strongest_move`) is evaluated: when
-        that passes the window, it is a cut-off too. Either way, unless a move ends the game
-        (an edge joining the terminals, for Short; a bridge, for Cut: then that move is
-        forced, and it is a win, not an evaluation)."""
+        that passes the window, it is a cut-off too; when it falls short of the window (at
+        most alpha for Short, at least beta for Cut), every move is evaluated at once
+        (:meth:`_every_move`), and when none reaches the window, the best of them is the
+        bound: the very value the search would find trying them all. Either way, unless a
+        move ends the game (an edge joining the terminals, for Short; a bridge, for Cut: then
+        that move is forced, and it is a win, not an evaluation)."""
         if depth != 1:
             return None
         coloured, cut, side = state
@@ -782,26 +797,71 @@ class Shannon(Game):
         if score is None:
             return None
         facts = self._facts(coloured, cut)
-        if side == SHORT:
+        short = side == SHORT
+        if short:
             score -= 50
             if score < beta:
                 score = self._strongest_move(coloured, cut, facts, True)
-                if score is None or score < beta:
+                if score is None or alpha < score < beta:
                     return None
         else:
             score += 50
             if score > alpha:
                 score = self._strongest_move(coloured, cut, facts, False)
-                if score is None or score > alpha:
+                if score is None or alpha < score < beta:
                     return None
         if facts[4] is not None:
             return None  # a bridge: a forced move, which may end the game
         relevant, label = facts[2], facts[3]
-        ends = {label[self.s], label[self.t]}
-        for bit, u, v in self._bit_ends:  # an edge joining the terminals: the same
-            if relevant & bit and label[u] in ends and label[v] in ends and label[u] != label[v]:
+        terminals = {label[self.s], label[self.t]}
+        for bit, a, b in facts[6]:  # an edge joining the terminals: the same
+            if relevant & bit and a in terminals and b in terminals:  # (a != b: no edge of the closure)
                 return None
+        if short and score <= alpha or not short and score >= beta:  # the strongest falls short
+            return self._every_move(coloured, cut, facts, short, alpha, beta)
         return score
+
+    def _every_move(self, coloured: int, cut: int, facts: tuple, short: bool, alpha, beta) -> int | None:
+        """The best evaluation of any move (colouring when ``short``, else deleting) along a
+        relevant edge, when none reaches the window (Short: every one at most ``alpha``;
+        Cut: at least ``beta``), of a position played from the one last played from
+        (no edge joining the terminals, no bridge: no move ends the game): each from that
+        one's inverse, as the search would evaluate it (:func:`_changed_twice`: a rank-two
+        change, no doubtful value), so the best is the value the search would find trying
+        them all (interchangeable edges, which the search tries once, have equal values).
+        None when that does not apply, a value is doubtful, or one reaches the window."""
+        parent = self._parent  # one read: another thread may replace it meanwhile
+        before, cut_before = parent[0], parent[1]
+        added = (coloured ^ before) | (cut ^ cut_before)
+        if before & ~coloured or cut_before & ~cut or added & (added - 1) or not added:
+            return None
+        known = self._inverse(parent)
+        if known is None:
+            return None
+        step = self._first_step
+        if step[0] is not known or step[1] != added:
+            step = self._first_step = (known, added, _first_change(
+                known, self.edges[added.bit_length() - 1], coloured != before))
+        first = step[2]
+        if first is None:
+            return None
+        relevant, edges = facts[2], self.edges
+        best = None
+        for e, _, _ in self._ends:
+            if relevant >> e & 1:
+                found = _changed_twice(known, first, edges[e], short)
+                if found is None:
+                    return None
+                if best is None or (found > best if short else found < best):
+                    best = found
+        if best is None:
+            return None
+        score = round(300 * math.log(best))  # (no rounding tie near: _doubtful)
+        if short:
+            score -= 50
+            return score if score <= alpha else None
+        score += 50
+        return score if score >= beta else None
 
     def _strongest_move(self, coloured: int, cut: int, facts: tuple, short: bool) -> int | None:
         """The evaluation of the move (colouring when ``short``, else deleting) along the
@@ -1955,6 +2015,12 @@ def path_blocks(adjacent, source, sink) -> tuple[int, int, int]:
     >>> path_blocks([[(1, 1)], [(0, 1), (2, 2), (2, 4), (3, 8)], [(1, 2), (1, 4)], [(1, 8)]], 0, 2)
     (7, 1, 1)
     """
+    return _path_blocks(adjacent, -1, source, sink)
+
+
+def _path_blocks(adjacent, free: int, source, sink) -> tuple[int, int, int]:
+    """:func:`path_blocks` of the multigraph of the edges of ``adjacent`` whose bits are in
+    ``free`` (the others are passed over)."""
     n = len(adjacent)
     order = [0] * n  # discovery time, from 1; 0: not reached yet
     low = [0] * n
@@ -1967,7 +2033,7 @@ def path_blocks(adjacent, source, sink) -> tuple[int, int, int]:
         x, via, todo, _ = path[-1]
         at = order[x]
         for y, e in todo:
-            if e == via:
+            if e == via or not free & e:
                 continue
             seen = order[y]
             if not seen:  # a tree edge: go down (x's edges left resume later)
@@ -2007,61 +2073,55 @@ _WEIGHT = [1 << COUNT_BITS * c for c in range(MAX_EDGES + 2)]  # colour -> its f
 
 # Refinement's first round, from terminals 0 and the rest 1: a vertex's signature counts an
 # edge to a terminal 1 and an edge to any other vertex 64 (degrees < 64), above FAR for the
-# vertices that are not terminals -- the very colours _refine's first round would give.
+# vertices that are not terminals -- the very colours a first refinement round would give (see _canonical).
 FAR = 4096
 FIRST_WEIGHT = (1, 1) + (64,) * MAX_EDGES  # vertex number -> what an edge to it counts
+
+
+# colours (a, b) -> the code of an edge between them: the lower above the higher
+_PAIR_CODE = tuple(tuple(min(a, b) << 6 | max(a, b) for b in range(32)) for a in range(32))
 
 
 def _canonical(pairs, signature) -> tuple[tuple, list[int]]:
     """``(code, colour)`` of the multigraph with edges ``pairs`` (vertex numbers, the
     terminals 0 and 1) from the first round's ``signature`` of each vertex (``FAR`` and
     ``FIRST_WEIGHT``): see :meth:`Contracted.canonical`. ``colour`` numbers the vertices
-    one to one, terminals first; the code lists every edge by those numbers, sorted."""
+    one to one, terminals first; the code lists every edge by those numbers, sorted.
+
+    Colour refinement: split colour classes by the colours (with multiplicity) around each
+    vertex until nothing splits. A vertex's signature is one integer: its colour above a
+    field per colour counting its neighbours of that colour (exact, no hashing). New
+    colours are ranks of signatures, so they never depend on how the vertices are
+    numbered, and they keep the old classes' order (terminals stay first)."""
     n = len(signature)
     ranks = sorted(set(signature))
     colour = list(map(ranks.index, signature))  # (few classes: a scan beats a dict)
     classes = len(ranks)
+    shift = COUNT_BITS * n
     while classes < n:
-        colour, classes = _refine(pairs, colour, classes)
-        if classes == n:
-            break
-        # individualise: the first member of the least unsplit class keeps its colour, the
-        # rest of the class (and every later class) move up by one. Colours are 0, 1, ...
-        # (ranks), so sorted they read 0, 1, 2, ... up to the first repeat: that colour.
+        signature = [c << shift for c in colour]  # a refinement round
+        weight = list(map(_WEIGHT.__getitem__, colour))
+        for i, j in pairs:
+            signature[i] += weight[j]
+            signature[j] += weight[i]
+        ranks = sorted(set(signature))
+        if len(ranks) > classes:
+            colour = list(map(ranks.index, signature))
+            classes = len(ranks)
+            continue
+        # nothing splits: individualise. The first member of the least unsplit class keeps
+        # its colour, the rest of the class (and every later class) move up by one. Colours
+        # are 0, 1, ... (ranks), so sorted they read 0, 1, 2, ... up to the first repeat.
         ordered = sorted(colour)
         ambiguous = list(map(int.__sub__, ordered, range(n))).index(-1) - 1
         k = colour.index(ambiguous)
         colour = [c + (c >= ambiguous) for c in colour]
         colour[k] = ambiguous
         classes += 1
-    code = [a << 6 | b if (a := colour[i]) < (b := colour[j]) else b << 6 | a
-            for i, j in pairs]  # colours < 32: a board has at most 31 vertices
+    rows = list(map(_PAIR_CODE.__getitem__, colour))  # (colours < 32: at most 31 vertices)
+    code = [rows[i][colour[j]] for i, j in pairs]
     code.sort()
     return tuple(code), colour
-
-
-def _refine(pairs, colour, classes) -> tuple[list[int], int]:
-    """Colour refinement of the multigraph with edges ``pairs``: split colour classes by the
-    colours (with multiplicity) around each vertex until nothing splits; returns the
-    colouring and its number of classes. A vertex's signature is one integer: its colour
-    above a field per colour counting its neighbours of that colour (exact, no hashing).
-    New colours are ranks of signatures, so they never depend on how the vertices are
-    numbered, and they keep the old classes' order (terminals stay first)."""
-    n = len(colour)
-    shift = COUNT_BITS * n
-    while True:
-        signature = [c << shift for c in colour]
-        weight = list(map(_WEIGHT.__getitem__, colour))
-        for i, j in pairs:
-            signature[i] += weight[j]
-            signature[j] += weight[i]
-        ranks = sorted(set(signature))
-        if len(ranks) == classes:
-            return colour, classes
-        colour = list(map(ranks.index, signature))  # (few classes: a scan beats a dict)
-        classes = len(ranks)
-        if classes == n:
-            return colour, classes
 
 
 def spans_twice(pairs, a, b) -> bool:

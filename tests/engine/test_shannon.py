@@ -400,6 +400,48 @@ def test_edges_off_every_path_are_not_searched():
     assert len(game.legal_moves(game.start())) == 10
 
 
+def test_path_blocks_of_the_free_edges_are_those_of_simple_paths():
+    """The blocks along the way, for the edges of a mask only (as a position finds them
+    among the edges of its coloured set): the edges on some simple source-sink path, found
+    by listing the paths, and those on every such path (the bridge nearest the source)."""
+    rng = random.Random("path blocks")
+    for _ in range(300):
+        n = rng.randint(2, 7)
+        pairs = [tuple(rng.sample(range(n), 2)) for _ in range(rng.randint(1, 10))]
+        adjacent = [[] for _ in range(n)]
+        for e, (a, b) in enumerate(pairs):
+            adjacent[a].append((b, 1 << e))
+            adjacent[b].append((a, 1 << e))
+        free = rng.getrandbits(len(pairs))
+        paths = _simple_paths(adjacent, free, 0, n - 1)
+        relevant, bridge, bridges = shannon_module._path_blocks(adjacent, free, 0, n - 1)
+        assert relevant == (sum({bit for mask in paths for bit in _bit_list(mask)}) if paths else 0)
+        on_every = [bit for bit in _bit_list(relevant) if all(mask & bit for mask in paths)]
+        assert bridges == sum(on_every)
+        assert (bridge == 0) == (not on_every)
+        if on_every:  # the nearest the source: on every path, nothing else of them before it
+            assert bridge in on_every
+
+
+def _bit_list(mask):
+    return [1 << e for e in range(mask.bit_length()) if mask >> e & 1]
+
+
+def _simple_paths(adjacent, free, source, sink):
+    """The simple source-sink paths of the edges in ``free``, each as the mask of its edges."""
+    paths = []
+    stack = [(source, 1 << source, 0)]  # (vertex, vertices on the way, edges on the way)
+    while stack:
+        x, seen, mask = stack.pop()
+        if x == sink:
+            paths.append(mask)
+            continue
+        for y, bit in adjacent[x]:
+            if free & bit and not seen >> y & 1:
+                stack.append((y, seen | 1 << y, mask | bit))
+    return paths
+
+
 def test_parallel_and_series_edges_are_searched_once():
     graph = Contracted(0, 3, [(0, 0, 1), (1, 1, 3), (2, 0, 3), (3, 0, 3), (4, 0, 2), (5, 2, 3), (6, 2, 3)])
     assert graph.choices() == (0, 2, 4, 5)  # 0~1 in series, 2~3 and 5~6 parallel; 4 alone
@@ -932,12 +974,14 @@ def test_the_endgame_rules_are_exactly_what_the_full_search_finds():
 
 def test_futility_bounds_are_passed_by_the_moves():
     """Shannon.futility, asked (as the search does) about a position just played from its
-    parent: a bound it returns lies outside the window, no move ends the game, and some
-    move's evaluation passes the bound (Short to move: one is at least the bound, which is
-    at least beta; Cut: one is at most, and at most alpha); when the bound comes from the
-    position's own conductance (Rayleigh), every move's does."""
+    parent: a bound it returns lies outside the window, no move ends the game, and either
+    some move's evaluation passes the bound (Short to move: one is at least the bound, which
+    is at least beta; Cut: one is at most, and at most alpha; when the bound comes from the
+    position's own conductance (Rayleigh), every move's does), or no move reaches the window
+    and the bound is the best move's evaluation, exactly (Short: at most alpha; Cut: at
+    least beta)."""
     rng = random.Random("shannon futility")
-    answered = everyone = 0
+    answered = everyone = futile = 0
     for game, parent in _random_positions(rng, 300, ("random", "bridgit-3", "bridgit-4")):
         for move in game.search_moves(parent)[:3]:
             state = game.play(parent, move)
@@ -956,10 +1000,16 @@ def test_futility_bounds_are_passed_by_the_moves():
                 answered += 1
                 assert game.futility(state, alpha, beta, 2) is None  # two plies above the horizon: none
                 assert None not in values, (state, alpha, beta)
-                if game.to_move(state) == SHORT:
+                if game.to_move(state) == SHORT and bound <= alpha:
+                    assert bound == max(values), (state, alpha, beta)
+                    futile += 1
+                elif game.to_move(state) == SHORT:
                     assert beta <= bound <= max(values), (state, alpha, beta)
                     everyone += bound <= min(values)
+                elif bound >= beta:
+                    assert bound == min(values), (state, alpha, beta)
+                    futile += 1
                 else:
                     assert min(values) <= bound <= alpha, (state, alpha, beta)
                     everyone += bound >= max(values)
-    assert answered > 100 and everyone < answered
+    assert answered > 100 and everyone < answered - futile and futile > 200
