@@ -97,7 +97,8 @@ AGENT_HELP = {
     "alphabeta:endgame=on|off":
         "on by default, with tt=on: in a search to the end, a position the game can work out without "
         "trying the moves (Blacksin: one side has stopped, or one is bust for good) takes the game's exact "
-        "value; the same values, fewer nodes",
+        "value, and a move the game proves no better than another is left out (Blacksin: a stop that loses "
+        "no later than any other move); the same values, fewer nodes",
     "alphabeta:scout=on|off":
         "on by default, with order=on: principal variation search at the root of a depth-limited search, "
         "each later root move first tested with a null window (can it beat the best so far?) and searched "
@@ -384,7 +385,8 @@ LADDER = (
          "positions already searched are looked up, not searched again", "alphabeta:endgame=off,scout=off,futility=off"),
     Rung("endgame", "+ endgame rules", "+ endgame",
          "in a search to the end, a position the game can work out without trying the moves takes the game's "
-         "exact value (Blacksin: one side has stopped, or one is bust for good)", "alphabeta:scout=off,futility=off"),
+         "exact value (Blacksin: one side has stopped, or one is bust for good), and a move it proves no better "
+         "than another is left out", "alphabeta:scout=off,futility=off"),
     Rung("scout", "+ null-window root", "+ scout",
          "each root move after the first is first tested with a null window (can it beat the best so far?) "
          "and searched again in full only if it can (principal variation search at the root, in depth-limited "
