@@ -77,6 +77,10 @@ class Game(ABC):
     evaluators: ClassVar[dict[str, str]] = {}
     #: Depth a default AI uses when it must stop before the end (the lobby's suggestion).
     default_depth: int = 0
+    #: Whether the search tests :meth:`futility` one ply above the horizon before it asks the
+    #: table about the position: for a game whose table key costs more than its futility test,
+    #: a futile position then needs no key (its bound is not stored).
+    futility_before_table: ClassVar[bool] = False
 
     def __init__(self, options: dict):
         #: the validated options this game was built from (JSON-ready)

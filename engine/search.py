@@ -71,8 +71,10 @@ class Techniques:
                of 6x3, 8x4, 10x5): 53 %, 83 % and 95 % fewer nodes; 6x3 about 6 % slower
                (its searches take milliseconds), 8x4 about 2.5x and 10x5 about 2.9x faster;
     ``endgame`` the game's exact values (:meth:`~engine.game.Game.solved`) for positions it
-               can work out without trying the moves, in a search to the end against a
-               perfect opponent; a table the game fills itself, so only with ``tt`` on;
+               can work out without trying the moves, and the moves it proves no better than
+               another left out (:meth:`~engine.game.Game.exact_moves`), in a search to the
+               end against a perfect opponent; a table the game fills itself, so only with
+               ``tt`` on;
     ``scout``  principal variation search at the root of a depth-limited search: every root
                move after the first is first tested with a null window (can it do better
                than the best so far at all?) and searched again with the full window only
@@ -441,6 +443,10 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
     # (two plies above the horizon the game's bound rests on the best reply: not against a
     # modelled opponent, whose replies are averaged)
     futility_depth = 2 if averaged == {CHANCE} else 1
+    # (a game whose table keys cost more than its futility test has a position one ply above
+    # the horizon tested before the table is asked: a futile one then needs no key, at the
+    # price of its table entry; its parent does not look it up either)
+    futility_first = g_futility is not None and game.futility_before_table
     use_order, use_mate, check = tech.order, tech.mate, clock.check
     # (the game's exact values: only where the search proves everything and plays no model)
     g_solved = (game.solved if tech.endgame and tech.tt and unlimited and averaged == {CHANCE}
@@ -494,6 +500,12 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
             if beta <= ply + 1 - WIN:
                 return beta
         tt_move = None
+        if futility_first and depth == 1 and g_side(state) not in averaged:
+            v = g_futility(state, alpha, beta, 1)
+            if v is not None:
+                futile += 1
+                horizon += 1  # a bound from the evaluation: not proved
+                return v
         if tt_get is not None:
             if key is None:
                 key = g_key(state)
@@ -510,7 +522,8 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
         if side in averaged:
             best = _average(child, g_play, outcomes(state, side), state, depth, ply, alpha, beta, pv)
         else:
-            if depth <= futility_depth and g_futility is not None:  # futility: the game's bound outside the window
+            if depth <= futility_depth and g_futility is not None and not (futility_first and depth == 1):
+                # futility: the game's bound outside the window
                 # (the bound goes in ``v``, not a local of its own: one more local in this
                 # frame made a 21-card Blacksin solve 20 % slower, futility off, on CPython 3.11)
                 v = g_futility(state, alpha, beta, depth)
@@ -533,7 +546,9 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
             # the key computed here passed down.
             d, p = depth - 1, ply + 1  # the children's depth and ply
             after_key = found = None
-            probe = tt_get is not None and d  # (no entry holds at depth 0: leaves are not stored)
+            # (no entry holds at depth 0: leaves are not stored; nor, with futility first, are
+            # futile positions one ply above the horizon)
+            probe = tt_get is not None and d and not (futility_first and d == 1)
             # One ply above the horizon the children are leaves: each is counted and settled
             # here, as alphabeta() would on entering it (status, else the evaluation), without
             # the call -- most nodes of a depth-limited search are such leaves. (A traced

@@ -206,6 +206,11 @@ class Shannon(Game):
     )
     evaluators = {"resistance": "evaluate", "flow": "evaluate_flow", "lehman": "evaluate_lehman"}
     default_depth = 4
+    # A key is a canonical code of the board (about 75 % of those a depth-7 search of
+    # Bridg-It 4 made were for positions one ply above the horizon that futility then
+    # answered): test futility first, without one (Bridg-It 4 deepening to depth 7: ~1.15x
+    # faster, 13 % more nodes, as such positions are no longer answered from the table).
+    futility_before_table = True
 
     def __init__(self, options: dict):
         super().__init__(options)

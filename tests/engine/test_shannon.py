@@ -1013,3 +1013,37 @@ def test_futility_bounds_are_passed_by_the_moves():
                     assert min(values) <= bound <= alpha, (state, alpha, beta)
                     everyone += bound >= max(values)
     assert answered > 100 and everyone < answered - futile and futile > 200
+
+
+@pytest.mark.parametrize("first", ["short", "cut"])
+def test_futility_comes_before_the_key_one_ply_above_the_horizon(first):
+    """Shannon's keys are canonical codes, dearer than its futility test: one ply above the
+    horizon the search tests futility first, and a position it answers gets no key (the
+    search asks for the key of a position it enters just before it enters it). The values
+    and best moves are those of the search that asks the table first."""
+    game = Shannon.from_options({"board": "bridgit-3", "first": first})
+    last_keyed = [None]
+    keyed_then_futile = []  # for each position futility answered one ply up: was it just keyed?
+    futility, key = game.futility, game.key
+
+    def recorded_futility(state, alpha, beta, depth):
+        v = futility(state, alpha, beta, depth)
+        if v is not None and depth == 1:
+            keyed_then_futile.append(last_keyed[0] == state)
+        return v
+
+    def recorded_key(state):
+        last_keyed[0] = state
+        return key(state)
+
+    game.futility, game.key = recorded_futility, recorded_key
+    for depth in (3, 4, 5):
+        first_futility = search_root(game, game.start(), depth=depth)
+        assert keyed_then_futile and not any(keyed_then_futile)
+        keyed_then_futile.clear()
+        game.futility_before_table = False
+        table_first = search_root(game, game.start(), depth=depth)
+        del game.futility_before_table
+        assert (first_futility.score, first_futility.best_move) == (table_first.score, table_first.best_move)
+        assert all(keyed_then_futile)  # (the other order keys each first)
+        keyed_then_futile.clear()
