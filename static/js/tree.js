@@ -600,9 +600,8 @@
       lines.push(nodeLine(n, where, val));
     }
     if (n.left_out) {
-      lines.push(["The game's endgame rule left out ", b(`${n.left_out} move(s)`), " of ", b(where),
-        " before the search began: each is proved no better for the side to move than a move that is searched. ",
-        cutNote("✂ endgame rule")]);
+      lines.push(["Before searching this node, the game's endgame rule left out ", b(`${n.left_out} of its moves`),
+        ": each is proved no better for the side to move than a move that is searched. ", cutNote("✂ endgame rule")]);
     }
     if (n.scout === "test") lines.push(scoutTestLine(n, where));
     if (n.cutoff && n._parent) {
