@@ -826,15 +826,10 @@ class Shannon(Game):
             return self._every_move(coloured, cut, facts, short, alpha, beta)
         return score
 
-    def _every_move(self, coloured: int, cut: int, facts: tuple, short: bool, alpha, beta) -> int | None:
-        """The best evaluation of any move (colouring when ``short``, else deleting) along a
-        relevant edge, when none reaches the window (Short: every one at most ``alpha``;
-        Cut: at least ``beta``), of a position played from the one last played from
-        (no edge joining the terminals, no bridge: no move ends the game): each from that
-        one's inverse, as the search would evaluate it (:func:`_changed_twice`: a rank-two
-        change, no doubtful value), so the best is the value the search would find trying
-        them all (interchangeable edges, which the search tries once, have equal values).
-        None when that does not apply, a value is doubtful, or one reaches the window."""
+    def _played_from_parent(self, coloured: int, cut: int) -> tuple | None:
+        """(the kept inverse of the position last played from (:meth:`_inverse`), the first
+        of the two changes to it (:func:`_first_change`): the edge played) when this position
+        is that one with one more edge coloured or cut, and both are known; else None."""
         parent = self._parent  # one read: another thread may replace it meanwhile
         before, cut_before = parent[0], parent[1]
         added = (coloured ^ before) | (cut ^ cut_before)
@@ -847,9 +842,21 @@ class Shannon(Game):
         if step[0] is not known or step[1] != added:
             step = self._first_step = (known, added, _first_change(
                 known, self.edges[added.bit_length() - 1], coloured != before))
-        first = step[2]
-        if first is None:
+        return None if step[2] is None else (known, step[2])
+
+    def _every_move(self, coloured: int, cut: int, facts: tuple, short: bool, alpha, beta) -> int | None:
+        """The best evaluation of any move (colouring when ``short``, else deleting) along a
+        relevant edge, when none reaches the window (Short: every one at most ``alpha``;
+        Cut: at least ``beta``), of a position played from the one last played from
+        (no edge joining the terminals, no bridge: no move ends the game): each from that
+        one's inverse, as the search would evaluate it (:func:`_changed_twice`: a rank-two
+        change, no doubtful value), so the best is the value the search would find trying
+        them all (interchangeable edges, which the search tries once, have equal values).
+        None when that does not apply, a value is doubtful, or one reaches the window."""
+        played = self._played_from_parent(coloured, cut)
+        if played is None:
             return None
+        known, first = played
         relevant, edges = facts[2], self.edges
         best = None
         for e, _, _ in self._ends:
@@ -874,21 +881,10 @@ class Shannon(Game):
         one last played from: from that one's inverse (:meth:`_inverse`), as the search
         would evaluate it (:func:`_changed_twice`); None when that does not apply, or the
         value is doubtful."""
-        parent = self._parent  # one read: another thread may replace it meanwhile
-        before, cut_before = parent[0], parent[1]
-        added = (coloured ^ before) | (cut ^ cut_before)
-        if before & ~coloured or cut_before & ~cut or added & (added - 1) or not added:
+        played = self._played_from_parent(coloured, cut)
+        if played is None:
             return None
-        known = self._inverse(parent)
-        if known is None:
-            return None
-        step = self._first_step
-        if step[0] is not known or step[1] != added:
-            step = self._first_step = (known, added, _first_change(
-                known, self.edges[added.bit_length() - 1], coloured != before))
-        first = step[2]
-        if first is None:
-            return None
+        known, first = played
         place, _, v, _, _ = known
         shift = first[0] / first[1]
         potential = [x - y * shift for x, y in zip(v, first[2])] + [0.0, 1.0]  # (-2: the sink, -1: the source)
