@@ -102,7 +102,9 @@ AGENT_HELP = {
     "alphabeta:scout=on|off":
         "on by default, with order=on: principal variation search at the root of a depth-limited search, "
         "each later root move first tested with a null window (can it beat the best so far?) and searched "
-        "again in full only if it can; the same values, fewer nodes",
+        "again in full only if it can; and in a solve to the end of a game that asks for it (Blacksin), "
+        "null-window passes over the root's moves that find its value (MTD(f)), then one pass around it; "
+        "the same values, fewer nodes",
     "alphabeta:futility=on|off":
         "on by default, with order=on: one or two plies above the horizon, a position where the game proves, "
         "without trying its moves, that none can reach the window (two plies above it: each has a reply that "
@@ -390,7 +392,8 @@ LADDER = (
     Rung("scout", "+ null-window root", "+ scout",
          "each root move after the first is first tested with a null window (can it beat the best so far?) "
          "and searched again in full only if it can (principal variation search at the root, in depth-limited "
-         "searches)",
+         "searches); a Blacksin solve searches the root's moves in null-window passes that find its value "
+         "(MTD(f)), then once around it",
          "alphabeta:futility=off"),
     Rung("futility", "+ futility", "+ futility",
          "one or two plies above the depth limit, a position where the game proves, without trying its moves, "

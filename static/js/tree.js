@@ -195,6 +195,7 @@
       `${T.fmt(s.tt_hits)} table answers`,
       `${T.ms(r.elapsed_ms)} ms`,
     ];
+    if (t.passes) bits.splice(2, 0, `${t.passes.length} passes over the root's moves`);
     const head = `Drew ${T.fmt(entered)} of the ${T.fmt(t.nodes)} nodes searched` +
       (answers ? ` and ${T.fmt(answers)} table answers` : "");
     const box = $("tree-summary");
@@ -265,7 +266,7 @@
     place(trace, 0);
     const mode = layoutMode(slot);
     // room for the longest move label (15px monospace: about 9.2px a character)
-    const longest = Math.max(0, ...byId.filter(Boolean).map((n) => (n.move || "").length));
+    const longest = Math.max(0, ...byId.filter(Boolean).map((n) => edgeLabel(n).length));
     const label = longest * 9.2 + 24;
     const g = mode === "side" ? { ...GEOM.side, gx: Math.max(GEOM.side.gx, label) }
       : { ...GEOM.down, gx: Math.max(GEOM.down.gx, label - W) };
@@ -322,9 +323,14 @@
     const g = svg("g", { class: cls, dataset: { edge: String(key) } }, svg("path", { d }));
     if (child && child.move != null) {
       const [lx, ly, anchorText] = geo.mode === "down" ? [x2, y2 - 10, "middle"] : [x2 - 10, y2 - 8, "end"];
-      g.append(svg("text", { x: lx, y: ly, class: "edge-move", "text-anchor": anchorText, text: child.move }));
+      g.append(svg("text", { x: lx, y: ly, class: "edge-move", "text-anchor": anchorText, text: edgeLabel(child) }));
     }
     return g;
+  }
+
+  /** The label on the edge into a node: its move, and for a root move of a solve in passes the pass. */
+  function edgeLabel(n) {
+    return n.move == null ? "" : n.pass ? `${n.move} · pass ${n.pass}` : n.move;
   }
 
   function kindGlyph(kind) {
@@ -356,6 +362,7 @@
     if (n.cutoff) g.dataset.cutoff = "";
     if (n.cut) g.dataset.cut = n.cut;
     if (n.scout) g.dataset.scout = n.scout;
+    if (n.pass) g.dataset.pass = String(n.pass);
     g.dataset.bound = n.bound || "exact";
     return g;
   }
@@ -415,6 +422,7 @@
       `${kindName(n)}`, `window on entry ${windowOf(n)}`, `value ${boundWords(n)}`];
     if (n.scout === "test") lines.push("scout: a null-window test of a root move (principal variation search)");
     if (n.scout === "research") lines.push("scout: the test said this move can beat the best so far, so it is searched again with the full window");
+    if (n.pass) lines.push(`pass ${n.pass} of ${trace.passes.length} over the root's moves: ${passQuestion(n.pass)}`);
     if (n.cut) lines.push(`✂ ${CUTS[n.cut].words}`);
     if (n.pruned) lines.push(`${n.pruned} move(s) pruned`);
     if (n.left_out) lines.push(`${n.left_out} move(s) left out by the game's endgame rule: no better than a move searched`);
@@ -557,8 +565,10 @@
 
   function enterLines(n, where) {
     const win = () => b(windowOf(n));
+    if (n.id === 0 && n.passes) return rootPassesLines(n);
     if (n.id === 0) return [["The search starts at ", b("the root"), `: ${kindName(n)}, window `, win(), "."]];
     if (n.scout) return scoutEnterLines(n, where, win);
+    if (n.pass) return passEnterLines(n, where, win);
     if (n.entered === false) return [["The table is looked up for the position ", b(where), " before entering it. Window ", win(), "."]];
     if (n.kind === "leaf") return [["Leaf ", b(where), ": the depth limit is reached, so the position is evaluated. Window ", win(), "."]];
     if (n.kind === "terminal") return [["The game is over ", b(where), ". Window ", win(), "."]];
@@ -604,7 +614,8 @@
         ": each is proved no better for the side to move than a move that is searched. ", cutNote("✂ endgame rule")]);
     }
     if (n.scout === "test") lines.push(scoutTestLine(n, where));
-    if (n.cutoff && n._parent) {
+    if (n.pass) lines.push(...passExitLines(n));
+    if (n.cutoff && n._parent && !n.pass) {
       const parent = n._parent;
       const k = parent.pruned || 0;
       if (parent.kind === "max") {
@@ -615,6 +626,54 @@
           `. MAX, higher up, already has a move worth α or more, so it will never let play reach here: the other ${k} move(s) of this MIN node are not searched.`]);
       }
     }
+    return lines;
+  }
+
+  // ----- a solve in passes (MTD(f)): the root's moves searched again in each window ----------
+  /** What pass k asks: a null window asks one question, the last pass wants the values. */
+  function passQuestion(k) {
+    const p = trace.passes[k - 1];
+    if (k === trace.passes.length) return `the last pass, in the window ${T.windowText(p.alpha, p.beta)} just around the value the passes before found, for each root move's value or bound`;
+    return `a window one step wide, ${T.windowText(p.alpha, p.beta)}: is the root's value at least ${T.value(p.beta)}?`;
+  }
+
+  /** What pass k found: yes (at least), no (at most), or, the last pass, the value. */
+  function passAnswer(k) {
+    const p = trace.passes[k - 1];
+    const v = T.value(p.value);
+    if (k === trace.passes.length) return ["the root's value is exactly ", b(v), "."];
+    return T.num(p.value) >= T.num(p.beta) ? ["yes: the root's value is at least ", b(v), "."]
+      : ["no: the root's value is at most ", b(v), "."];
+  }
+
+  function rootPassesLines(n) {
+    const k = n.passes.length;
+    return [["The search starts at ", b("the root"), `: ${kindName(n)}. This solve searches the root's moves in `, b(`${k} passes`),
+      " (MTD(f)): each pass but the last gives them a window one step wide, which can only answer yes or no to one question, \"is the root's value at least b?\", but cuts far sooner than an open window; the table keeps what each pass proved for the next. The answers move b until only one value is left; the last pass searches the window just around it, for each root move's value or bound. ",
+      cutNote("null-window passes")],
+    ...n.passes.map((p, i) => [`Pass ${i + 1}: window `, b(T.windowText(p.alpha, p.beta)), `, ${T.fmt(p.nodes)} nodes: `, ...passAnswer(i + 1)])];
+  }
+
+  function passEnterLines(n, where, win) {
+    const k = n.pass, last = k === trace.passes.length;
+    const first = n._parent.children.find((c) => c.pass === k) === n;
+    const head = first ? (last ? [`The last pass (${k} of ${trace.passes.length}) begins. `]
+      : [`Pass ${k} of ${trace.passes.length} begins: `, b(passQuestion(k)), " "]) : [];
+    return [[...head, "Root move ", b(where), ` (pass ${k}): window `, win(), "."]];
+  }
+
+  /** After a root move of a pass: whether it answered the pass's question (and cut the pass
+   * short), and, after the pass's last move drawn, the pass's answer. */
+  function passExitLines(n) {
+    const k = n.pass, p = trace.passes[k - 1];
+    const lines = [];
+    if (n.cutoff) {
+      lines.push([cutNote(`✂ ${n._parent.kind === "min" ? "α" : "β"} cut-off of the pass: `), "this move alone settles pass ", b(String(k)),
+        `'s question, so the other ${p.unsearched} root move(s) are not searched in this pass.`]);
+    }
+    const kids = n._parent.children;
+    const next = kids[kids.indexOf(n) + 1];
+    if (!next || next.pass !== k) lines.push([`Pass ${k} answers: `, ...passAnswer(k)]);
     return lines;
   }
 
@@ -681,14 +740,14 @@
     const k = n.pruned || 0;
     const skipped = k ? `, so the other ${k} move(s) need not be searched` : "";
     if (n.bound === "lower") {
-      const why = n.kind === "max" ? `${skipped}: MIN, higher up, will not let play come here.`
-        : ": MIN, higher up, has something at least as good elsewhere.";
+      const why = n.kind === "max" ? `${skipped}${n.pass ? "." : ": MIN, higher up, will not let play come here."}`
+        : n.pass ? "." : ": MIN, higher up, has something at least as good elsewhere.";
       return [...head, " fails high: at least ", b(T.value(n.value)), ", which reaches β = ", b(T.value(n.beta)), why,
         ...(k ? [" ", cutNote("✂ β cut-off")] : [])];
     }
     if (n.bound === "upper") {
-      const why = n.kind === "min" ? `${skipped}: MAX, higher up, will not let play come here.`
-        : ": MAX, higher up, has something at least as good elsewhere.";
+      const why = n.kind === "min" ? `${skipped}${n.pass ? "." : ": MAX, higher up, will not let play come here."}`
+        : n.pass ? "." : ": MAX, higher up, has something at least as good elsewhere.";
       return [...head, " fails low: at most ", b(T.value(n.value)), ", which is no more than α = ", b(T.value(n.alpha)), why,
         ...(k ? [" ", cutNote("✂ α cut-off")] : [])];
     }

@@ -74,13 +74,35 @@ def check_exit(node, text):
         assert f"other {node['pruned']} move(s)" in text, (node["id"], text)
     if node.get("scout") == "test":  # a root move's null-window test: yes or no, and why
         assert "The test of" in text and ("answers yes" in text or "answers no" in text), (node["id"], text)
+    if node.get("cutoff") and node.get("pass"):  # a root move that settled its pass's question
+        assert f"this move alone settles pass {node['pass']}'s question" in text, (node["id"], text)
+
+
+def check_pass(root, kind, node, text):
+    """A solve in passes: each pass announced as it begins, and its answer told after its last move."""
+    passes, k = root["passes"], node["pass"]
+    mine = [c for c in root["children"] if c["pass"] == k]
+    p = passes[k - 1]
+    if kind == "enter" and node is mine[0]:
+        begins = "The last pass" if k == len(passes) else f"Pass {k} of {len(passes)} begins"
+        assert begins in text, text
+    if kind == "exit" and node is mine[-1]:
+        if k == len(passes):
+            answer = f"Pass {k} answers: the root's value is exactly {value_text(p['value'])}"
+        elif p["value"] >= p["beta"]:
+            answer = f"Pass {k} answers: yes: the root's value is at least {value_text(p['value'])}"
+        else:
+            answer = f"Pass {k} answers: no: the root's value is at most {value_text(p['value'])}"
+        assert answer in text, text
 
 
 @pytest.mark.parametrize("piles, depth, algo", [("4,1", 0, "alphabeta"), ("4,1", 0, "mate"),
                                                 ("3,4,5", 2, "alphabeta"), ("3,4,5", 2, "table"),
-                                                ("3,4,5", 2, "scout"), ("cantris", 4, "futility")])
+                                                ("3,4,5", 2, "scout"), ("cantris", 4, "futility"),
+                                                ("blacksin", 0, "scout")])
 def test_the_tree_page_narrates_what_happened(page: Page, piles, depth, algo):
     gid = (create_game(page, "", "cantris", {"board": "6x3", "seed": 2}) if piles == "cantris"
+           else create_game(page, "", "blacksin", {"deck_count": 10, "seed": 3}) if piles == "blacksin"
            else create_game(page, piles))
     page.goto(f"/play/{gid}/tree?algo={algo}&depth={depth}&nodes=500")
     summary = page.get_by_test_id("tree-summary")
@@ -98,6 +120,8 @@ def test_the_tree_page_narrates_what_happened(page: Page, piles, depth, algo):
         text = narration.inner_text()
         if kind == "exit":
             check_exit(node, text)
+        if node.get("pass"):
+            check_pass(trace, kind, node, text)
     assert "Best move " + trace["result"]["best_move"] in text and "(highlighted)" in text
     # every node drawn as what it is, every cut marked with its reason
     tree = page.get_by_test_id("search-tree")
@@ -107,6 +131,14 @@ def test_the_tree_page_narrates_what_happened(page: Page, piles, depth, algo):
         if node["cut"]:
             expect(g).to_have_attribute("data-cut", node["cut"])
             expect(g.locator(".tn-cut-why")).to_contain_text("✂")
+    if piles == "blacksin":  # a Blacksin solve in passes: the root told how, each root move's pass on its edge
+        for child in trace["children"]:
+            expect(tree.locator(f"[data-edge='{child['id']}'] .edge-move")).to_have_text(
+                f"{child['move']} · pass {child['pass']}")
+        page.get_by_test_id("tree-reset").click()
+        expect(narration).to_contain_text(f"in {len(trace['passes'])} passes")
+        for k, p in enumerate(trace["passes"], 1):
+            expect(narration).to_contain_text(f"Pass {k}: window ({value_text(p['alpha'])}, {value_text(p['beta'])})")
     cuts = [n for _, n in steps if n["cut"]]
     assert cuts, "these searches cut"
     if algo == "futility":  # both of the game's proofs, drawn and told, one and two plies above the limit

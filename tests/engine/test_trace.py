@@ -435,3 +435,53 @@ def test_scout_tests_each_later_root_move_with_a_null_window(moves):
         plain = search_root(game, state, depth=3, trace_limit=100_000, **switches)
         assert plain.score == minimax.score
         assert not any("scout" in k for k in plain.trace["root"]["children"])
+
+
+@pytest.mark.parametrize("moves", [[], ["draw"]])  # MAX to move at the root, then MIN
+def test_a_solve_in_passes_draws_every_pass_and_its_answer(moves):
+    """Blacksin solves in passes (Game.solve_in_passes): null-window passes over the root's
+    moves find its value, MTD(f)'s way, and a last pass searches the window just around it.
+    The trace holds every pass, as searched: each root child names its pass, each pass its
+    window, answer, nodes and the root moves its cut-off left; the counts are the untraced
+    search's, and the value is minimax's."""
+    from engine.games.blacksin import Blacksin
+
+    game = Blacksin.from_options({"deck_count": 10, "seed": 3})
+    state = game.replay(moves)
+    plain = search_root(game, state)
+    traced = search_root(game, state, trace_limit=100_000)
+    minimax = search_root(game, state, algorithm="minimax")
+    assert traced.score == plain.score == minimax.score
+    assert (traced.stats.nodes, traced.stats.tt_hits) == (plain.stats.nodes, plain.stats.tt_hits)
+    root = traced.trace["root"]
+    assert traced.trace["truncated"] is False
+    value = root["value"]  # seat 0's
+    assert value == (plain.score if game.to_move(state) == 0 else -plain.score)
+    passes = root["passes"]
+    assert len(passes) >= 2 and sum(p["nodes"] for p in passes) + 1 == plain.stats.nodes
+    *tests, last = passes
+    for p in tests:  # one step wide: the answer is a bound on the root's value, yes or no
+        assert p["beta"] - p["alpha"] == 1
+        assert (p["value"] >= p["beta"] and value >= p["value"]) or (p["value"] <= p["alpha"] and value <= p["value"])
+    assert (last["alpha"], last["beta"], last["value"]) == (value - 1, value + 1, value)
+    kids = root["children"]
+    assert [k["pass"] for k in kids] == sorted(k["pass"] for k in kids)
+    n_moves = len(game.search_moves(state))
+    for i, p in enumerate(passes, 1):
+        mine = [k for k in kids if k["pass"] == i]
+        assert all((k["alpha"], k["beta"]) == (p["alpha"], p["beta"]) for k in mine[:1])
+        assert len(mine) == n_moves - p["unsearched"] >= 1
+        assert [k["cutoff"] for k in mine] == [False] * (len(mine) - 1) + [p["unsearched"] > 0]
+    best = [m for m in traced.root_moves if m["move"] == traced.best_move]
+    assert best == [{"move": traced.best_move, "score": plain.score, "bound": "exact"}]
+    # the nodes drawn are the nodes searched, once each
+    def walk(node):
+        yield node
+        for c in node["children"]:
+            yield from walk(c)
+    assert len([n for n in walk(root) if n.get("entered", True)]) == plain.stats.nodes
+    # with scout off, or for a game that does not solve in passes, one open pass
+    single = search_root(game, state, trace_limit=100_000, scout=False)
+    assert single.score == plain.score and "passes" not in single.trace["root"]
+    nim = Nim.from_options({"piles": "1,3,5,7"})
+    assert "passes" not in search_root(nim, nim.start(), trace_limit=1000).trace["root"]
