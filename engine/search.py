@@ -973,10 +973,10 @@ def _search_iteration(game: Game, state, kernel: Kernel, tech: Techniques, table
             tracer.begin_pass()
         before = kernel.counts()["nodes"]
         result = root_pass(alpha, beta)
-        record.update(value=_json_number(result[0]), nodes=kernel.counts()["nodes"] - before,
-                      unsearched=len(moves) - len(result[3]))
+        unsearched = len(moves) - len(result[3])
+        record.update(value=_json_number(result[0]), nodes=kernel.counts()["nodes"] - before, unsearched=unsearched)
         if tracer is not None:
-            tracer.end_pass(record["unsearched"])
+            tracer.end_pass(unsearched)
         return result
 
     if tracer is not None:
@@ -1018,7 +1018,9 @@ def _null_window_passes(test: Callable[[float, float], float]) -> float:
     +17 % nodes in about the same time, misère Nim 1,3,5,7 +14 % nodes), so a game asks for it
     (:attr:`~engine.game.Game.solve_in_passes`)."""
     # (no result at the root is better than a win on the next ply, nor worse than a loss on it)
-    low, high, guess = 1 - WIN, WIN - 1, 0
+    low: float = 1 - WIN
+    high: float = WIN - 1
+    guess: float = 0
     while low < high:
         b = guess + 1 if guess == low else guess
         v = test(b - 1, b)
