@@ -73,7 +73,8 @@ def _strength(v):
 
 _SEARCH_KEYS: dict[str, Callable] = {"depth": _depth, "time": _seconds, "eval": str}
 #: the switches of the techniques alpha-beta adds to the textbook (search.Techniques); all on
-#: by default (``scout`` and ``futility`` work only with ``order`` on, ``endgame`` only with ``tt``)
+#: by default (``futility`` works only with ``order`` on, ``scout`` with ``order`` and ``tt``,
+#: ``endgame`` only with ``tt``)
 SWITCHES = ("tt", "order", "sym", "mate", "endgame", "scout", "futility")
 _TECHNIQUES: dict[str, Callable] = {name: _switch for name in SWITCHES}
 _KEYS: dict[str, dict[str, Callable]] = {
@@ -100,11 +101,10 @@ AGENT_HELP = {
         "value, and a move the game proves no better than another is left out (Blacksin: a stop that loses "
         "no later than any other move); the same values, fewer nodes",
     "alphabeta:scout=on|off":
-        "on by default, with order=on: principal variation search at the root of a depth-limited search, "
-        "each later root move first tested with a null window (can it beat the best so far?) and searched "
-        "again in full only if it can; and in a solve to the end of a game that asks for it (Blacksin), "
-        "null-window passes over the root's moves that find its value (MTD(f)), then one pass around it; "
-        "the same values, fewer nodes",
+        "on by default, with order=on and tt=on: null-window passes at the root of a depth-limited search "
+        "(MTD(f)): the root's moves searched with windows one step wide, each asking only \"is the value at "
+        "least b?\", from the previous iteration's value until one value is left, then once more around it "
+        "(in a solve to the end only for a game that asks for it: Blacksin); the same values, fewer nodes",
     "alphabeta:futility=on|off":
         "on by default, with order=on: one or two plies above the horizon, a position where the game proves, "
         "without trying its moves, that none can reach the window (two plies above it: each has a reply that "
@@ -390,10 +390,9 @@ LADDER = (
          "exact value (Blacksin: one side has stopped, or one is bust for good), and a move it proves no better "
          "than another is left out", "alphabeta:scout=off,futility=off"),
     Rung("scout", "+ null-window root", "+ scout",
-         "each root move after the first is first tested with a null window (can it beat the best so far?) "
-         "and searched again in full only if it can (principal variation search at the root, in depth-limited "
-         "searches); a Blacksin solve searches the root's moves in null-window passes that find its value "
-         "(MTD(f)), then once around it",
+         "the root's moves are searched in passes with windows one step wide, each asking only \"is the "
+         "root's value at least b?\", until one value is left, then once more around it (MTD(f); in "
+         "depth-limited searches, and in a Blacksin solve)",
          "alphabeta:futility=off"),
     Rung("futility", "+ futility", "+ futility",
          "one or two plies above the depth limit, a position where the game proves, without trying its moves, "

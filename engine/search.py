@@ -38,7 +38,6 @@ import threading
 import time
 from dataclasses import dataclass, field
 from functools import partial
-from math import nextafter
 from typing import Any, Callable
 
 from .game import CHANCE, DRAW, Game
@@ -75,17 +74,17 @@ class Techniques:
                another left out (:meth:`~engine.game.Game.exact_moves`), in a search to the
                end against a perfect opponent; a table the game fills itself, so only with
                ``tt`` on;
-    ``scout``  principal variation search at the root of a depth-limited search: every root
-               move after the first is first tested with a null window (can it do better
-               than the best so far at all?) and searched again with the full window only
-               when the test says it can. A bet on the move order, so only with ``order`` on.
-               Measured: 8-27 % fewer nodes on the depth-limited boards (Bridg-It, Cantris);
-               in a solve to the end, whose values are a few proved results, nothing gained
-               (Sim equal, Blacksin -2 % nodes) or lost (misère Nim +1 % nodes, +2-4 % time),
-               so not there; below the root, Nim lost 8-16 % nodes. In a solve to the end of a
-               game that asks for it (:attr:`~engine.game.Game.solve_in_passes`: Blacksin),
-               the null windows serve another way: passes over the root's moves that find
-               its value, as MTD(f) does (:func:`_null_window_passes`)."""
+    ``scout``  null-window passes at the root of a depth-limited search: the root's moves are
+               searched with windows one step wide, each asking only "is the root's value at
+               least b?", from the value the previous iteration found, until one value is
+               left, as MTD(f) does (:func:`_null_window_passes`); then once more in the
+               window just around it. Only with ``order`` and ``tt`` on (each pass starts
+               from what the last proved), and where nothing is averaged. In a solve to the
+               end only for a game that asks for it (:attr:`~engine.game.Game.solve_in_passes`:
+               Blacksin). Measured against principal variation search at the root (the
+               switch's meaning before): Bridg-It 4 to depth 7 32,030 -> 27,620 nodes, 0.89x
+               the instructions; Cantris 8x4 to depth 8 and 10x5 to depth 6, seeds 1-5,
+               261,605 -> 243,084 and 315,380 -> 295,946 nodes; the same values and moves."""
 
     prune: bool = True
     tt: bool = True
@@ -335,21 +334,6 @@ def _average(child: Callable, play: Callable, dist: list, state, depth, ply, alp
     pairs = [(child(play(state, move), depth - 1, -INF, INF, ply + 1, move), prob) for move, prob in dist]
     pv[ply] = ()  # a chance node has no principal line of its own
     return chance_value(pairs)
-
-
-def _scouted(child: Callable, after, depth: int, alpha: float, beta: float, ply: int, move, maximizing: bool) -> float:
-    """A root move after the first, searched as principal variation search does: a null
-    window first (MAX asks "more than alpha?", MIN "less than beta?": a cheap test, as it
-    fails at once when the answer is no), then, only if the answer is yes, the full window
-    again. The null window is as narrow as floats allow (``nextafter``): the values of some
-    games are not integers."""
-    if maximizing:
-        v = child(after, depth, alpha, nextafter(alpha, INF), ply, move)
-    else:
-        v = child(after, depth, nextafter(beta, -INF), beta, ply, move)
-    if alpha < v < beta:
-        v = child(after, depth, alpha, beta, ply, move)
-    return v
 
 
 def _ordered(order: Callable | None, state, moves: list, tt_move) -> list:
@@ -641,12 +625,7 @@ class Tracer:
     rule; else None), ``cutoff`` (on the child after which the siblings were pruned),
     ``pruned`` (how many), ``left_out`` (when the game's endgame rule left out moves no
     better than one kept, :meth:`~engine.game.Game.exact_moves`: how many), ``tt_hit``,
-    ``children``. A root move searched with ``scout`` also
-    has ``scout``: ``test`` (its null-window test: the window between ``alpha`` and ``beta`` is
-    as narrow as floats allow, so both read as the value tested; the node and every node below
-    it have ``null_window``) or ``research`` (searched again with the full window after its
-    test said it can beat the best so far), so such a move has two children. A root whose
-    moves a solve searched in passes (:attr:`~engine.game.Game.solve_in_passes`) has
+    ``children``. A root whose moves were searched in passes (``scout``) has
     ``passes``: each pass's window (``alpha``, ``beta``), ``value``, ``nodes`` (below the
     root) and ``unsearched`` (root moves its cut-off left); each root move then has ``pass``
     (1, 2, ...: the root's children are those of every pass in turn) and, where it answered
@@ -685,8 +664,6 @@ class Tracer:
                 "kind": "chance" if side in self.averaged else "max" if side == 0 else "min",
                 "depth": ply, "value": None, "bound": "exact", "cut": None, "cutoff": False, "tt_hit": False,
                 "children": []}
-        if alpha < beta == nextafter(alpha, INF):  # a null window (scout's): both bounds read as one value
-            node["null_window"] = True
         self.count += 1
         if parent is not None:
             parent["children"].append(node)
@@ -756,11 +733,6 @@ class Tracer:
         node = self._new(parent, state, move, alpha, beta, ply)
         if ply == 1 and "passes" in parent:  # the root's moves in its passes (_null_window_passes)
             node["pass"] = len(parent["passes"])
-        elif ply == 1 and self.tech.scout:  # the root's null-window tests (_scouted)
-            if node.get("null_window"):
-                node["scout"] = parent["_tested"] = "test"
-            elif parent.pop("_tested", None):
-                node["scout"] = "research"
         self.stack.append(node)
         self.states.append(state)
         before = self.counts()
@@ -917,6 +889,7 @@ class Iteration:
     exact: bool  # no heuristic leaf influenced the value
     depth: int  # plies covered: the depth searched, or for a search to the end the proof's
     root_moves: list[dict]
+    passes: int = 1  # how many times the root's moves were searched (null-window passes, the last)
 
 
 def _search_iteration(game: Game, state, kernel: Kernel, tech: Techniques, table: TranspositionTable,
@@ -924,17 +897,19 @@ def _search_iteration(game: Game, state, kernel: Kernel, tech: Techniques, table
     """One full search of the root to depth ``d`` (0: to the end): every root move's value
     (exact, or an upper bound for the mover where alpha-beta only proved "no better"), the best.
 
-    With ``passes`` (a solve to the end with ``scout`` on) the root's moves are searched in
-    null-window passes that find the root's value (:func:`_null_window_passes`), then once
-    more in the window just around it, for each root move's value or bound."""
+    With ``passes`` (``scout``: see :class:`Techniques`) the root's moves are searched in
+    null-window passes that find the root's value (:func:`_null_window_passes`), from the
+    table's value for it (the previous iteration's) or else a draw's, then once more in the
+    window just around it, for each root move's value or bound."""
     root_side = game.to_move(state)
     horizon_before = kernel.counts()["horizon"]
     root_depth = d if d > 0 else EXACT_DEPTH
     moves = kernel.moves(state)
+    entry = table.entries.get(game.key(state)) if tech.tt else None
     if tech.order and len(moves) > 1:
-        entry = table.entries.get(game.key(state)) if tech.tt else None
         moves = kernel.order(state, moves, entry[3] if entry else None)
-    scout = tech.prune and tech.scout and tech.order  # (Techniques: only with the ordering)
+    moves = list(moves)  # (the passes reorder it: the game's list may be kept)
+    passes = passes and (d > 0 or game.solve_in_passes)
 
     def root_pass(alpha: float, beta: float) -> tuple:
         """The root's moves searched in the window (alpha, beta): the best value and move, its
@@ -942,10 +917,7 @@ def _search_iteration(game: Game, state, kernel: Kernel, tech: Techniques, table
         best_v: Any = None
         best_m, line, scores = None, [], []
         for m in moves:
-            if scout and d > 0 and best_v is not None:
-                v = _scouted(kernel.child, game.play(state, m), root_depth - 1, alpha, beta, 1, m, root_side == 0)
-            else:
-                v = kernel.child(game.play(state, m), root_depth - 1, alpha, beta, 1, m)
+            v = kernel.child(game.play(state, m), root_depth - 1, alpha, beta, 1, m)
             # A move that fails low only proves "no better than v" for the mover (one that
             # fails high, only in a null-window pass, "at least v").
             low, high = (v <= alpha, v >= beta) if root_side == 0 else (v >= beta, v <= alpha)
@@ -977,6 +949,10 @@ def _search_iteration(game: Game, state, kernel: Kernel, tech: Techniques, table
         record.update(value=_json_number(result[0]), nodes=kernel.counts()["nodes"] - before, unsearched=unsearched)
         if tracer is not None:
             tracer.end_pass(unsearched)
+        if result[1] is not None and (result[0] >= beta if root_side == 0 else result[0] <= alpha):
+            # the move that reached the pass's bound: the best so far, first from now on
+            moves.remove(result[1])
+            moves.insert(0, result[1])
         return result
 
     if tracer is not None:
@@ -984,7 +960,11 @@ def _search_iteration(game: Game, state, kernel: Kernel, tech: Techniques, table
     best_v = None
     try:
         if passes:
-            value = _null_window_passes(lambda a, b: search_pass(a, b)[0])
+            value = _null_window_passes(lambda a, b: search_pass(a, b)[0], entry[1] if entry else 0)
+            # (the last pass's values rest on its own leaves and on what the table answers,
+            # and an unproved answer counts in the horizon: so it alone says whether the
+            # result is exact; it searches the best move first, as one open pass would have)
+            horizon_before = kernel.counts()["horizon"]
             best_v, best_m, line, scores = search_pass(value - 1, value + 1)
         else:
             best_v, best_m, line, scores = root_pass(-INF, INF)
@@ -993,7 +973,9 @@ def _search_iteration(game: Game, state, kernel: Kernel, tech: Techniques, table
             tracer.end_root(best_v)
     kernel.enter_root()
     counts = kernel.counts()
-    exact = counts["horizon"] == horizon_before
+    # (a win or loss is proved whatever else the search met: only lines that end the game
+    # score one, and a faster one would lie within the depth searched)
+    exact = counts["horizon"] == horizon_before or abs(best_v) >= MATE_BOUND
     if tech.tt:
         table.entries[game.key(state)] = (0 if unlimited else root_depth, best_v, EXACT, best_m, exact)
     if d > 0:
@@ -1004,23 +986,23 @@ def _search_iteration(game: Game, state, kernel: Kernel, tech: Techniques, table
         reached = counts["deepest"]  # every line searched to its end: the longest searched
     root_moves = [{"move": game.notation(state, m), "score": _json_number(v if root_side == 0 else -v),
                    "bound": bound} for m, v, bound in scores]
-    return Iteration(best_v, line, exact, reached, root_moves)
+    return Iteration(best_v, line, exact, reached, root_moves, len(records) or 1)
 
 
-def _null_window_passes(test: Callable[[float, float], float]) -> float:
-    """The root's value, found as MTD(f) finds it: search the root with a null window
-    (b - 1, b), which only asks "is the value at least b?" and so cuts far more than an open
-    window, and move b to the bound the answer gives, until the bounds meet. The first test
-    asks whether seat 0 at least draws (b = 0). (A solve's values are whole numbers, a draw's
-    and ``WIN - plies``, so bounds a step apart leave one value.) Measured on 40 Blacksin deals solved from
-    the start: 213,421 nodes with one open window, 171,731 with these passes and the last one
-    (0.85x the instructions). Elsewhere it does not pay as well (Shannon's 400 random boards
-    +17 % nodes in about the same time, misère Nim 1,3,5,7 +14 % nodes), so a game asks for it
-    (:attr:`~engine.game.Game.solve_in_passes`)."""
+def _null_window_passes(test: Callable[[float, float], float], guess: float) -> float:
+    """The root's value, found as MTD(f) finds it, from a first ``guess``: search the root
+    with a null window (b - 1, b), which only asks "is the value at least b?" and so cuts far
+    more than an open window, and move b to the bound the answer gives, until the bounds
+    meet. (The values are whole numbers: draws, ``WIN - plies``, the games' evaluations; so
+    bounds a step apart leave one value. Were one not, a value inside a window is exact,
+    and the passes still end on the value.) Measured on 40 Blacksin deals solved from the
+    start, from a draw: 213,421 nodes with one open window, 171,731 with these passes and the
+    last one (0.85x the instructions). In other solves it does not pay as well (Shannon's 400
+    random boards +17 % nodes in about the same time, misère Nim 1,3,5,7 +14 % nodes), so a
+    game asks for it there (:attr:`~engine.game.Game.solve_in_passes`)."""
     # (no result at the root is better than a win on the next ply, nor worse than a loss on it)
     low: float = 1 - WIN
     high: float = WIN - 1
-    guess: float = 0
     while low < high:
         b = guess + 1 if guess == low else guess
         v = test(b - 1, b)
@@ -1050,6 +1032,7 @@ def _deepen(game: Game, state, kernel: Kernel, clock: Clock, depths, search_one:
                 "best_move": game.notation(state, it.line[0]) if it.line else None,
                 "score": _json_number(it.value if root_side == 0 else -it.value),
                 "exact": it.exact,
+                "passes": it.passes,
             }
             iterations.append(info)
             if progress is not None:
@@ -1087,8 +1070,9 @@ def search_root(
 
     ``algorithm``  ``"minimax"`` (the textbook: every legal move, no pruning, no table) or
                    ``"alphabeta"`` with the switches ``tt``, ``order``, ``sym``, ``mate``
-                   (:class:`Techniques`; all off: the textbook alpha-beta), ``scout`` and
-                   ``futility`` (on only with ``order``), ``endgame`` (on only with ``tt``).
+                   (:class:`Techniques`; all off: the textbook alpha-beta), ``futility`` (on
+                   only with ``order``), ``scout`` (with ``order`` and ``tt``), ``endgame``
+                   (on only with ``tt``).
     ``depth``      plies to search; 0 means to the end of the game.
     ``time_limit`` seconds; with it the search deepens 1, 2, 3... and returns the deepest
                    finished iteration's move when time runs out (depth 1 always finishes
@@ -1117,9 +1101,8 @@ def search_root(
     unlimited = depth == 0 and time_limit is None  # no heuristic leaf anywhere: all is proved
     kernel = _kernel(game, tech, table, model, evaluate or game.evaluate, clock, tracer, unlimited)
     depths = range(1, (depth or MAX_PLY) + 1) if time_limit is not None else [depth]
-    # (a solve's values are whole numbers, as the passes need, where nothing is averaged)
-    passes = (game.solve_in_passes and tech.scout and tech.order and tech.tt and unlimited and not model
-              and not game.has_chance)
+    # (null-window passes where nothing is averaged: their values are whole numbers)
+    passes = tech.prune and tech.scout and tech.order and tech.tt and not model and not game.has_chance
     best, iterations, completed = _deepen(
         game, state, kernel, clock, depths,
         lambda d: _search_iteration(game, state, kernel, tech, table, tracer, d, unlimited, passes), progress)

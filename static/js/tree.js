@@ -349,8 +349,7 @@
     const glyph = kindGlyph(n.kind);
     if (glyph) g.append(svg("text", { class: "tn-glyph", x: 9, y: 19, text: glyph }));
     g.append(svg("text", { class: "tn-value", x: W / 2, y: 35, "text-anchor": "middle", text: "?" }));
-    g.append(svg("text", { class: "tn-window", x: W / 2, y: 55, "text-anchor": "middle", text: windowOf(n, true) }));
-    if (n.scout) g.append(svg("text", { class: "tn-scout", x: W - 6, y: 17, "text-anchor": "end", text: n.scout === "test" ? "test" : "again" }));
+    g.append(svg("text", { class: "tn-window", x: W / 2, y: 55, "text-anchor": "middle", text: windowOf(n) }));
     if (n.tt_hit) {
       g.append(svg("circle", { class: "tn-tt", cx: W - 4, cy: 4, r: 12 }),
         svg("text", { class: "tn-tt-text", x: W - 4, y: 9, "text-anchor": "middle", text: "T" }));
@@ -361,7 +360,6 @@
     if (n.tt_hit) g.dataset.ttHit = "";
     if (n.cutoff) g.dataset.cutoff = "";
     if (n.cut) g.dataset.cut = n.cut;
-    if (n.scout) g.dataset.scout = n.scout;
     if (n.pass) g.dataset.pass = String(n.pass);
     g.dataset.bound = n.bound || "exact";
     return g;
@@ -393,16 +391,9 @@
     solved: { short: "solved", words: "solved by the game's endgame rule: the game works out this position's exact value without trying the moves, so no move was searched" },
   };
 
-  /** The window a node was searched with. A root move's null-window test (scout) asks one
-   * question about one value, so it shows that value: "more than 7?" under MAX, "less than 7?"
-   * under MIN (the window between is as narrow as numbers allow). */
-  function windowOf(n, short) {
-    if (!n.null_window) return T.windowText(n.alpha, n.beta);
-    // every null window in a trace comes from a root move's test, so the root says which side
-    const underMax = trace.kind !== "min";
-    const v = T.value(underMax ? n.alpha : n.beta);
-    if (n.scout === "test") return short ? `${underMax ? ">" : "<"} ${v} ?` : `a null window: ${underMax ? "more" : "less"} than ${v}?`;
-    return underMax ? `(${v}, ${v}⁺)` : `(${v}⁻, ${v})`;
+  /** The window a node was searched with. */
+  function windowOf(n) {
+    return T.windowText(n.alpha, n.beta);
   }
 
   /** A node's value as what it is: exact "W3", or a bound "≥ W3" / "≤ L2". */
@@ -420,8 +411,6 @@
   function tooltip(n) {
     const lines = [`node ${n.id}${n.move ? ` after ${pathOf(n).join(" ")}` : " (root)"}`,
       `${kindName(n)}`, `window on entry ${windowOf(n)}`, `value ${boundWords(n)}`];
-    if (n.scout === "test") lines.push("scout: a null-window test of a root move (principal variation search)");
-    if (n.scout === "research") lines.push("scout: the test said this move can beat the best so far, so it is searched again with the full window");
     if (n.pass) lines.push(`pass ${n.pass} of ${trace.passes.length} over the root's moves: ${passQuestion(n.pass)}`);
     if (n.cut) lines.push(`✂ ${CUTS[n.cut].words}`);
     if (n.pruned) lines.push(`${n.pruned} move(s) pruned`);
@@ -567,7 +556,6 @@
     const win = () => b(windowOf(n));
     if (n.id === 0 && n.passes) return rootPassesLines(n);
     if (n.id === 0) return [["The search starts at ", b("the root"), `: ${kindName(n)}, window `, win(), "."]];
-    if (n.scout) return scoutEnterLines(n, where, win);
     if (n.pass) return passEnterLines(n, where, win);
     if (n.entered === false) return [["The table is looked up for the position ", b(where), " before entering it. Window ", win(), "."]];
     if (n.kind === "leaf") return [["Leaf ", b(where), ": the depth limit is reached, so the position is evaluated. Window ", win(), "."]];
@@ -613,7 +601,6 @@
       lines.push(["Before searching this node, the game's endgame rule left out ", b(`${n.left_out} of its moves`),
         ": each is proved no better for the side to move than a move that is searched. ", cutNote("✂ endgame rule")]);
     }
-    if (n.scout === "test") lines.push(scoutTestLine(n, where));
     if (n.pass) lines.push(...passExitLines(n));
     if (n.cutoff && n._parent && !n.pass) {
       const parent = n._parent;
@@ -675,35 +662,6 @@
     const next = kids[kids.indexOf(n) + 1];
     if (!next || next.pass !== k) lines.push([`Pass ${k} answers: `, ...passAnswer(k)]);
     return lines;
-  }
-
-  /** Entering a root move searched by scout (principal variation search at the root). */
-  function scoutEnterLines(n, where, win) {
-    const underMax = !n._parent || n._parent.kind !== "min";
-    const who = underMax ? "MAX" : "MIN";
-    const best = T.value(underMax ? n.alpha : n.beta);
-    if (n.scout === "test") {
-      return [["Test ", b(where), ` with a null window: can this move do better for ${who} than `, b(best),
-        ", the best root move so far? A window that narrow gives no exact value, only yes or no, but it cuts far sooner. ",
-        cutNote("scout")]];
-    }
-    return [["The test said yes, so ", b(where), " is searched again, now with the full window ", win(),
-      ", for its exact value."]];
-  }
-
-  /** What a root move's null-window test proved: the move is no better (a bound), or it may be. */
-  function scoutTestLine(n, where) {
-    const underMax = !n._parent || n._parent.kind !== "min";
-    const best = underMax ? n.alpha : n.beta;
-    const better = underMax ? T.num(n.value) > T.num(best) : T.num(n.value) < T.num(best);
-    const than = `${underMax ? "more" : "less"} than `;
-    const v = n.bound === "lower" ? `at least ${T.value(n.value)}` : n.bound === "upper" ? `at most ${T.value(n.value)}` : T.value(n.value);
-    if (better) {
-      return ["The test of ", b(where), " answers yes: ", b(v), `, ${than}`, b(T.value(best)),
-        ". Only now is the move searched with the full window."];
-    }
-    return ["The test of ", b(where), " answers no: ", b(v), `, not ${than}`, b(T.value(best)),
-      ", so nothing more about this move is needed."];
   }
 
   function rootLine(n, val) {

@@ -11,6 +11,7 @@ import pytest
 
 from engine import textbook
 from engine.game import Game
+from engine.games import get_game
 from engine.games.nim import Nim
 from engine.search import WIN, search_root
 
@@ -397,60 +398,22 @@ def test_a_truncated_trace_keeps_the_principal_variation():
     assert omitted + 20 == t["nodes"]
 
 
-@pytest.mark.parametrize("moves", [[], ["3,0"]])  # MAX to move at the root, then MIN
-def test_scout_tests_each_later_root_move_with_a_null_window(moves):
-    """The full engine (scout on): each root move after the first is first searched with a
-    null window at the best value so far, and only a move whose test answers "better" is
-    searched again, now with the full window, for an exact value; the root's value is the
-    minimax value. Off (or without move ordering), no root move is tested."""
-    from engine.games.cantris import Cantris
-
-    game = Cantris.from_options({"board": "6x3", "seed": 1})
+@pytest.mark.parametrize("name, options, moves, depth", [
+    ("blacksin", {"deck_count": 10, "seed": 3}, [], 0), ("blacksin", {"deck_count": 10, "seed": 3}, ["draw"], 0),
+    ("cantris", {"board": "6x3", "seed": 1}, [], 3), ("cantris", {"board": "6x3", "seed": 1}, ["3,0"], 3)])
+def test_the_root_is_searched_in_passes_and_the_trace_draws_every_pass(name, options, moves, depth):
+    """The full engine (scout on) searches the root's moves in null-window passes that find
+    its value, MTD(f)'s way, and then once more in the window just around it: in a
+    depth-limited search, and in a solve of a game that asks for it (Blacksin,
+    Game.solve_in_passes). MAX to move at the root, then MIN. The trace holds every pass, as
+    searched: each root child names its pass, each pass its window, answer, nodes and the
+    root moves its cut-off left; the counts are the untraced search's, and the value is
+    minimax's."""
+    game = get_game(name).from_options(options)
     state = game.replay(moves)
-    maximizing = game.to_move(state) == 0
-    r = search_root(game, state, depth=3, trace_limit=100_000)
-    kids = r.trace["root"]["children"]
-    assert "scout" not in kids[0] and kids[0]["bound"] == "exact"
-    best, researched, i = kids[0]["value"], 0, 1
-    while i < len(kids):
-        test = kids[i]
-        assert test["scout"] == "test"
-        assert test["alpha" if maximizing else "beta"] == best  # the window: just that value
-        better = test["value"] > best if maximizing else test["value"] < best
-        fails = "lower" if better == maximizing else "upper"  # a null window: never exact inside
-        assert test["bound"] == fails or test["kind"] == "terminal", test
-        if better:  # searched again with the full window: exact
-            again = kids[i + 1]
-            assert again["scout"] == "research" and again["move"] == test["move"] and again["bound"] == "exact"
-            assert (again["alpha"], again["beta"]) == ((best, "inf") if maximizing else ("-inf", best))
-            best, researched, i = again["value"], researched + 1, i + 2
-        else:
-            i += 1
-    assert researched >= 1, "this position has a later root move better than the first"
-    minimax = search_root(game, state, depth=3, algorithm="minimax")
-    assert r.trace["root"]["value"] == best == (minimax.score if maximizing else -minimax.score)
-    assert r.score == minimax.score
-    assert len([k for k in kids if k.get("scout") != "research"]) == len(game.search_moves(state))
-    for switches in ({"scout": False}, {"order": False}):
-        plain = search_root(game, state, depth=3, trace_limit=100_000, **switches)
-        assert plain.score == minimax.score
-        assert not any("scout" in k for k in plain.trace["root"]["children"])
-
-
-@pytest.mark.parametrize("moves", [[], ["draw"]])  # MAX to move at the root, then MIN
-def test_a_solve_in_passes_draws_every_pass_and_its_answer(moves):
-    """Blacksin solves in passes (Game.solve_in_passes): null-window passes over the root's
-    moves find its value, MTD(f)'s way, and a last pass searches the window just around it.
-    The trace holds every pass, as searched: each root child names its pass, each pass its
-    window, answer, nodes and the root moves its cut-off left; the counts are the untraced
-    search's, and the value is minimax's."""
-    from engine.games.blacksin import Blacksin
-
-    game = Blacksin.from_options({"deck_count": 10, "seed": 3})
-    state = game.replay(moves)
-    plain = search_root(game, state)
-    traced = search_root(game, state, trace_limit=100_000)
-    minimax = search_root(game, state, algorithm="minimax")
+    plain = search_root(game, state, depth=depth)
+    traced = search_root(game, state, depth=depth, trace_limit=100_000)
+    minimax = search_root(game, state, depth=depth, algorithm="minimax")
     assert traced.score == plain.score == minimax.score
     assert (traced.stats.nodes, traced.stats.tt_hits) == (plain.stats.nodes, plain.stats.tt_hits)
     root = traced.trace["root"]
@@ -480,8 +443,11 @@ def test_a_solve_in_passes_draws_every_pass_and_its_answer(moves):
         for c in node["children"]:
             yield from walk(c)
     assert len([n for n in walk(root) if n.get("entered", True)]) == plain.stats.nodes
-    # with scout off, or for a game that does not solve in passes, one open pass
-    single = search_root(game, state, trace_limit=100_000, scout=False)
-    assert single.score == plain.score and "passes" not in single.trace["root"]
+    # with scout off, or without the ordering or the table the passes build on: one open pass
+    for switches in ({"scout": False}, {"order": False}, {"tt": False}):
+        single = search_root(game, state, depth=depth, trace_limit=100_000, **switches)
+        assert single.score == plain.score and "passes" not in single.trace["root"]
+        assert not any("pass" in k for k in single.trace["root"]["children"])
+    # a solve of a game that does not ask for passes: one open pass
     nim = Nim.from_options({"piles": "1,3,5,7"})
     assert "passes" not in search_root(nim, nim.start(), trace_limit=1000).trace["root"]
