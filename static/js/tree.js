@@ -635,7 +635,7 @@
 
   function rootPassesLines(n) {
     const k = n.passes.length;
-    return [["The search starts at ", b("the root"), `: ${kindName(n)}. This solve searches the root's moves in `, b(`${k} passes`),
+    return [["The search starts at ", b("the root"), `: ${kindName(n)}. The search goes through the root's moves in `, b(`${k} passes`),
       " (MTD(f)): each pass but the last gives them a window one step wide, which can only answer yes or no to one question, \"is the root's value at least b?\", but cuts far sooner than an open window; the table keeps what each pass proved for the next. The answers move b until only one value is left; the last pass searches the window just around it, for each root move's value or bound. ",
       cutNote("null-window passes")],
     ...n.passes.map((p, i) => [`Pass ${i + 1}: window `, b(T.windowText(p.alpha, p.beta)), `, ${T.fmt(p.nodes)} nodes: `, ...passAnswer(i + 1)])];
