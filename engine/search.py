@@ -973,9 +973,9 @@ def _search_iteration(game: Game, state, kernel: Kernel, tech: Techniques, table
             tracer.end_root(best_v)
     kernel.enter_root()
     counts = kernel.counts()
-    # (a win or loss is proved whatever else the search met: only lines that end the game
-    # score one, and a faster one would lie within the depth searched)
-    exact = counts["horizon"] == horizon_before or abs(best_v) >= MATE_BOUND
+    # (in passes, nothing averaged, a win or loss is proved whatever else they met: only lines
+    # that end the game score one, and a faster one would lie within the depth searched)
+    exact = counts["horizon"] == horizon_before or (passes and abs(best_v) >= MATE_BOUND)
     if tech.tt:
         table.entries[game.key(state)] = (0 if unlimited else root_depth, best_v, EXACT, best_m, exact)
     if d > 0:
