@@ -825,7 +825,7 @@ class Tracer:
 def _pv_path(root, pv) -> list[dict]:
     """The recorded nodes along the principal variation, the root first."""
     path = [root]
-    for move in pv:  # (the last child with the move: after a root move's null-window test, its full search)
+    for move in pv:  # (the last child with the move: a root searched in passes has it once a pass, the last pass's last)
         nxt = next((c for c in reversed(path[-1]["children"]) if c["move"] == move), None)
         if nxt is None:
             break
@@ -996,10 +996,11 @@ def _null_window_passes(test: Callable[[float, float], float], guess: float) -> 
     meet. (The values are whole numbers: draws, ``WIN - plies``, the games' evaluations; so
     bounds a step apart leave one value. Were one not, a value inside a window is exact,
     and the passes still end on the value.) Measured on 40 Blacksin deals solved from the
-    start, from a draw: 213,421 nodes with one open window, 171,731 with these passes and the
-    last one (0.85x the instructions). In other solves it does not pay as well (Shannon's 400
-    random boards +17 % nodes in about the same time, misère Nim 1,3,5,7 +14 % nodes), so a
-    game asks for it there (:attr:`~engine.game.Game.solve_in_passes`)."""
+    start, from a draw: 213,421 nodes with one open window, 171,724 with these passes and the
+    last one (20 games against the rules agent: 0.86x the instructions). In other solves it
+    does not pay as well (Shannon's 400 random boards +17 % nodes in about the same time,
+    misère Nim 1,3,5,7 +14 % nodes), so a game asks for it there
+    (:attr:`~engine.game.Game.solve_in_passes`)."""
     # (no result at the root is better than a win on the next ply, nor worse than a loss on it)
     low: float = 1 - WIN
     high: float = WIN - 1

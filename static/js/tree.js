@@ -157,7 +157,7 @@
     let n = json;
     pv.add(n.id);
     for (const move of (json.result && json.result.pv) || []) {
-      // the last child with the move: a root move's full search comes after its null-window test
+      // the last child with the move: a root searched in passes has it once a pass, the last pass's last
       const c = n.children.findLast((k) => k.move === move);
       if (!c) break;
       pv.add(c.id);
@@ -328,7 +328,7 @@
     return g;
   }
 
-  /** The label on the edge into a node: its move, and for a root move of a solve in passes the pass. */
+  /** The label on the edge into a node: its move, and for a root move searched in passes the pass. */
   function edgeLabel(n) {
     return n.move == null ? "" : n.pass ? `${n.move} · pass ${n.pass}` : n.move;
   }
@@ -616,7 +616,7 @@
     return lines;
   }
 
-  // ----- a solve in passes (MTD(f)): the root's moves searched again in each window ----------
+  // ----- a root searched in passes (MTD(f)): its moves searched again in each window ---------
   /** What pass k asks: a null window asks one question, the last pass wants the values. */
   function passQuestion(k) {
     const p = trace.passes[k - 1];

@@ -77,7 +77,7 @@ def check_exit(node, text):
 
 
 def check_pass(root, kind, node, text):
-    """A solve in passes: each pass announced as it begins, and its answer told after its last move."""
+    """A root searched in passes: each pass announced as it begins, and its answer told after its last move."""
     passes, k = root["passes"], node["pass"]
     mine = [c for c in root["children"] if c["pass"] == k]
     p = passes[k - 1]
