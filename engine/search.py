@@ -1052,12 +1052,13 @@ def _in_a_roomy_stack(fn: Callable, *args):
     chunk as soon as the frame that opened it returns: a search whose recursion keeps going
     up and down across a chunk's edge maps and unmaps a chunk each time (CPython gh-142183,
     fixed in 3.13 and 3.14 by keeping one spare). Blacksin's 27-ply solves sat on such an
-    edge: 40 games against the rules agent made 150 mmap/munmap pairs and 281 page faults a
-    game, 2.7-5.1 ms of system time a game (where the edge falls moves with every frame added
-    anywhere on the way). This frame declares about 56 KiB of evaluation stack that it never
-    touches, more than half of the next chunk size up, so it opens a chunk of its own of 128
-    KiB and the search runs in the 70 KiB left after it, the chunk kept until the search
-    returns: 35 page faults a game, 0.3-0.4 ms of system time."""
+    edge: the bench's games against the rules agent made 382 mmap/munmap pairs and 206 page
+    faults a game, 2.0-3.3 ms of system time a game (where the edge falls moves with every
+    frame added anywhere on the way). This frame declares about 56 KiB of evaluation stack
+    that it never touches, more than half of the next chunk size up, so it opens a chunk of
+    its own of 128 KiB and the search runs in the 70 KiB left after it, the chunk kept until
+    the search returns: no such pairs, 72 page faults a game (the memory allocator's own),
+    0.1-0.5 ms of system time."""
     return fn(*args)
 
 
