@@ -373,3 +373,33 @@ def test_a_game_may_leave_out_moves_no_better_in_a_search_to_the_end_only(salt):
         kept = game.exact_moves(s, game.moves(s))
         assert n.get("left_out", 0) == len(game.moves(s)) - len(kept)
         assert len(n["children"]) + n.get("pruned", 0) == len(kept), (n["cut"], n["bound"], n["children"])
+
+
+def test_the_search_runs_in_a_frame_stack_chunk_of_its_own(monkeypatch):
+    """Every node is searched below ``_in_a_roomy_stack``, whose frame declares far more stack
+    than a 16 KiB chunk holds (so CPython 3.11 opens a chunk of its own for it, with room for
+    the whole recursion: see its docstring); the result is the one a plain call gives."""
+    import sys
+
+    from engine import search
+    from engine.games import get_game
+
+    roomy = search._in_a_roomy_stack.__code__
+    assert roomy.co_stacksize * 8 > 2 * 16 * 1024
+    game = get_game("nim").from_options({"piles": "1,2,3"})
+    below = []
+    plain_moves = type(game).search_moves
+
+    def search_moves(self, state):
+        frame = sys._getframe()
+        while frame is not None and frame.f_code is not roomy:
+            frame = frame.f_back
+        below.append(frame is not None)
+        return plain_moves(self, state)
+
+    monkeypatch.setattr(type(game), "search_moves", search_moves)
+    result = search.search_root(game, game.start())
+    assert below and all(below)
+    monkeypatch.setattr(search, "_in_a_roomy_stack", lambda fn, *args: fn(*args))
+    plain = search.search_root(game, game.start())
+    assert (result.score, result.best_move, result.stats.nodes) == (plain.score, plain.best_move, plain.stats.nodes)
