@@ -411,25 +411,35 @@ def blacksin_target(games: int = BLACKSIN_GAMES, log=None, repeat: int = 1) -> d
     times (the same games, the same moves): the fastest run counts, as everywhere in the
     bench, and every run's figure is shown (on this shared machine the same 50 games read
     62, 42 and 52 ms a game in three runs in a row)."""
-    import resource
-
     from .arena import run_arena
+
+    try:
+        import resource
+    except ImportError:  # (not on Windows: the figure then leaves out the system's share)
+        resource = None  # type: ignore[assignment]
+
+    def usage() -> tuple[float, int]:
+        if resource is None:
+            return 0.0, 0
+        u = resource.getrusage(resource.RUSAGE_SELF)
+        return u.ru_stime, u.ru_minflt
 
     runs = []  # (CPU seconds, of them in the system, page faults)
     for i in range(repeat):
         if log:
             log(f"blacksin: alphabeta against rules, {games} games, run {i + 1} of {repeat}")
-        before, t0 = resource.getrusage(resource.RUSAGE_SELF), time.process_time()
+        before, t0 = usage(), time.process_time()
         result = run_arena("blacksin", {}, ["alphabeta", "rules"], games=games, seed=1)
-        seconds, after = time.process_time() - t0, resource.getrusage(resource.RUSAGE_SELF)
-        runs.append((seconds, after.ru_stime - before.ru_stime, after.ru_minflt - before.ru_minflt))
+        seconds, after = time.process_time() - t0, usage()
+        runs.append((seconds, after[0] - before[0], after[1] - before[1]))
     seconds, system, faults = min(runs)
     ms = seconds * 1000 / games
     each = (f" (fastest of {repeat} runs: " + ", ".join(f"{r[0] * 1000 / games:.1f}" for r in runs) + ")"
             if repeat > 1 else "")
     # (the system's share and the page faults: a search that maps and unmaps memory as it
     # goes shows there, see engine.search._in_a_roomy_stack)
-    each += f", {system * 1000 / games:.1f} ms of it in the system, {faults / games:,.0f} page faults a game"
+    if resource is not None:
+        each += f", {system * 1000 / games:.1f} ms of it in the system, {faults / games:,.0f} page faults a game"
     # (nodes/s over the whole run: the rules agent's moves and the arena's own work count too)
     return {"target": f"Blacksin exact alpha-beta <= {BLACKSIN_GAME_MS} ms CPU a game against rules "
                       f"({games} games, seed 1)",
