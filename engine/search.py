@@ -58,7 +58,9 @@ class Techniques:
     ``order``  the game's move ordering and the table's best move first (off: the order of
                the game's legal moves);
     ``sym``    the game's ``search_moves``: one move per group leading to equivalent positions;
-    ``mate``   mate-distance cuts: stop where no result can beat a win already found;
+    ``mate``   mate-distance cuts: stop where no result can beat a win already found -- no
+               win comes sooner than on the next ply, nor, where the game knows more
+               (:meth:`~engine.game.Game.soonest_wins`: Shannon), sooner than its rules allow;
     ``tt``     the transposition table;
     ``futility`` one or two plies above the horizon, the game's
                :meth:`~engine.game.Game.futility` bound: stop where no move's evaluation can
@@ -440,11 +442,14 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
                 and type(game).solved is not Game.solved else None)
     # (and the moves such a search needs, where solved() gave no value)
     g_exact = game.exact_moves if g_solved is not None and type(game).exact_moves is not Game.exact_moves else None
+    # (how soon each seat could win at the earliest, where the game knows it)
+    g_soonest = game.soonest_wins if use_mate and type(game).soonest_wins is not Game.soonest_wins else None
     tt_dict = table.entries if tech.tt else None
     tt_get = tt_dict.get if tt_dict is not None else None
     hits = [0, 0]  # table answers, and those that are not proved
     table_answer = _table_answer(pv, hits)
-    nodes = leaves = evals = cutoffs = horizon = deepest = futile = solved = 0  # (closure cells: cheaper than attributes)
+    # (closure cells: cheaper than attributes)
+    nodes = leaves = evals = cutoffs = horizon = deepest = futile = solved = soonest = 0
     tracing = tracer is not None
     trace_probe = tracer.probe if tracer is not None else None
     trace_moves = tracer.tried if tracer is not None else None
@@ -453,7 +458,7 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
         """``key``: the state's table key when the parent has looked the state up in the
         table already, and ``entry`` what it found there (None, or an entry that did not
         answer this very window and depth: no need to ask it again)."""
-        nonlocal nodes, leaves, evals, cutoffs, horizon, deepest, futile, solved
+        nonlocal nodes, leaves, evals, cutoffs, horizon, deepest, futile, solved, soonest
         nodes += 1
         if not nodes & CHECK_EVERY:
             check()
@@ -486,6 +491,18 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
                 return alpha
             if beta <= ply + 1 - WIN:
                 return beta
+            # The same with the game's own bound on how soon each seat can win, asked only
+            # where the window lies among wins and losses: every other value (a draw, an
+            # evaluation) is then on the near side of it as well.
+            if g_soonest is not None and (alpha >= MATE_BOUND or beta <= -MATE_BOUND):
+                soon = g_soonest(state)
+                if soon is not None:
+                    if alpha >= WIN - ply - soon[0]:
+                        soonest += 1
+                        return alpha
+                    if beta <= ply + soon[1] - WIN:
+                        soonest += 1
+                        return beta
         tt_move = None
         if futility_first and depth == 1 and g_side(state) not in averaged:
             v = g_futility(state, alpha, beta, 1)
@@ -593,7 +610,8 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
 
     def counts() -> dict:
         return {"nodes": nodes, "leaves": leaves, "evals": evals, "cutoffs": cutoffs, "tt_hits": hits[0],
-                "horizon": horizon + hits[1], "deepest": deepest, "futile": futile, "solved": solved}
+                "horizon": horizon + hits[1], "deepest": deepest, "futile": futile, "solved": solved,
+                "soonest": soonest}
 
     def enter_root() -> None:
         nonlocal nodes
@@ -762,6 +780,14 @@ class Tracer:
             return
         if self.tech.mate and (alpha >= WIN - ply - 1 or beta <= ply + 1 - WIN):
             node["cut"], node["bound"] = "mate", _window_bound(value, alpha, beta)
+            return
+        if after.get("soonest", 0) > before.get("soonest", 0) and after["nodes"] == before["nodes"] + 1:
+            # a mate-distance cut on the game's bound: the plies from here to the soonest win
+            # of the seat that could not win soon enough
+            node["cut"], node["bound"] = "mate", _window_bound(value, alpha, beta)
+            soonest = self.game.soonest_wins(state)
+            assert soonest is not None  # (the kernel cut on it)
+            node["soonest"] = soonest[0 if node["bound"] == "upper" else 1]
             return
         if after.get("futile", 0) > before.get("futile", 0) and after["nodes"] == before["nodes"] + 1:
             node["cut"], node["bound"] = "futility", _window_bound(value, alpha, beta)

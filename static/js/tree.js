@@ -385,7 +385,7 @@
   const CUTS = {
     beta: { short: "β cut", words: "β cut-off: the value reached β, so MIN higher up will never let play come here; the other moves were not searched" },
     alpha: { short: "α cut", words: "α cut-off: the value fell to α, so MAX higher up will never let play come here; the other moves were not searched" },
-    mate: { short: "mate", words: "mate-distance cut: no result here could beat a win already found higher up, so the node was not searched" },
+    mate: { short: "mate", words: "mate-distance cut: no result here could beat a win already found higher up (no win comes sooner than the next ply, or than the game's rules allow), so the node was not searched" },
     futility: { short: "futility", words: "futility cut: one or two plies above the depth limit, the game proved from its moves, without trying them, that none can reach the window (two plies above it: each has a reply that keeps it out), or that one passes it; so no move was searched, and the value is that bound" },
     table: { short: "table", words: "answered by the transposition table: this position was searched before, so nothing below it is searched again" },
     solved: { short: "solved", words: "solved by the game's endgame rule: the game works out this position's exact value without trying the moves, so no move was searched" },
@@ -676,14 +676,16 @@
   }
 
   function mateLine(n, where) {
-    const ply = n.depth + 1;
+    // n.soonest: the game's own bound, the fewest plies from here to that side's win (else the next ply)
+    const ply = n.depth + (n.soonest || 1);
+    const rule = n.soonest ? ` (the game's rules allow no win for it sooner than ${n.soonest} plies from here)` : "";
     if (n.bound === "upper") {
       return ["Not searched ", b(where), ": from here MAX could at best win ", b(`${ply} plies`), " from the root (",
-        b(T.value(T.WIN - ply)), "), no better than the α = ", b(T.value(n.alpha)), " MAX already has. So the value is ", b(`at most ${T.value(n.value)}`),
+        b(T.value(T.WIN - ply)), ")", rule, ", no better than the α = ", b(T.value(n.alpha)), " MAX already has. So the value is ", b(`at most ${T.value(n.value)}`),
         ". ", cutNote("✂ mate distance")];
     }
     return ["Not searched ", b(where), ": from here MIN could at best win ", b(`${ply} plies`), " from the root (",
-      b(T.value(ply - T.WIN)), "), no better than the β = ", b(T.value(n.beta)), " MIN already has. So the value is ", b(`at least ${T.value(n.value)}`),
+      b(T.value(ply - T.WIN)), ")", rule, ", no better than the β = ", b(T.value(n.beta)), " MIN already has. So the value is ", b(`at least ${T.value(n.value)}`),
       ". ", cutNote("✂ mate distance")];
   }
 

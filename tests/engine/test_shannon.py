@@ -11,7 +11,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from engine.game import EVAL_LIMIT, IllegalMove
+from engine.game import EVAL_LIMIT, Game, IllegalMove
 from engine.games import get_game
 from engine.games import shannon as shannon_module
 from engine.games.shannon import Contracted, exact_conductance, log_conductance, spans_twice
@@ -970,6 +970,79 @@ def test_the_endgame_rules_are_exactly_what_the_full_search_finds():
             searched = search_root(game, state, endgame=False)
             assert value == (searched.score if game.to_move(state) == SHORT else -searched.score), state
     assert answered > 100
+
+
+def _soonest_by_every_line(game, state, limit):
+    """[Short, Cut]: the fewest plies after which some line of play from ``state`` (any
+    legal moves by both sides) ends in that side's win, or None within ``limit`` plies."""
+    soonest: list[int | None] = [None, None]
+    level = {state}
+    for plies in range(1, limit + 1):
+        following = set()
+        for position in level:
+            for move in game.moves(position):
+                after = game.play(position, move)
+                status = game.status(after)
+                if status is None:
+                    following.add(after)
+                elif soonest[status] is None:
+                    soonest[status] = plies
+        level = following
+    return soonest
+
+
+def test_no_line_of_play_wins_sooner_than_soonest_wins():
+    """Shannon.soonest_wins is a true bound: from random positions, no line of play at all
+    (every legal move of both sides) ends in a side's win sooner. And it is a useful one: in
+    most of them some line wins exactly that soon."""
+    checked = tight = 0
+    for game, state in _random_positions(random.Random("soonest wins"), 4000):
+        if len(game.moves(state)) > 10:
+            continue  # (every line of play: kept small)
+        bound = game.soonest_wins(state)
+        found = _soonest_by_every_line(game, state, max(bound))
+        for side in (SHORT, CUT):
+            assert found[side] is None or found[side] >= bound[side], (state, side, found, bound)
+            tight += found[side] == bound[side]
+        checked += 1
+        if checked == 150:
+            break
+    assert checked == 150 and tight > 150
+
+
+def test_mate_distance_cuts_on_the_soonest_wins_keep_every_value_and_cut_nodes():
+    """The mate switch cuts where the game's soonest win could not beat the result found:
+    the same value and root moves' values as a search that knows only the next ply, in
+    fewer nodes all told (a board here and there takes a few more: a cut position is not
+    kept in the table); with the switch off the game is not asked."""
+
+    class NextPlyOnly(Shannon):  # no knowledge of how soon a side can win
+        soonest_wins = Game.soonest_wins
+
+    nodes = {"bounded": 0, "plain": 0}
+    for seed, first in ((47, "cut"), (64, "short"), (12, "short"), (5, "cut"), (172, "cut")):
+        options = {"board": "random", "seed": seed, "first": first}
+        bounded, plain = Shannon.from_options(options), NextPlyOnly.from_options(options)
+        found, expected = search_root(bounded, bounded.start()), search_root(plain, plain.start())
+        assert found.score == expected.score, (seed, first)
+        nodes["bounded"] += found.stats.nodes
+        nodes["plain"] += expected.stats.nodes
+        # the move it chose is worth that score: the plain search of the position after it
+        after = search_root(plain, plain.push_notation(plain.start(), found.best_move))
+        assert after.outcome != found.outcome and after.mate_in + 1 == found.mate_in, (seed, first)
+    assert nodes["bounded"] < 0.8 * nodes["plain"], nodes
+
+    asked = []
+
+    class Counted(Shannon):
+        def soonest_wins(self, state):
+            asked.append(state)
+            return super().soonest_wins(state)
+
+    game = Counted.from_options({"board": "random", "seed": 47, "first": "cut"})
+    expected = search_root(game, game.start(), mate=False).score
+    assert not asked
+    assert search_root(game, game.start()).score == expected and asked
 
 
 def test_futility_bounds_are_passed_by_the_moves():

@@ -451,3 +451,39 @@ def test_the_root_is_searched_in_passes_and_the_trace_draws_every_pass(name, opt
     # a solve of a game that does not ask for passes: one open pass
     nim = Nim.from_options({"piles": "1,3,5,7"})
     assert "passes" not in search_root(nim, nim.start(), trace_limit=1000).trace["root"]
+
+
+@pytest.mark.parametrize("seed, first, bound", [(47, "cut", "upper"), (38, "cut", "lower")])
+def test_a_shannon_solve_marks_the_cuts_on_the_games_soonest_wins(seed, first, bound):
+    """Mate-distance cuts on the game's own bound (Game.soonest_wins) are labelled as mate
+    cuts, with the plies the bound allowed: each is a bound on the side where the window
+    lay, the one-ply rule alone would not have cut there, and the node's true value (solved
+    afresh, from the root's view) lies on the bound's side."""
+    shannon = get_game("shannon")
+    game = shannon.from_options({"board": "random", "seed": seed, "first": first})
+    r = search_root(game, game.start(), trace_limit=100_000)
+    assert not r.trace["truncated"]
+    cuts = []
+
+    def walk(node, path):
+        if "soonest" in node:
+            cuts.append((node, path))
+        for child in node["children"]:
+            walk(child, path + [child["move"]])
+
+    walk(r.trace["root"], [])
+    assert len(cuts) > 20 and any(node["bound"] == bound for node, _ in cuts)
+    for node, path in cuts[:25]:
+        ply, soonest = node["depth"], node["soonest"]
+        assert node["cut"] == "mate" and not node["children"]
+        state = game.replay(path)
+        solved = search_root(game, state)
+        truth = solved.score if game.to_move(state) == 0 else -solved.score  # seat 0's view, from here
+        truth = truth - ply if truth > 0 else truth + ply  # from the root (a win or loss: no draws)
+        if node["bound"] == "upper":
+            assert WIN - ply - 1 > node["alpha"] >= WIN - ply - soonest and node["value"] == node["alpha"]
+            assert truth <= node["value"]
+        else:
+            assert node["bound"] == "lower"
+            assert ply + 1 - WIN < node["beta"] <= ply + soonest - WIN and node["value"] == node["beta"]
+            assert truth >= node["value"]
