@@ -678,14 +678,14 @@
   function mateLine(n, where) {
     // n.soonest: the game's own bound, the fewest plies from here to that side's win (else the next ply)
     const ply = n.depth + (n.soonest || 1);
-    const rule = n.soonest ? ` (the game's rules allow no win for it sooner than ${n.soonest} plies from here)` : "";
+    const rule = n.soonest ? `, as the game's rules allow it no win sooner than ${n.soonest} plies from here:` : ",";
     if (n.bound === "upper") {
       return ["Not searched ", b(where), ": from here MAX could at best win ", b(`${ply} plies`), " from the root (",
-        b(T.value(T.WIN - ply)), ")", rule, ", no better than the α = ", b(T.value(n.alpha)), " MAX already has. So the value is ", b(`at most ${T.value(n.value)}`),
+        b(T.value(T.WIN - ply)), ")", rule, " no better than the α = ", b(T.value(n.alpha)), " MAX already has. So the value is ", b(`at most ${T.value(n.value)}`),
         ". ", cutNote("✂ mate distance")];
     }
     return ["Not searched ", b(where), ": from here MIN could at best win ", b(`${ply} plies`), " from the root (",
-      b(T.value(ply - T.WIN)), ")", rule, ", no better than the β = ", b(T.value(n.beta)), " MIN already has. So the value is ", b(`at least ${T.value(n.value)}`),
+      b(T.value(ply - T.WIN)), ")", rule, " no better than the β = ", b(T.value(n.beta)), " MIN already has. So the value is ", b(`at least ${T.value(n.value)}`),
       ". ", cutNote("✂ mate distance")];
   }
 

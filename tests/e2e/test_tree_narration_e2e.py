@@ -70,6 +70,9 @@ def check_exit(node, text):
         assert plies in text and ("each has a reply that keeps it out" in text) == (node["plies_left"] == 2), text
     if node["cut"]:
         assert reason[node["cut"]] in text, (node["id"], text)
+    if node.get("soonest"):  # a mate cut on the game's bound: how soon, and how far from the root
+        assert f"allow it no win sooner than {node['soonest']} plies from here" in text, (node["id"], text)
+        assert f"at best win {node['depth'] + node['soonest']} plies from the root" in text, (node["id"], text)
     if node.get("pruned"):
         assert f"other {node['pruned']} move(s)" in text, (node["id"], text)
     if node.get("cutoff") and node.get("pass"):  # a root move that settled its pass's question
@@ -97,11 +100,16 @@ def check_pass(root, kind, node, text):
 @pytest.mark.parametrize("piles, depth, algo", [("4,1", 0, "alphabeta"), ("4,1", 0, "mate"),
                                                 ("3,4,5", 2, "alphabeta"), ("3,4,5", 2, "table"),
                                                 ("3,4,5", 2, "scout"), ("cantris", 4, "futility"),
-                                                ("blacksin", 0, "scout")])
+                                                ("blacksin", 0, "scout"), ("shannon 56 short", 0, "mate"),
+                                                ("shannon 14 cut", 0, "mate")])
 def test_the_tree_page_narrates_what_happened(page: Page, piles, depth, algo):
-    gid = (create_game(page, "", "cantris", {"board": "6x3", "seed": 2}) if piles == "cantris"
-           else create_game(page, "", "blacksin", {"deck_count": 10, "seed": 3}) if piles == "blacksin"
-           else create_game(page, piles))
+    if piles.startswith("shannon"):  # random boards whose mate cuts rest on the game's soonest wins
+        _, seed, first = piles.split()
+        gid = create_game(page, "", "shannon", {"board": "random", "seed": int(seed), "first": first})
+    else:
+        gid = (create_game(page, "", "cantris", {"board": "6x3", "seed": 2}) if piles == "cantris"
+               else create_game(page, "", "blacksin", {"deck_count": 10, "seed": 3}) if piles == "blacksin"
+               else create_game(page, piles))
     page.goto(f"/play/{gid}/tree?algo={algo}&depth={depth}&nodes=500")
     summary = page.get_by_test_id("tree-summary")
     expect(summary).to_contain_text("Drew")
@@ -140,6 +148,8 @@ def test_the_tree_page_narrates_what_happened(page: Page, piles, depth, algo):
             expect(narration).to_contain_text(f"Pass {k}: window ({value_text(p['alpha'])}, {value_text(p['beta'])})")
     cuts = [n for _, n in steps if n["cut"]]
     assert cuts, "these searches cut"
+    if piles.startswith("shannon"):
+        assert any(n.get("soonest") for n in cuts)
     if algo == "futility":  # both of the game's proofs, drawn and told, one and two plies above the limit
         assert {n["bound"] for n in cuts if n["cut"] == "futility"} == {"lower", "upper"}
         assert {n["plies_left"] for n in cuts if n["cut"] == "futility"} == {1, 2}
