@@ -184,15 +184,15 @@ class Game(ABC):
         trying the moves, as a bound. Default: ``None`` (no knowledge)."""
         return None
 
-    def soonest_wins(self, state) -> tuple[int, int] | None:
-        """How soon each seat could win at the earliest from a position in play: ``(plies,
-        plies)`` for seat 0 and seat 1, counting the winning move (1: the side to move might
-        win with this move), lower bounds that no line of play beats (a seat that cannot
-        win at all may be given any number of plies). With the ``mate`` switch, the search
-        cuts where not even that soonest win could beat the result already found, as
-        mate-distance pruning does with a win on the next ply; asked only where the window
-        lies among wins and losses, so it must be cheap rather than tight. Default: ``None``
-        (no knowledge beyond the next ply)."""
+    def soonest_win(self, state, seat: int) -> int | None:
+        """How soon ``seat`` could win at the earliest from a position in play: the plies,
+        counting the winning move (1: the side to move might win with this move), a lower
+        bound that no line of play beats (for a seat that cannot win at all, any number).
+        With the ``mate`` switch, the search cuts where not even that soonest win could beat
+        the result already found, as mate-distance pruning does with a win on the next ply;
+        asked only where the window lies among wins and losses (for the seat it would need),
+        so it should be cheap rather than tight. Default: ``None`` (no knowledge beyond the
+        next ply)."""
         return None
 
     def solved(self, state) -> int | None:

@@ -60,7 +60,7 @@ class Techniques:
     ``sym``    the game's ``search_moves``: one move per group leading to equivalent positions;
     ``mate``   mate-distance cuts: stop where no result can beat a win already found -- no
                win comes sooner than on the next ply, nor, where the game knows more
-               (:meth:`~engine.game.Game.soonest_wins`: Shannon), sooner than its rules allow;
+               (:meth:`~engine.game.Game.soonest_win`: Shannon), sooner than its rules allow;
     ``tt``     the transposition table;
     ``futility`` one or two plies above the horizon, the game's
                :meth:`~engine.game.Game.futility` bound: stop where no move's evaluation can
@@ -443,7 +443,7 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
     # (and the moves such a search needs, where solved() gave no value)
     g_exact = game.exact_moves if g_solved is not None and type(game).exact_moves is not Game.exact_moves else None
     # (how soon each seat could win at the earliest, where the game knows it)
-    g_soonest = game.soonest_wins if use_mate and type(game).soonest_wins is not Game.soonest_wins else None
+    g_soonest = game.soonest_win if use_mate and type(game).soonest_win is not Game.soonest_win else None
     tt_dict = table.entries if tech.tt else None
     tt_get = tt_dict.get if tt_dict is not None else None
     hits = [0, 0]  # table answers, and those that are not proved
@@ -491,16 +491,18 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
                 return alpha
             if beta <= ply + 1 - WIN:
                 return beta
-            # The same with the game's own bound on how soon each seat can win, asked only
-            # where the window lies among wins and losses: every other value (a draw, an
-            # evaluation) is then on the near side of it as well.
-            if g_soonest is not None and (alpha >= MATE_BOUND or beta <= -MATE_BOUND):
-                soon = g_soonest(state)
-                if soon is not None:
-                    if alpha >= WIN - ply - soon[0]:
+            # The same with the game's own bound on how soon a seat can win, asked only where
+            # the window lies among that seat's wins: every other value (the other's wins, a
+            # draw, an evaluation) is then on the near side of it as well.
+            if g_soonest is not None:
+                if alpha >= MATE_BOUND:
+                    soon = g_soonest(state, 0)
+                    if soon is not None and alpha >= WIN - ply - soon:
                         soonest += 1
                         return alpha
-                    if beta <= ply + soon[1] - WIN:
+                elif beta <= -MATE_BOUND:
+                    soon = g_soonest(state, 1)
+                    if soon is not None and beta <= ply + soon - WIN:
                         soonest += 1
                         return beta
         tt_move = None
@@ -785,9 +787,7 @@ class Tracer:
             # a mate-distance cut on the game's bound: the plies from here to the soonest win
             # of the seat that could not win soon enough
             node["cut"], node["bound"] = "mate", _window_bound(value, alpha, beta)
-            soonest = self.game.soonest_wins(state)
-            assert soonest is not None  # (the kernel cut on it)
-            node["soonest"] = soonest[0 if node["bound"] == "upper" else 1]
+            node["soonest"] = self.game.soonest_win(state, 0 if node["bound"] == "upper" else 1)
             return
         if after.get("futile", 0) > before.get("futile", 0) and after["nodes"] == before["nodes"] + 1:
             node["cut"], node["bound"] = "futility", _window_bound(value, alpha, beta)

@@ -991,15 +991,15 @@ def _soonest_by_every_line(game, state, limit):
     return soonest
 
 
-def test_no_line_of_play_wins_sooner_than_soonest_wins():
-    """Shannon.soonest_wins is a true bound: from random positions, no line of play at all
+def test_no_line_of_play_wins_sooner_than_soonest_win():
+    """Shannon.soonest_win is a true bound: from random positions, no line of play at all
     (every legal move of both sides) ends in a side's win sooner. And it is a useful one: in
     most of them some line wins exactly that soon."""
     checked = tight = 0
     for game, state in _random_positions(random.Random("soonest wins"), 4000):
         if len(game.moves(state)) > 10:
             continue  # (every line of play: kept small)
-        bound = game.soonest_wins(state)
+        bound = [game.soonest_win(state, SHORT), game.soonest_win(state, CUT)]
         found = _soonest_by_every_line(game, state, max(bound))
         for side in (SHORT, CUT):
             assert found[side] is None or found[side] >= bound[side], (state, side, found, bound)
@@ -1010,14 +1010,14 @@ def test_no_line_of_play_wins_sooner_than_soonest_wins():
     assert checked == 150 and tight > 150
 
 
-def test_mate_distance_cuts_on_the_soonest_wins_keep_every_value_and_cut_nodes():
+def test_mate_distance_cuts_on_the_soonest_win_keep_every_value_and_cut_nodes():
     """The mate switch cuts where the game's soonest win could not beat the result found:
     the same value and root moves' values as a search that knows only the next ply, in
     fewer nodes all told (a board here and there takes a few more: a cut position is not
     kept in the table); with the switch off the game is not asked."""
 
     class NextPlyOnly(Shannon):  # no knowledge of how soon a side can win
-        soonest_wins = Game.soonest_wins
+        soonest_win = Game.soonest_win
 
     nodes = {"bounded": 0, "plain": 0}
     for seed, first in ((47, "cut"), (64, "short"), (12, "short"), (5, "cut"), (172, "cut")):
@@ -1035,9 +1035,9 @@ def test_mate_distance_cuts_on_the_soonest_wins_keep_every_value_and_cut_nodes()
     asked = []
 
     class Counted(Shannon):
-        def soonest_wins(self, state):
+        def soonest_win(self, state, seat):
             asked.append(state)
-            return super().soonest_wins(state)
+            return super().soonest_win(state, seat)
 
     game = Counted.from_options({"board": "random", "seed": 47, "first": "cut"})
     expected = search_root(game, game.start(), mate=False).score

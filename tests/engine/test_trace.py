@@ -455,7 +455,7 @@ def test_the_root_is_searched_in_passes_and_the_trace_draws_every_pass(name, opt
 
 @pytest.mark.parametrize("seed, first, bound", [(47, "cut", "upper"), (38, "cut", "lower")])
 def test_a_shannon_solve_marks_the_cuts_on_the_games_soonest_wins(seed, first, bound):
-    """Mate-distance cuts on the game's own bound (Game.soonest_wins) are labelled as mate
+    """Mate-distance cuts on the game's own bound (Game.soonest_win) are labelled as mate
     cuts, with the plies the bound allowed: each is a bound on the side where the window
     lay, the one-ply rule alone would not have cut there, and the node's true value (solved
     afresh, from the root's view) lies on the bound's side."""
