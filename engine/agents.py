@@ -382,7 +382,8 @@ LADDER = (
          "alphabeta:tt=off,order=on,sym=on,mate=off,scout=off,futility=off"),
     Rung("mate", "+ mate distance", "+ mate",
          "no search where no result could beat a win already found: no win comes sooner than on the next ply, "
-         "nor, where the game knows, than its rules allow (Shannon: a shortest path's edges, one a move)",
+         "nor, where the game knows, than its rules allow (Shannon: Short colours a shortest path's edges, Cut "
+         "deletes one edge per edge-disjoint path, one a move)",
          "alphabeta:tt=off,order=on,sym=on,mate=on,scout=off,futility=off"),
     Rung("table", "+ transposition table", "+ table",
          "positions already searched are looked up, not searched again", "alphabeta:endgame=off,scout=off,futility=off"),
