@@ -780,14 +780,13 @@ class Tracer:
         if after.get("solved", 0) > before.get("solved", 0) and after["nodes"] == before["nodes"] + 1:
             node["cut"] = "solved"  # the game's endgame rule gave the exact value
             return
-        if self.tech.mate and (alpha >= WIN - ply - 1 or beta <= ply + 1 - WIN):
+        # (a mate-distance cut on the game's bound as well: it names the plies from here to
+        # the soonest win of the seat that could not win soon enough)
+        on_bound = after.get("soonest", 0) > before.get("soonest", 0) and after["nodes"] == before["nodes"] + 1
+        if on_bound or self.tech.mate and (alpha >= WIN - ply - 1 or beta <= ply + 1 - WIN):
             node["cut"], node["bound"] = "mate", _window_bound(value, alpha, beta)
-            return
-        if after.get("soonest", 0) > before.get("soonest", 0) and after["nodes"] == before["nodes"] + 1:
-            # a mate-distance cut on the game's bound: the plies from here to the soonest win
-            # of the seat that could not win soon enough
-            node["cut"], node["bound"] = "mate", _window_bound(value, alpha, beta)
-            node["soonest"] = self.game.soonest_win(state, 0 if node["bound"] == "upper" else 1)
+            if on_bound:
+                node["soonest"] = self.game.soonest_win(state, 0 if node["bound"] == "upper" else 1)
             return
         if after.get("futile", 0) > before.get("futile", 0) and after["nodes"] == before["nodes"] + 1:
             node["cut"], node["bound"] = "futility", _window_bound(value, alpha, beta)

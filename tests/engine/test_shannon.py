@@ -1012,7 +1012,7 @@ def test_no_line_of_play_wins_sooner_than_soonest_win():
 
 def test_mate_distance_cuts_on_the_soonest_win_keep_every_value_and_cut_nodes():
     """The mate switch cuts where the game's soonest win could not beat the result found:
-    the same value and root moves' values as a search that knows only the next ply, in
+    the same value as a search that knows only the next ply, and a chosen move worth it, in
     fewer nodes all told (a board here and there takes a few more: a cut position is not
     kept in the table); with the switch off the game is not asked."""
 
