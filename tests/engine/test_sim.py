@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from engine.agents import parse_agent
 from engine.game import EVAL_LIMIT, IllegalMove
 from engine.games import get_game
-from engine.games.sim import Sim
+from engine.games.sim import ALL, BITS, Sim
 from engine.options import OptionError
 from engine.search import WIN, search_root
 
@@ -314,6 +314,12 @@ def test_no_theory_where_none_is_known():
 
 
 # ----- symmetry -----------------------------------------------------------------------------
+def test_every_masks_bit_list_names_its_set_segments_lowest_first():
+    assert len(BITS) == ALL + 1 == 2 ** len(SEGMENTS)
+    for mask in range(ALL + 1):
+        assert BITS[mask] == tuple(e for e in range(len(SEGMENTS)) if mask >> e & 1)
+
+
 def test_key_is_invariant_under_relabelling():
     rng = random.Random(11)
     for _ in range(200):
