@@ -268,7 +268,7 @@ class Shannon(Game):
         self._choices_memo: dict[tuple[int, int], list] = {}
         self._last_graph: tuple = (None, None)
         self._siblings: tuple = (None, None, None, None)  # (coloured, cut, contract, flows or a bit): _sibling_flow
-        self._numbered: tuple = (None, None, None, None)  # (closure, relevant, index, pairs) the last key numbered
+        self._numbered: tuple = (None, None, None, None)  # (closure, relevant, names, pairs) the last key numbered
         # (coloured, cut, relevant, link) of the last position played from; the link: the
         # same of the position it was played from, when known, else None (_played_from)
         self._parent: tuple = (0, 0, self.all_edges, None)
@@ -370,13 +370,14 @@ class Shannon(Game):
 
     def _contracted(self, facts) -> "Contracted":
         """:meth:`contracted` from the position's :meth:`_facts`."""
-        _, closure, relevant, label, bridge, _, _ = facts
+        _, closure, relevant, label, bridge, _, ends = facts
         last = self._last_graph  # one read: another thread may replace it meanwhile
         if last[0] == (closure, relevant):  # the search asks key, moves, order in a row
             return last[1]
         numbered = self._numbered  # (the key numbered these edges just before, mostly)
+        # (the position's ends: its relevant edges among them, no pass over every edge)
         graph = Contracted(label[self.s], label[self.t],
-                           [(e, label[u], label[v]) for e, u, v in self._ends if relevant >> e & 1], bridge,
+                           [(bit.bit_length() - 1, a, b) for bit, a, b in ends if relevant & bit], bridge,
                            numbered[2:] if numbered[0] == closure and numbered[1] == relevant else None)
         self._last_graph = ((closure, relevant), graph)
         return graph
@@ -506,26 +507,31 @@ class Shannon(Game):
         signatures are counted in the same pass. (A memo by the numbered edges as well
         answered 10 % of the random boards' codes, yet cost more than it saved.)"""
         closure, relevant, label = facts[1], facts[2], facts[3]
-        index = {label[self.s]: 0, label[self.t]: 1}
-        get = index.get  # (bound once: this loop runs for every new position)
+        # component -> its number, or None (a list: a subscript is cheaper than a dict.get
+        # call, and this loop runs for every new position); names: number -> component
+        index: list = [None] * len(label)
+        names = [label[self.s], label[self.t]]
+        index[names[0]], index[names[1]] = 0, 1
         signature = [0, 0]
         pairs: list[tuple[int, int]] = []
         append = pairs.append
         weight = FIRST_WEIGHT
         for bit, a, b in facts[6]:
             if relevant & bit:
-                i = get(a)
+                i = index[a]
                 if i is None:
                     i = index[a] = len(signature)
                     signature.append(FAR)
-                j = get(b)
+                    names.append(a)
+                j = index[b]
                 if j is None:
                     j = index[b] = len(signature)
                     signature.append(FAR)
+                    names.append(b)
                 append((i, j))
                 signature[i] += weight[j]
                 signature[j] += weight[i]
-        self._numbered = (closure, relevant, index, pairs)  # for the Contracted the search may ask next
+        self._numbered = (closure, relevant, names, pairs)  # for the Contracted the search may ask next
         code = _canonical(pairs, signature)[0]
         if len(self._code_memo) >= MEMO_LIMIT:
             self._code_memo.clear()
@@ -563,8 +569,9 @@ class Shannon(Game):
         relevant, label = facts[2], facts[3]
         source, sink = label[self.s], label[self.t]
         joining = last = 0
-        to_source: dict[int, int] = {}
-        to_sink: dict[int, int] = {}
+        # component -> its edges to the source, and to the sink (lists: cheaper than dicts)
+        to_source = [0] * len(label)
+        to_sink = [0] * len(label)
         for bit, a, b in facts[6]:
             if relevant & bit:
                 if a == source:
@@ -572,17 +579,17 @@ class Shannon(Game):
                         joining += 1
                         last = bit
                     else:
-                        to_source[b] = to_source.get(b, 0) + 1
+                        to_source[b] += 1
                 elif a == sink:
                     if b == source:
                         joining += 1
                         last = bit
                     else:
-                        to_sink[b] = to_sink.get(b, 0) + 1
+                        to_sink[b] += 1
                 elif b == source:
-                    to_source[a] = to_source.get(a, 0) + 1
+                    to_source[a] += 1
                 elif b == sink:
-                    to_sink[a] = to_sink.get(a, 0) + 1
+                    to_sink[a] += 1
         if cut_to_move:
             if joining >= 2:
                 return WIN - 2
@@ -594,9 +601,8 @@ class Shannon(Game):
             bridges = facts[5]
             if bridges & (bridges - 1):
                 return 2 - WIN
-        for x, k in to_source.items():
-            m = to_sink.get(x, 0)
-            if m and k + m >= 3:
+        for k, m in zip(to_source, to_sink):
+            if k and m and k + m >= 3:
                 return WIN - 4 if cut_to_move else WIN - 3
         if cut_to_move:  # (one edge joins the terminals: Cut deletes it, the search's next step)
             bridges = self._facts(state[0], state[1] | last)[5]
@@ -621,7 +627,7 @@ class Shannon(Game):
         if facts[0] is not None:
             return None
         graph = self._contracted(facts)
-        moves = _distances(graph.near, 0)[1] if seat == SHORT else graph.flow()[0]
+        moves = _distances(graph.near, 0, 1)[1] if seat == SHORT else graph.flow()[0]
         return 2 * moves - (state[2] == seat)
 
     def order(self, state, moves):
@@ -1156,14 +1162,14 @@ class Contracted:
                  numbered: Any = None):
         """``bridge``: the edge on every source-sink path nearest the source, or None, when
         the caller knows it already (:func:`path_blocks`); found here otherwise.
-        ``numbered``: ``(index, pairs)`` as made here, when the caller has them already."""
+        ``numbered``: ``(names, pairs)`` as made here, when the caller has them already."""
         self.source, self.sink, self.edges = source, sink, edges
         # The methods work on vertex numbers: the terminals 0 and 1, then the other
         # components in the order they first appear (lists, not dicts, in the hot path).
         near: list[list[int]]  # vertex number -> the other ends of its edges, in edge order
         if numbered is not None:
-            index, pairs = numbered
-            near = [[] for _ in index]
+            names, pairs = numbered
+            near = [[] for _ in names]
             for i, j in pairs:
                 near[i].append(j)
                 near[j].append(i)
@@ -1183,11 +1189,12 @@ class Contracted:
                 pairs.append((i, j))
                 near[i].append(j)
                 near[j].append(i)
-        self.names = list(index)  # vertex number -> component
+            names = list(index)
+        self.names = names  # vertex number -> component
         self.pairs = pairs
         self.near = near
         if bridge == "find":
-            adjacent: list[list[tuple[int, int]]] = [[] for _ in index]
+            adjacent: list[list[tuple[int, int]]] = [[] for _ in names]
             for (e, _, _), (i, j) in zip(edges, pairs):
                 adjacent[i].append((j, 1 << e))
                 adjacent[j].append((i, 1 << e))
@@ -1361,9 +1368,10 @@ class Contracted:
         return conductance(self.pairs, 0, 1)
 
 
-def _distances(near: list[list[int]], origin: int) -> list[int]:
+def _distances(near: list[list[int]], origin: int, target: int | None = None) -> list[int]:
     """Breadth-first distances from ``origin`` in the graph ``near`` (vertex -> neighbours);
-    ``len(near)`` where there is no path."""
+    ``len(near)`` where there is no path. With ``target``, the search stops once it has that
+    one's distance (the others' may be left unset)."""
     far = len(near)
     distance = [far] * far
     distance[origin] = 0
@@ -1373,6 +1381,8 @@ def _distances(near: list[list[int]], origin: int) -> list[int]:
         for y in near[x]:
             if distance[y] == far:
                 distance[y] = step
+                if y == target:
+                    return distance
                 queue.append(y)
     return distance
 
