@@ -895,10 +895,16 @@ def _fewest_moves(deck, most, target):
         for e in range(most + 1):
             # gain g: draw this card (1 move) and gain g - card from the next, or draw it and
             # erase it (2 moves, one erase) and gain g from the next; g = 0: stop at once
-            drawn = [_UNREACHABLE] * card + [moves + 1 for moves in after[e][:max(0, target + 1 - card)]]
-            # (the smaller of each pair by comparison: the builtin min() is slow to call)
-            row = ([d if d < m else m for d, m in zip(drawn[:target + 1], [moves + 2 for moves in after[e - 1]])]
-                   if e else drawn[:target + 1])
+            # (one comprehension a row, the smaller of each pair by comparison: the builtin
+            # min() is slow to call; a list for each way and slices of them built the same
+            # table in 1.6x the instructions, 3 % of 20 games against the rules agent)
+            drawn = after[e][:target + 1 - card]  # (for the gains from ``card`` on)
+            if e:
+                erased = after[e - 1]
+                row = ([m + 2 if m < _UNREACHABLE - 2 else _UNREACHABLE for m in erased[:card]]
+                       + [d + 1 if d < m + 1 else m + 2 for d, m in zip(drawn, erased[card:])])
+            else:
+                row = [_UNREACHABLE] * card + [d + 1 for d in drawn]
             row[0] = 0
             rows.append(row)
         table[pos] = rows
