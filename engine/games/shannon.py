@@ -2041,7 +2041,7 @@ def path_blocks(adjacent, source, sink) -> tuple[int, int, int]:
     (found at or after ``x``: all of those lie below it while ``x`` is being finished), and
     blocks pop from the sink back -- the last at the source, where the search can stop.
     A block is the edges stacked from its top tree edge on (each edge is stacked once, so
-    their sum is their mask).
+    their sum is their mask; only such sums are kept, see :func:`_path_blocks`).
 
     >>> path_blocks([[(1, 1)], [(0, 1), (2, 2), (2, 4), (3, 8)], [(1, 2), (1, 4)], [(1, 8)]], 0, 2)
     (7, 1, 1)
@@ -2052,49 +2052,54 @@ def path_blocks(adjacent, source, sink) -> tuple[int, int, int]:
 def _path_blocks(adjacent, free: int, source, sink) -> tuple[int, int, int]:
     """:func:`path_blocks` of the multigraph of the edges of ``adjacent`` whose bits are in
     ``free`` (the others are passed over)."""
-    n = len(adjacent)
-    order = [0] * n  # discovery time, from 1; 0: not reached yet
-    low = [0] * n
-    order[source] = low[source] = clock = 1
-    stack: list[int] = []  # bits of the edges of the blocks being explored
-    path = [(source, 0, iter(adjacent[source]), 0)]  # (vertex, edge in, edges left, stack height under the edge in)
+    order = [0] * len(adjacent)  # discovery time, from 1; 0: not reached yet
+    order[source] = clock = 1
+    # The vertex being explored is x, reached by the edge `via`, with its edges left
+    # `todo`, its discovery time `at`, its low point `low`, and `under` the sum of the
+    # stacked edges under `via`; `path` holds the same of the vertices above it (locals:
+    # cheaper than lists indexed by vertex in this loop, which runs for every new position).
+    x, via, todo, at, low, under = source, 0, iter(adjacent[source]), 1, 1, 0
+    path: list[tuple] = []
+    # The stack of the edges of the blocks being explored is only ever needed as the sum
+    # of its top part (a block's mask), so it is kept as the sum of all it holds: a block
+    # is ``stacked - under`` of its top tree edge, and popping it sets ``stacked = under``.
+    stacked = 0
     relevant = bridge = bridges = 0
-    push = stack.append
     while True:
-        x, via, todo, _ = path[-1]
-        at = order[x]
         for y, e in todo:
             if e == via or not free & e:
                 continue
             seen = order[y]
             if not seen:  # a tree edge: go down (x's edges left resume later)
-                path.append((y, e, iter(adjacent[y]), len(stack)))
-                push(e)
+                path.append((x, via, todo, at, low, under))
+                under = stacked
+                stacked += e
                 clock += 1
-                order[y] = low[y] = clock
+                order[y] = at = low = clock
+                x, via, todo = y, e, iter(adjacent[y])
                 break
             if seen < at:  # a back edge
-                push(e)
-                if seen < low[x]:
-                    low[x] = seen
+                stacked += e
+                if seen < low:
+                    low = seen
         else:  # x is done: back up to its parent w
-            height = path.pop()[3]
             if not path:
                 break
-            w = path[-1][0]
-            if low[x] < low[w]:
-                low[w] = low[x]
-            if low[x] >= order[w]:  # the edges from `via` up on the stack form a block
-                if order[sink] >= order[x]:  # on the way
-                    if len(stack) - height == 1:
-                        relevant |= via
+            below = low
+            w, via_w, todo, at_w, low, under_w = path.pop()
+            if below >= at_w:  # the edges from `via` up on the stack form a block
+                if order[sink] >= at:  # on the way
+                    block = stacked - under
+                    relevant |= block
+                    if block == via:
                         bridges |= via
                         bridge = via
-                    else:
-                        relevant |= sum(stack[height:])
                     if w == source:
                         break
-                del stack[height:]
+                stacked = under
+            elif below < low:
+                low = below
+            x, via, at, under = w, via_w, at_w, under_w
     return relevant, bridge, bridges
 
 
