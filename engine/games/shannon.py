@@ -2054,11 +2054,12 @@ def _path_blocks(adjacent, free: int, source, sink) -> tuple[int, int, int]:
     ``free`` (the others are passed over)."""
     order = [0] * len(adjacent)  # discovery time, from 1; 0: not reached yet
     order[source] = clock = 1
-    # The vertex being explored is x, reached by the edge `via`, with its edges left
-    # `todo`, its discovery time `at`, its low point `low`, and `under` the sum of the
-    # stacked edges under `via`; `path` holds the same of the vertices above it (locals:
-    # cheaper than lists indexed by vertex in this loop, which runs for every new position).
-    x, via, todo, at, low, under = source, 0, iter(adjacent[source]), 1, 1, 0
+    # The vertex being explored was reached by the edge `via`; `todo` are its edges left,
+    # `at` its discovery time, `low` its low point and `under` the sum of the stacked edges
+    # under `via`. `path` holds the same of the vertices above it, the source at the
+    # bottom (locals: cheaper than lists indexed by vertex in this loop, which runs for
+    # every new position).
+    via, todo, at, low, under = 0, iter(adjacent[source]), 1, 1, 0
     path: list[tuple] = []
     # The stack of the edges of the blocks being explored is only ever needed as the sum
     # of its top part (a block's mask), so it is kept as the sum of all it holds: a block
@@ -2067,39 +2068,41 @@ def _path_blocks(adjacent, free: int, source, sink) -> tuple[int, int, int]:
     relevant = bridge = bridges = 0
     while True:
         for y, e in todo:
-            if e == via or not free & e:
-                continue
+            # (the order of the tests: ``free & e`` makes a new int, a comparison does not,
+            # so the edges to vertices below, and the one from the parent, skip it)
             seen = order[y]
-            if not seen:  # a tree edge: go down (x's edges left resume later)
-                path.append((x, via, todo, at, low, under))
+            if not seen:  # a tree edge: go down (the edges left resume later)
+                if not free & e:
+                    continue
+                path.append((via, todo, at, low, under))
                 under = stacked
                 stacked += e
                 clock += 1
                 order[y] = at = low = clock
-                x, via, todo = y, e, iter(adjacent[y])
+                via, todo = e, iter(adjacent[y])
                 break
-            if seen < at:  # a back edge
+            if seen < at and e != via and free & e:  # a back edge
                 stacked += e
                 if seen < low:
                     low = seen
-        else:  # x is done: back up to its parent w
+        else:  # this vertex is done: back up to its parent
             if not path:
                 break
             below = low
-            w, via_w, todo, at_w, low, under_w = path.pop()
-            if below >= at_w:  # the edges from `via` up on the stack form a block
+            via_above, todo, at_above, low, under_above = path.pop()
+            if below >= at_above:  # the edges from `via` up on the stack form a block
                 if order[sink] >= at:  # on the way
                     block = stacked - under
                     relevant |= block
                     if block == via:
                         bridges |= via
                         bridge = via
-                    if w == source:
+                    if not path:  # the parent is the source
                         break
                 stacked = under
             elif below < low:
                 low = below
-            x, via, at, under = w, via_w, at_w, under_w
+            via, at, under = via_above, at_above, under_above
     return relevant, bridge, bridges
 
 
