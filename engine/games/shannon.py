@@ -312,9 +312,9 @@ class Shannon(Game):
     def _remember(self, coloured: int, label: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
         """``(closure, label)`` of a coloured set whose components ``label`` names, memoised."""
         closure = 0
-        for e, u, v in self._ends:
+        for bit, u, v in self._bit_ends:
             if label[u] == label[v]:
-                closure |= 1 << e
+                closure |= bit
         if len(self._colour_memo) >= MEMO_LIMIT:
             self._colour_memo.clear()
         memo = self._colour_memo[coloured] = (closure, label)
@@ -333,7 +333,7 @@ class Shannon(Game):
             closure, label = self._components(coloured)
             known = self._ends_memo.get(coloured)
             if known is None:
-                known = self._between(coloured, closure, label)
+                known = self._between(coloured, label)
             ends = known[0]
             if label[self.s] == label[self.t]:
                 facts = (SHORT, closure, 0, label, None, 0, ends)
@@ -350,18 +350,23 @@ class Shannon(Game):
             self._facts_memo[coloured, cut] = facts
         return facts
 
-    def _between(self, coloured: int, closure: int, label) -> tuple:
+    def _between(self, coloured: int, label) -> tuple:
         """``(ends, adjacent)`` of a coloured set (memoised): ``ends`` (see :meth:`_facts`),
         and ``adjacent[component] = [(other, edge's bit), ...]`` over the same edges, for
         :func:`path_blocks` (each position picks its free edges from these)."""
-        ends = tuple([(bit, label[u], label[v]) for bit, u, v in self._bit_ends if not closure & bit])
+        # (one pass; an edge is outside the closure when its ends' components differ)
+        ends = []
         adjacent: list[list[tuple[int, int]]] = [[] for _ in label]
-        for bit, a, b in ends:
-            adjacent[a].append((b, bit))
-            adjacent[b].append((a, bit))
+        for bit, u, v in self._bit_ends:
+            a = label[u]
+            b = label[v]
+            if a != b:
+                ends.append((bit, a, b))
+                adjacent[a].append((b, bit))
+                adjacent[b].append((a, bit))
         if len(self._ends_memo) >= MEMO_LIMIT:
             self._ends_memo.clear()
-        known = self._ends_memo[coloured] = (ends, adjacent)
+        known = self._ends_memo[coloured] = (tuple(ends), adjacent)
         return known
 
     def contracted(self, state) -> "Contracted":
