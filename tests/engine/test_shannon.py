@@ -423,6 +423,19 @@ def test_path_blocks_of_the_free_edges_are_those_of_simple_paths():
             assert bridge in on_every
 
 
+def test_facts_found_from_the_parent_are_those_found_afresh():
+    """A position's facts are found with the help of the position last played from (its
+    relevant edges bound the new ones): over every position a solve met, they equal those
+    of a fresh game, which knows no parent."""
+    for seed, first in itertools.product((9, 12, 172), ("short", "cut")):
+        options = {"board": "random", "seed": seed, "first": first}
+        game = Shannon.from_options(options)
+        search_root(game, game.start())
+        fresh = Shannon.from_options(options)
+        for (coloured, cut), facts in game._facts_memo.items():
+            assert facts == fresh._facts(coloured, cut)
+
+
 def _bit_list(mask):
     return [1 << e for e in range(mask.bit_length()) if mask >> e & 1]
 
