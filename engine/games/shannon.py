@@ -916,7 +916,7 @@ class Shannon(Game):
         if played is None:
             return None
         known, first = played
-        place, _, v, _, _ = known
+        place, _, v, _, _, _ = known
         shift = first[0] / first[1]
         potential = [x - y * shift for x, y in zip(v, first[2])] + [0.0, 1.0]  # (-2: the sink, -1: the source)
         relevant = facts[2]
@@ -1627,13 +1627,13 @@ INVERSE_LIMIT = 4096  # inverses kept (each a few hundred floats) before the mem
 
 
 def _grounded_inverse(ends, label, relevant: int, source, sink) -> tuple | None:
-    """``(place, rows, v, flow, 0)`` of the network of the edges ``(bit, u, v)`` of ``ends``
+    """``(place, rows, v, flow, 0, None)`` of the network of the edges ``(bit, u, v)`` of ``ends``
     in ``relevant`` (1-ohm resistors between the components ``label`` names): ``place``
     gives each board vertex's row (-1 on the source's component, -2 on the sink's, None
     off the network), ``rows`` the inverse of the Laplacian of the other components with
     the terminals grounded, ``v`` their potentials with the source at 1 and the sink at 0,
-    ``flow`` the conductance (see :func:`_sibling_updates`; None for a zero pivot), and
-    0: no :func:`_updated` step since."""
+    ``flow`` the conductance (see :func:`_sibling_updates`; None for a zero pivot), 0: no
+    :func:`_updated` step since, and None: every row is made (see :func:`_row`)."""
     index = {source: -1, sink: -2}
     pairs = []
     for bit, u, w in ends:
@@ -1671,7 +1671,7 @@ def _grounded_inverse(ends, label, relevant: int, source, sink) -> tuple | None:
     if solved is None:
         return None
     v, flow = solved
-    return [index.get(x) for x in label], rows, v, flow, 0
+    return [index.get(x) for x in label], rows, v, flow, 0, None
 
 
 def _grounded_solve(rows: list[list[float]], to_source: list[float], to_sink: list[float],
@@ -1713,9 +1713,12 @@ def _updated(known, edge, contract: bool) -> tuple | None:
     potentials; None when doubtful (a difference that shrinks its terms more than CANCEL
     times) or off the network. A contracted end on a terminal's component joins it; the
     rows of two contracted inner ends become the same. The network keeps the edges that
-    fall dead: they carry no current. Steps count (the last field), so that rounding
-    errors cannot pile up: after GENERATIONS an inverse is made afresh."""
-    place, rows, v, flow, generation = known
+    fall dead: they carry no current. Steps count (the fifth field), so that rounding
+    errors cannot pile up: after GENERATIONS an inverse is made afresh. The rows of the
+    inverse are made as they are read (:func:`_row`, from the last field: the rows before,
+    the scaled ``w`` and ``w``): most inverses made here serve a position one ply above
+    the horizon, whose moves read a few of its rows (Bridg-It 4 to depth 6: a third)."""
+    place, _, v, flow, generation, _ = known
     a, b = place[edge[0]], place[edge[1]]
     if a is None or b is None or a == b:
         return None
@@ -1723,6 +1726,7 @@ def _updated(known, edge, contract: bool) -> tuple | None:
         if b < 0:
             return None
         a, b = b, a
+    rows = _all_rows(known)
     if b < 0:
         d = v[a] if b == -2 else v[a] - 1.0
         w = [row[a] for row in rows]
@@ -1749,11 +1753,32 @@ def _updated(known, edge, contract: bool) -> tuple | None:
             return None
         flow = found
     scaled = [x * factor for x in w]
-    rows = [[x + s * y for x, y in zip(row, w)] for s, row in zip(scaled, rows)]
     v = [x + s * d for x, s in zip(v, scaled)]
     if contract:  # a's component joins the terminal's, or b's joins a's (their rows are alike)
         place = [b if p == a else p for p in place] if b < 0 else [a if p == b else p for p in place]
-    return place, rows, v, flow, generation + 1
+    return place, [None] * len(rows), v, flow, generation + 1, (rows, scaled, w)
+
+
+def _row(known, i: int) -> list[float]:
+    """Row ``i`` of the inverse of ``known`` (:func:`_grounded_inverse`), made on first use
+    from the rows it was updated from (:func:`_updated`: ``R + s w^T``, ``s`` the scaled
+    ``w``) and kept. (Two threads may both make it: the same values.)"""
+    rows = known[1]
+    row = rows[i]
+    if row is None:
+        before, scaled, w = known[5]
+        s = scaled[i]
+        row = rows[i] = [x + s * y for x, y in zip(before[i], w)]
+    return row
+
+
+def _all_rows(known) -> list[list[float]]:
+    """Every row of the inverse of ``known`` (:func:`_row`)."""
+    rows = known[1]
+    if known[5] is not None and None in rows:
+        for i in range(len(rows)):
+            _row(known, i)
+    return rows
 
 
 def _doubtful(found: float) -> bool:
@@ -1772,19 +1797,21 @@ def _edge_terms(known, edge) -> tuple[int, int, float, float] | None:
     between its ends with the terminals grounded; None when it is off the network, inside
     one component or between the terminals, or doubtful (a resistance that is a difference
     shrinking its terms more than CANCEL times)."""
-    place, rows, v, _, _ = known
+    place, rows, v, _, _, _ = known
     a, b = place[edge[0]], place[edge[1]]
     if a is None or b is None or a == b or (a < 0 and b < 0):
         return None
     if a < 0:
         a, b = b, a
+    row = rows[a] or _row(known, a)  # (a row made is a list, never empty; else None)
     if b < 0:
-        r = rows[a][a]
+        r = row[a]
         if r < SMALLEST:
             return None
         return a, b, (v[a] - 1.0 if b == -1 else v[a]), r
-    both = rows[a][a] + rows[b][b]
-    r = both - rows[a][b] - rows[b][a]
+    other = rows[b] or _row(known, b)
+    both = row[a] + other[b]
+    r = both - row[b] - other[a]
     if r * CANCEL < both:
         return None
     return a, b, v[a] - v[b], r
@@ -1821,13 +1848,14 @@ def _first_change(known, edge, contract: bool) -> tuple | None:
     if terms is None:
         return None
     a, b, d, r = terms
-    rows = known[1]
+    row = _row(known, a)
     if b < 0:
-        z = rows[a]
+        z = row
         size = [abs(x) for x in z]
     else:
-        z = [x - y for x, y in zip(rows[a], rows[b])]
-        size = [abs(x) + abs(y) for x, y in zip(rows[a], rows[b])]
+        other = _row(known, b)
+        z = [x - y for x, y in zip(row, other)]
+        size = [abs(x) + abs(y) for x, y in zip(row, other)]
     if not contract:
         r -= 1.0
         if -r * CANCEL < 1.0:
