@@ -273,7 +273,9 @@ class Shannon(Game):
         # same of the position it was played from, when known, else None (_played_from)
         self._parent: tuple = (0, 0, self.all_edges, None)
         self._inverse_memo: dict[tuple[int, int], tuple | None] = {}  # (coloured, cut) -> _grounded_inverse
-        self._first_step: tuple = (None, 0, None)  # (inverse, edge's bit, _first_change) last used
+        # (inverse, edge's bit, _first_change, {edge: _changed_twice}) last used: the second
+        # changes are kept, as futility finds many of those the search evaluates next
+        self._first_step: tuple = (None, 0, None, {})
 
     # ----- what a position means (memoised: the search asks again and again) ---------------
     def _components(self, coloured: int) -> tuple[int, tuple[int, ...]]:
@@ -712,10 +714,10 @@ class Shannon(Game):
         added = (coloured ^ before) | (cut ^ cut_before)
         if before & ~coloured or cut_before & ~cut or added & (added - 1) or not added:
             return None
-        edge = self.edges[added.bit_length() - 1]
+        e = added.bit_length() - 1
         known = self._inverse_memo.get((before, cut_before))
         if known is not None:
-            return _changed_once(known, edge, coloured != before)
+            return _changed_once(known, self.edges[e], coloured != before)
         grand = parent[3]
         if grand is None:
             return None
@@ -726,10 +728,14 @@ class Shannon(Game):
         step = self._first_step  # (the parent's change, shared by its children)
         if step[0] is not known or step[1] != first:
             step = self._first_step = (known, first, _first_change(
-                known, self.edges[first.bit_length() - 1], before != grand[0]))
+                known, self.edges[first.bit_length() - 1], before != grand[0]), {})
         if step[2] is None:
             return None
-        return _changed_twice(known, step[2], edge, coloured != before)
+        changed = step[3]  # (futility may have found it: _every_move, _strongest_move)
+        found = changed.get(e, changed)  # (the dict itself: not found yet)
+        if found is changed:
+            found = changed[e] = _changed_twice(known, step[2], self.edges[e], coloured != before)
+        return found
 
     def _inverse(self, position: tuple) -> tuple | None:
         """:func:`_grounded_inverse` of a live position (a ``_parent`` record) on its board of
@@ -858,9 +864,10 @@ class Shannon(Game):
         return score
 
     def _played_from_parent(self, coloured: int, cut: int) -> tuple | None:
-        """(the kept inverse of the position last played from (:meth:`_inverse`), the first
-        of the two changes to it (:func:`_first_change`): the edge played) when this position
-        is that one with one more edge coloured or cut, and both are known; else None."""
+        """``_first_step`` (the kept inverse of the position last played from (:meth:`_inverse`),
+        the edge played, the first of the two changes to the inverse (:func:`_first_change`),
+        the second changes found so far) when this position is that one with one more edge
+        coloured or cut, and both are known; else None."""
         parent = self._parent  # one read: another thread may replace it meanwhile
         before, cut_before = parent[0], parent[1]
         added = (coloured ^ before) | (cut ^ cut_before)
@@ -872,8 +879,8 @@ class Shannon(Game):
         step = self._first_step
         if step[0] is not known or step[1] != added:
             step = self._first_step = (known, added, _first_change(
-                known, self.edges[added.bit_length() - 1], coloured != before))
-        return None if step[2] is None else (known, step[2])
+                known, self.edges[added.bit_length() - 1], coloured != before), {})
+        return None if step[2] is None else step
 
     def _every_move(self, coloured: int, cut: int, facts: tuple, short: bool, alpha, beta) -> int | None:
         """The best evaluation of any move (colouring when ``short``, else deleting) along a
@@ -884,15 +891,17 @@ class Shannon(Game):
         change, no doubtful value), so the best is the value the search would find trying
         them all (interchangeable edges, which the search tries once, have equal values).
         None when that does not apply, a value is doubtful, or one reaches the window."""
-        played = self._played_from_parent(coloured, cut)
-        if played is None:
+        step = self._played_from_parent(coloured, cut)
+        if step is None:
             return None
-        known, first = played
         relevant, edges = facts[2], self.edges
+        known, first, changed = step[0], step[2], step[3]
         best = None
         for e, _, _ in self._ends:
             if relevant >> e & 1:
-                found = _changed_twice(known, first, edges[e], short)
+                found = changed.get(e, changed)  # (the dict itself: not found yet)
+                if found is changed:
+                    found = changed[e] = _changed_twice(known, first, edges[e], short)
                 if found is None:
                     return None
                 if best is None or (found > best if short else found < best):
@@ -912,11 +921,11 @@ class Shannon(Game):
         one last played from: from that one's inverse (:meth:`_inverse`), as the search
         would evaluate it (:func:`_changed_twice`); None when that does not apply, or the
         value is doubtful."""
-        played = self._played_from_parent(coloured, cut)
-        if played is None:
+        step = self._played_from_parent(coloured, cut)
+        if step is None:
             return None
-        known, first = played
-        place, _, v, _, _, _ = known
+        place, _, v, _, _, _ = step[0]
+        first = step[2]
         shift = first[0] / first[1]
         potential = [x - y * shift for x, y in zip(v, first[2])] + [0.0, 1.0]  # (-2: the sink, -1: the source)
         relevant = facts[2]
@@ -927,10 +936,11 @@ class Shannon(Game):
                 if a is not None and b is not None:
                     d = abs(potential[a] - potential[b])
                     if d > strongest:
-                        strongest, best = d, (u, w)
+                        strongest, best = d, bit
         if best is None:
             return None
-        found = _changed_twice(known, first, best, short)
+        e = best.bit_length() - 1
+        found = step[3][e] = _changed_twice(step[0], first, self.edges[e], short)
         if found is None:
             return None
         score = round(300 * math.log(found))  # (no rounding tie near: _doubtful)
