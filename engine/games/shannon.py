@@ -1629,7 +1629,7 @@ def _sibling_updates(pairs, vary, contract: bool) -> dict[Any, float | None] | N
             out[name] = None
             continue
         x = 300 * log(found)
-        out[name] = None if abs(x - math.floor(x) - 0.5) < DOUBT else found
+        out[name] = None if abs(x % 1.0 - 0.5) < DOUBT else found
     return out
 
 
@@ -1796,8 +1796,8 @@ def _doubtful(found: float) -> bool:
     not positive): see :func:`_sibling_updates`."""
     if found <= 0.0:
         return True
-    x = 300 * math.log(found)
-    return abs(x - math.floor(x) - 0.5) < DOUBT
+    # (y % 1.0 is y - floor(y), exactly, and makes no int)
+    return abs((300 * math.log(found)) % 1.0 - 0.5) < DOUBT
 
 
 def _edge_terms(known, edge) -> tuple[int, int, float, float] | None:
@@ -2026,7 +2026,7 @@ def _rounded_log(flowing: float, pairs, source, sink) -> int | None:
     if not flowing:
         return None
     x = 300 * math.log(flowing)
-    if abs(x - math.floor(x) - 0.5) < TIE_MARGIN:
+    if abs(x % 1.0 - 0.5) < TIE_MARGIN:  # (x % 1.0 is x - floor(x), exactly, and makes no int)
         x = 300 * math.log(exact_conductance(pairs(), source, sink))
     return round(x)
 
