@@ -857,7 +857,8 @@ class Shannon(Game):
         relevant, label = facts[2], facts[3]
         terminals = {label[self.s], label[self.t]}
         for bit, a, b in facts[6]:  # an edge joining the terminals: the same
-            if relevant & bit and a in terminals and b in terminals:  # (a != b: no edge of the closure)
+            # (a != b: no edge of the closure; the rarest test first: this runs for every edge)
+            if a in terminals and b in terminals and relevant & bit:
                 return None
         if short and score <= alpha or not short and score >= beta:  # the strongest falls short
             return self._every_move(coloured, cut, facts, short, alpha, beta)
