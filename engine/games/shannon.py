@@ -839,6 +839,15 @@ class Shannon(Game):
         if score is None:
             return None
         facts = self._facts(coloured, cut)
+        # (a forced move first: then no bound, and the strongest move need not be found)
+        if facts[4] is not None:
+            return None  # a bridge: a forced move, which may end the game
+        relevant, label = facts[2], facts[3]
+        terminals = {label[self.s], label[self.t]}
+        for bit, a, b in facts[6]:  # an edge joining the terminals: the same
+            # (a != b: no edge of the closure; the rarest test first: this runs for every edge)
+            if a in terminals and b in terminals and relevant & bit:
+                return None
         short = side == SHORT
         if short:
             score -= 50
@@ -852,14 +861,6 @@ class Shannon(Game):
                 score = self._strongest_move(coloured, cut, facts, False)
                 if score is None or alpha < score < beta:
                     return None
-        if facts[4] is not None:
-            return None  # a bridge: a forced move, which may end the game
-        relevant, label = facts[2], facts[3]
-        terminals = {label[self.s], label[self.t]}
-        for bit, a, b in facts[6]:  # an edge joining the terminals: the same
-            # (a != b: no edge of the closure; the rarest test first: this runs for every edge)
-            if a in terminals and b in terminals and relevant & bit:
-                return None
         if short and score <= alpha or not short and score >= beta:  # the strongest falls short
             return self._every_move(coloured, cut, facts, short, alpha, beta)
         return score
