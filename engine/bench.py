@@ -525,6 +525,26 @@ def _load_average() -> float | None:
         return None
 
 
+PACE_ADDITIONS = 1_000_000  # the pace probe's loop
+
+
+def pace_ms() -> float:
+    """The machine's pace now: CPU milliseconds of a fixed pure-Python loop
+    (``PACE_ADDITIONS`` integer additions), the median of three. The same loop in the same
+    interpreter, so a higher figure is a slower machine, not slower code: on this project's
+    2-core VM it read 39-75 ms within one minute, and every CPU time of the bench swings
+    with it (the load average does not show this: it counts our processes,
+    not the host's)."""
+    runs = []
+    for _ in range(3):
+        start = time.process_time()
+        total = 0
+        for i in range(PACE_ADDITIONS):
+            total += i
+        runs.append((time.process_time() - start) * 1000)
+    return round(sorted(runs)[1], 1)
+
+
 def in_fresh_process(measure, *args):
     """``measure(*args)`` in a new interpreter, its result back. A target measured in the
     bench's own process pays for the rows before it: the memory their searches freed comes
@@ -549,6 +569,7 @@ def main(args) -> None:
     peers = not getattr(args, "no_peers", False)
     log = _progress if not args.json and sys.stderr.isatty() else None
     rows, failed = [], []
+    pace = {"rows": pace_ms()}  # phase -> the pace probe just before it (pace_ms)
     for row in ROWS:
         if row.game in names:
             try:
@@ -557,18 +578,23 @@ def main(args) -> None:
                 failed.append({"game": row.game, "label": row.label, "error": f"{type(exc).__name__}: {exc}"})
     targets = check_targets(rows)
     if "shannon" in names:
+        pace["Shannon targets"] = pace_ms()
         targets += in_fresh_process(shannon_targets, repeat, log, "shannon" in (args.games or ()))
     if "cantris" in names:
+        pace["Cantris targets"] = pace_ms()
         targets += in_fresh_process(cantris_targets, log)
     if "blacksin" in names:
+        pace["Blacksin target"] = pace_ms()
         targets.append(in_fresh_process(blacksin_target, getattr(args, "blacksin_games", None) or BLACKSIN_GAMES,
                                         log, repeat))
+    pace["end"] = pace_ms()
     if log:
         sys.stderr.write("\r\033[K")
     load = _load_average()
     if args.json:
         print(json.dumps({"timer": "process CPU time, fastest of the repeats", "repeat": repeat,
                           "python": platform.python_version(), "load_average": load, "cpus": os.cpu_count(),
+                          "pace_ms": pace,
                           "rows": rows, "failed": failed, "targets": targets}, indent=2))
         return
     print(f"python -m engine bench: CPU time, fastest of {repeat} run(s); Python {platform.python_version()}")
@@ -576,6 +602,10 @@ def main(args) -> None:
         busy = load > (os.cpu_count() or 1)
         print(f"load average {load:.2f} over the last minute, {os.cpu_count()} CPU(s)"
               + ("; the machine is busy: CPU times read high, compare runs side by side" if busy else ""))
+    print(f"pace: {PACE_ADDITIONS:,} additions in a Python loop took "
+          + ", ".join(f"{ms:g} ms before the {phase}" if phase != "end" else f"{ms:g} ms at the end"
+                      for phase, ms in pace.items())
+          + " (CPU time of the same loop: a higher figure is a slower machine, and the times below read high with it)")
     print_table(rows, targets)
     for f in failed:
         print(f"\n{f['game']}: {f['label']} -- not benched: {f['error']}")

@@ -31,6 +31,8 @@ def test_bench_nim_json(capsys, monkeypatch):
             assert row["easyai"]["agrees"]
     assert data["targets"] and all(isinstance(t["pass"], bool) for t in data["targets"])
     assert data["load_average"] == 5.25  # how quiet the machine was, beside the CPU times
+    assert list(data["pace_ms"]) == ["rows", "end"]  # the machine's pace, probed at each phase
+    assert all(ms > 0 for ms in data["pace_ms"].values())
 
 
 def test_bench_says_when_the_machine_is_busy(capsys, monkeypatch):
@@ -43,6 +45,24 @@ def test_bench_says_when_the_machine_is_busy(capsys, monkeypatch):
         out = capsys.readouterr().out
         assert f"load average {load:.2f} over the last minute, 2 CPU(s)" in out
         assert ("the machine is busy" in out) == busy
+
+
+def test_bench_reports_the_machines_pace_before_each_phase(capsys, monkeypatch):
+    """The pace probe (the same loop each time) runs before the rows, before each group of
+    targets, and at the end, and the report prints each reading in that order."""
+    monkeypatch.setattr(bench, "SLOW_BUDGET", 0.05)
+    monkeypatch.setattr(bench, "ROWS", [r for r in bench.ROWS if r.game == "nim"][:1])
+    readings = iter([95.0, 171.5, 120.0])
+    monkeypatch.setattr(bench, "pace_ms", lambda: next(readings))
+    monkeypatch.setattr(bench, "in_fresh_process", lambda measure, *args: [])
+    assert main(["bench", "--games", "nim", "shannon", "--repeat", "1", "--no-peers"]) == 0
+    out = capsys.readouterr().out
+    assert ("pace: 1,000,000 additions in a Python loop took 95 ms before the rows, "
+            "171.5 ms before the Shannon targets, 120 ms at the end (CPU time of the same loop") in out
+
+
+def test_the_pace_probe_times_its_loop():
+    assert 0 < bench.pace_ms() < 60_000
 
 
 def test_bench_rejects_unknown_games(capsys):
