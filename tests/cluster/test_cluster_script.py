@@ -16,6 +16,13 @@ def listening(port: int) -> bool:
         return s.connect_ex(("127.0.0.1", port)) == 0
 
 
+def as_in_a_terminal() -> None:
+    """Ctrl-C's signal at its default, as a terminal's shell starts a command: a test run
+    started in the background by a shell without job control inherits SIGINT ignored, and
+    bash cannot trap a signal ignored when it starts (the script would never hear Ctrl-C)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_cluster_script_serves_one_set_of_games_and_ctrl_c_stops_everything(redis_server, tmp_path):
     # (redis_server: skipped like the other multi-process tests where no redis-server is installed)
     while True:  # two consecutive free ports
@@ -27,7 +34,7 @@ def test_cluster_script_serves_one_set_of_games_and_ctrl_c_stops_everything(redi
     with open(out, "wb") as log:
         proc = start_process_group(["scripts/cluster.sh", "2", "--port", str(port), "--redis-port", str(redis_port),
                                     "--data", str(tmp_path / "redis")],
-                                   cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+                                   cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, preexec_fn=as_in_a_terminal)
     try:
         deadline = time.monotonic() + 90
         while "Ctrl-C stops everything" not in out.read_text(errors="replace"):
