@@ -2153,6 +2153,9 @@ def _path_blocks(adjacent, free: int, source, sink) -> tuple[int, int, int]:
 
 COUNT_BITS = 6  # bits for how many neighbours of one colour a vertex has (<= MAX_EDGES < 64)
 _WEIGHT = [1 << COUNT_BITS * c for c in range(MAX_EDGES + 2)]  # colour -> its field's unit
+# classes -> colour -> that colour above ``classes`` count fields (a table: the same int
+# objects every round, no shift made per vertex)
+_HIGH = [[c << COUNT_BITS * k for c in range(MAX_EDGES + 2)] for k in range(MAX_EDGES + 2)]
 
 
 # Refinement's first round, from terminals 0 and the rest 1: a vertex's signature counts an
@@ -2174,22 +2177,22 @@ def _canonical(pairs, signature) -> tuple[tuple, list[int]]:
 
     Colour refinement: split colour classes by the colours (with multiplicity) around each
     vertex until nothing splits. A vertex's signature is one integer: its colour above a
-    field per colour counting its neighbours of that colour (exact, no hashing). New
+    field per present colour counting its neighbours of that colour (exact, no hashing). New
     colours are ranks of signatures, so they never depend on how the vertices are
     numbered, and they keep the old classes' order (terminals stay first)."""
     n = len(signature)
     ranks = sorted(set(signature))
     colour = list(map(ranks.index, signature))  # (few classes: a scan beats a dict)
     classes = len(ranks)
-    shift = COUNT_BITS * n
     while classes < n:
-        signature = [c << shift for c in colour]  # a refinement round
+        signature = list(map(_HIGH[classes].__getitem__, colour))  # a refinement round
         weight = list(map(_WEIGHT.__getitem__, colour))
         for i, j in pairs:
             signature[i] += weight[j]
             signature[j] += weight[i]
-        ranks = sorted(set(signature))
-        if len(ranks) > classes:
+        distinct = set(signature)
+        if len(distinct) > classes:  # (no sort when nothing splits)
+            ranks = sorted(distinct)
             colour = list(map(ranks.index, signature))
             classes = len(ranks)
             continue
