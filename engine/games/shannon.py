@@ -1598,7 +1598,6 @@ def _sibling_updates(pairs, vary, contract: bool) -> dict[Any, float | None] | N
     if solved is None:
         return None
     v, flow = solved
-    log = math.log
     out: dict[Any, float | None] = {}
     for name, k in vary:
         i, j = pairs[k]
@@ -1627,11 +1626,7 @@ def _sibling_updates(pairs, vary, contract: bool) -> dict[Any, float | None] | N
             if found * CANCEL < flow:
                 out[name] = None
                 continue
-        if found <= 0.0:
-            out[name] = None
-            continue
-        x = 300 * log(found)
-        out[name] = None if abs(x % 1.0 - 0.5) < DOUBT else found
+        out[name] = None if _doubtful(found) else found
     return out
 
 
