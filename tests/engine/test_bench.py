@@ -2,10 +2,13 @@
 (no timing assertions: the machine is shared)."""
 
 import json
+import re
+import time
 
 from engine import bench
 from engine.agents import LADDER
 from engine.cli import main
+from engine.games import GAMES
 
 
 def test_bench_nim_json(capsys, monkeypatch):
@@ -83,9 +86,23 @@ def test_cantris_and_blacksin_targets_report_their_figures(monkeypatch):
     monkeypatch.setattr(bench, "CANTRIS_BUDGET", 0.05)
     for target in bench.cantris_targets():
         assert isinstance(target["pass"], bool) and target["figure"].startswith("median ")
+        seeds = target["figure"].split("; ", 1)[1].split(", seed ")
+        assert len(seeds) == 5 and all(re.search(r"^(seed )?\d: \d+, done at \d\.\d\d s \([\d,]+ nodes\)$", s)
+                                       for s in seeds), target["figure"]
     target = bench.blacksin_target(games=2)
     assert isinstance(target["pass"], bool) and "2/0/0 W/D/L" in target["figure"]
     assert "fastest of" not in target["figure"]
+
+
+def test_deepening_depth_tells_when_its_deepest_iteration_finished():
+    """The depth reached, and the CPU time by which it was finished: before the budget ran out
+    (the iteration after it was cut short), and after the iteration before it."""
+    game = GAMES["cantris"].from_options({"board": "8x4", "seed": 1})
+    t0 = time.process_time()
+    depth, nodes, seconds = bench.deepening_depth(game, game.start(), 0.3)
+    spent = time.process_time() - t0
+    assert depth >= 2 and nodes > 0
+    assert 0 < seconds < spent and seconds <= 0.3 + 0.05  # (the watcher looks every 10 ms)
 
 
 def test_a_target_decided_by_one_run_counts_its_best_of_the_repeats(monkeypatch):
@@ -98,16 +115,19 @@ def test_a_target_decided_by_one_run_counts_its_best_of_the_repeats(monkeypatch)
     assert len(runs) == 3 and target["figure"].startswith(f"{min(runs):.1f} ms a game (fastest of 3 runs: ")
     assert target["pass"] == (min(runs) <= bench.BLACKSIN_GAME_MS)
 
-    depths = iter([(6, 20_000), (7, 27_000), (6, 21_000)])  # three runs: only the second reaches 7
+    depths = iter([(6, 20_000, 0.9), (7, 27_000, 1.61), (6, 21_000, 0.8)])  # three runs: only the second reaches 7
     monkeypatch.setattr(bench, "deepening_depth", lambda game, state, budget: next(depths))
     monkeypatch.setattr(bench, "SHANNON_SAMPLE", ((52, "cut"),))
     solves, bridgit = bench.shannon_targets(3, full=False)
     assert solves["pass"] and "slowest" in solves["figure"]
-    assert bridgit["pass"] and bridgit["figure"] == "short first: depth 7 (27,000 nodes; deepest of 3 runs: 6, 7, 6)"
-    depths = iter([(6, 20_000), (6, 21_000), (5, 9_000)])
+    assert bridgit["pass"]
+    assert bridgit["figure"] == "short first: depth 7, done at 1.61 s (27,000 nodes; deepest of 3 runs: 6, 7, 6)"
+    # of runs equally deep, the one that got there soonest: the margin the target holds
+    depths = iter([(6, 20_000, 1.5), (6, 21_000, 1.2), (5, 9_000, 0.4)])
     monkeypatch.setattr(bench, "deepening_depth", lambda game, state, budget: next(depths))
     bridgit = bench.shannon_targets(3, full=False)[1]
-    assert not bridgit["pass"] and bridgit["figure"] == "short first: depth 6 (21,000 nodes; deepest of 3 runs: 6, 6, 5)"
+    assert not bridgit["pass"]
+    assert bridgit["figure"] == "short first: depth 6, done at 1.20 s (21,000 nodes; deepest of 3 runs: 6, 6, 5)"
 
 
 def test_a_target_is_measured_in_an_interpreter_of_its_own():
