@@ -38,6 +38,29 @@ def test_bench_nim_json(capsys, monkeypatch):
     assert all(ms > 0 for ms in data["pace_ms"].values())
 
 
+def test_the_peer_is_timed_in_turns_with_the_engine_and_the_median_pair_counts(monkeypatch):
+    """easyAI and our engine run in turns, one run of each a pair: the speed-up is the median of
+    the pairs' ratios (each pair sees one pace of the host), not the fastest of one over the
+    fastest of the other (taken from moments apart)."""
+    nim = GAMES["nim"].from_options({"piles": "1,3,5,7"})
+    real = bench.side_by_side(lambda: (nim, nim.start()), (1, 3, 5, 7), 3)
+    assert real is not None and real["pairs"] == 3 and real["agrees"] and real["outcome"] == "loss"
+    assert real["speedup"] > 1 and real["ms"] > real["ours_ms"] > 0
+
+    theirs = iter([0.020, 0.020, 0.030])  # seconds of each run, in turn
+    ours = iter([0.001, 0.002, 0.001])  # pairs' ratios: 20, 10, 30
+    monkeypatch.setattr(bench, "run_easyai", lambda piles, repeat: {
+        "seconds": next(theirs), "outcome": "loss", "value": -1, "move": None, "tt_entries": 0})
+    monkeypatch.setattr(bench, "run_search", lambda make, kwargs, budget, repeat: {
+        "status": "done", "seconds": (t := next(ours)), "ms": t * 1000, "outcome": "loss"})
+    peer = bench.side_by_side(lambda: (nim, nim.start()), (1, 3, 5, 7), 3)
+    assert peer is not None and peer["speedup"] == 20 and peer["pairs"] == 3
+    assert peer["seconds"] == 0.020 and peer["ours_ms"] == 1.0  # the fastest of each, shown beside
+    # the fastest over the fastest would read 0.020 / 0.001 = 20 here; the pairs say 15
+    theirs, ours = iter([0.030, 0.020, 0.030]), iter([0.001, 0.002, 0.002])  # ratios 30, 10, 15
+    assert bench.side_by_side(lambda: (nim, nim.start()), (1, 3, 5, 7), 3)["speedup"] == 15
+
+
 def test_bench_says_when_the_machine_is_busy(capsys, monkeypatch):
     monkeypatch.setattr(bench, "SLOW_BUDGET", 0.05)
     monkeypatch.setattr(bench, "ROWS", [r for r in bench.ROWS if r.game == "nim"][:1])
