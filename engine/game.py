@@ -75,7 +75,9 @@ class Game(ABC):
     #: Named heuristics a depth-limited search may use instead of :meth:`evaluate`:
     #: name -> method name (``{"safe": "eval_safe_moves"}``). Agents pick one with ``eval=NAME``.
     evaluators: ClassVar[dict[str, str]] = {}
-    #: Depth a default AI uses when it must stop before the end (the lobby's suggestion).
+    #: For a game whose search must stop before the end: the depth the teaching views start
+    #: from (the tree page, Compare); 0: searched to the end. (The lobby's AI for such a game
+    #: deepens for 2 s a move, with no depth cap.)
     default_depth: int = 0
     #: Whether the search tests :meth:`futility` one ply above the horizon before it asks the
     #: table about the position: for a game whose table key costs more than its futility test,

@@ -69,7 +69,9 @@
     const algo = el("select", { "data-testid": `seat-${i}-algo`, "aria-label": `${cap(side)}: algorithm` },
       ...algos.map(([v, t]) => el("option", { value: v, text: t })),
       ...current.policies.map((p) => el("option", { value: p, text: `Fixed agent: ${p}` })));
-    const depth = el("input", { type: "number", min: 0, max: 60, value: current.default_depth || 0, "data-testid": `seat-${i}-depth`, title: "plies; 0 = to the end of the game" });
+    // A game too big to solve each move (default_depth > 0) deepens for 2 s a move, as deep as
+    // that gets (Bridg-It 4: 7-8 plies; a small Shannon board: solved), with no depth cap.
+    const depth = el("input", { type: "number", min: 0, max: 60, value: 0, "data-testid": `seat-${i}-depth`, title: "plies; 0 = to the end of the game" });
     const time = el("input", { type: "number", min: 0.1, max: 600, step: 0.1, value: current.default_depth ? 2 : "", placeholder: "–", "data-testid": `seat-${i}-time`, title: "seconds per move (iterative deepening)" });
     const spec = el("input", { type: "text", "data-testid": `seat-${i}-spec`, name: `seat-${i}-spec`, spellcheck: "false" });
     // Strength levels of alpha-beta (engine/strength.py): weaker ones look ahead less and err.

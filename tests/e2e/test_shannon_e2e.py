@@ -94,6 +94,28 @@ def test_bridgit_against_the_ai_ends(page: Page):
         expect(page.locator(".shn-edge.win-cut").first).to_be_visible()
 
 
+def test_the_lobbys_ai_on_bridgit_4_deepens_for_two_seconds_past_the_teaching_depth(page: Page):
+    """A board too big to solve each move: the lobby's AI has no depth cap, it deepens for 2 s a
+    move (Bridg-It 4: to depth 7 or so) and shows how deep it got; the teaching tools still
+    start from their shallower depth. A game solved each move (Nim) gets no time at all."""
+    page.goto("/?game=nim")
+    expect(page.get_by_test_id("seat-1-spec")).to_have_value("alphabeta")
+    page.goto("/?game=shannon")
+    page.locator("#opt-board").select_option("bridgit-4")
+    expect(page.get_by_test_id("seat-1-depth")).to_have_value("0")
+    expect(page.get_by_test_id("seat-1-time")).to_have_value("2")
+    expect(page.get_by_test_id("seat-1-spec")).to_have_value("alphabeta:time=2")
+    page.get_by_test_id("create").click()
+    expect(page.get_by_test_id("status")).to_contain_text("Your move (Short)")
+    click_edge(page, page.locator(".shn-edge.move-target").first.get_attribute("data-move"))
+    stats = page.get_by_test_id("ai-stats")
+    depth = stats.locator("[data-stat=depth]")
+    expect(depth).to_be_visible(timeout=20_000)
+    expect(stats.locator("[data-stat=agent]")).to_have_text("alphabeta:time=2")
+    teaching = int(page.get_by_test_id("teach-depth").input_value())
+    assert teaching == 4 and int(depth.inner_text()) > teaching
+
+
 def test_custom_graph_from_the_lobby_two_humans_and_the_hint(page: Page, context):
     # a bad graph: the form says what is wrong and no game starts
     create_from_lobby(page, {"edges": "S-a,a-a,a-T"}, None)
