@@ -419,11 +419,11 @@ def deepening_depth(game, state, budget: float, futility: bool = True) -> tuple[
     watcher = threading.Thread(target=_watch, args=(cancel, done, budget, 20), daemon=True)
     watcher.start()
     finished: dict[int, float] = {}  # depth -> CPU seconds when its iteration finished
+    t0 = time.process_time()
 
     def progress(iteration: dict) -> None:
         finished[iteration["depth"]] = time.process_time() - t0
 
-    t0 = time.process_time()
     try:
         result = search_root(game, state, time_limit=20 * budget, cancel=cancel, futility=futility, progress=progress)
     finally:
