@@ -731,10 +731,17 @@ class Shannon(Game):
                 known, self.edges[first.bit_length() - 1], before != grand[0]), {})
         if step[2] is None:
             return None
-        changed = step[3]  # (futility may have found it: _every_move, _strongest_move)
+        # (futility may have found it: _every_move, _strongest_move)
+        return self._second_change(step, e, coloured != before)
+
+    def _second_change(self, step: tuple, e: int, contract: bool) -> float | None:
+        """:func:`_changed_twice` for the move along edge ``e`` of a child of ``_first_step``'s
+        position (``step``), kept in the step's dict: the search's leaves and futility's
+        bounds ask for the same ones."""
+        changed = step[3]
         found = changed.get(e, changed)  # (the dict itself: not found yet)
         if found is changed:
-            found = changed[e] = _changed_twice(known, step[2], self.edges[e], coloured != before)
+            found = changed[e] = _changed_twice(step[0], step[2], self.edges[e], contract)
         return found
 
     def _inverse(self, position: tuple) -> tuple | None:
@@ -896,14 +903,11 @@ class Shannon(Game):
         step = self._played_from_parent(coloured, cut)
         if step is None:
             return None
-        relevant, edges = facts[2], self.edges
-        known, first, changed = step[0], step[2], step[3]
+        relevant, second_change = facts[2], self._second_change
         best = None
         for e, _, _ in self._ends:
             if relevant >> e & 1:
-                found = changed.get(e, changed)  # (the dict itself: not found yet)
-                if found is changed:
-                    found = changed[e] = _changed_twice(known, first, edges[e], short)
+                found = second_change(step, e, short)
                 if found is None:
                     return None
                 if best is None or (found > best if short else found < best):
@@ -942,7 +946,7 @@ class Shannon(Game):
         if best is None:
             return None
         e = best.bit_length() - 1
-        found = step[3][e] = _changed_twice(step[0], first, self.edges[e], short)
+        found = self._second_change(step, e, short)
         if found is None:
             return None
         score = round(300 * math.log(found))  # (no rounding tie near: _doubtful)
