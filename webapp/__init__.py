@@ -56,6 +56,8 @@ DEFAULTS = {
     "TRACE_MAX_NODES": 5000,
     # redis://HOST:PORT/DB shared by several server processes (else ARCADE_MESSAGE_QUEUE, else none)
     "MESSAGE_QUEUE": None,
+    # proxies in front of the server whose X-Forwarded-For / -Proto to believe (0: none; 1: nginx)
+    "TRUSTED_PROXIES": 0,
 }
 
 
@@ -138,9 +140,10 @@ def create_app(config: dict | None = None) -> Flask:
         arcade.ai.watch_turns(float(app.config["AI_TURN_SWEEP"]))
     app.extensions["arcade"] = arcade
 
-    from . import api, pages, security, sockets, teach
+    from . import api, pages, security, sockets, teach, wsgi_guard
 
     security.init_app(app, config)
+    wsgi_guard.protect(app, socketio)
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
