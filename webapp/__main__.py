@@ -35,9 +35,10 @@ def main(argv=None):
     parser.add_argument("--threads", type=int, default=THREADS,
                         help=f"connections served at once: open websockets (one per player's page) plus "
                              f"HTTP requests in flight (default {THREADS})")
-    parser.add_argument("--trusted-proxies", type=int, default=0, metavar="N",
+    parser.add_argument("--trusted-proxies", type=int, default=None, metavar="N",
                         help="believe the client address and scheme that N proxies in front of this server "
-                             "forward (X-Forwarded-For, X-Forwarded-Proto): 1 behind deploy/nginx.conf (default 0)")
+                             "forward (X-Forwarded-For, X-Forwarded-Proto): 1 behind deploy/nginx.conf "
+                             "(default: $ARCADE_TRUSTED_PROXIES, else 0)")
     parser.add_argument("--access-log", action="store_true", help="log every request (seat tokens masked)")
     parser.add_argument("--dev", action="store_true", help="werkzeug's development server instead of gunicorn")
     parser.add_argument("--debug", action="store_true", help="the development server in debug mode")
@@ -46,7 +47,7 @@ def main(argv=None):
         parser.error(f"--port must be 1..65535, got {args.port}")
     if not 2 <= args.threads <= 10_000:
         parser.error(f"--threads must be 2..10000, got {args.threads}")
-    if not 0 <= args.trusted_proxies <= 10:
+    if args.trusted_proxies is not None and not 0 <= args.trusted_proxies <= 10:
         parser.error(f"--trusted-proxies must be 0..10, got {args.trusted_proxies}")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     config = {"MESSAGE_QUEUE": args.message_queue, "TRUSTED_PROXIES": args.trusted_proxies}

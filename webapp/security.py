@@ -25,7 +25,6 @@ from __future__ import annotations
 import json
 import logging
 import math
-import os
 import re
 import threading
 import time
@@ -35,14 +34,6 @@ from flask import Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from .sessions import ArcadeError
-
-DEFAULTS = {
-    "MAX_CONTENT_LENGTH": 1_000_000,  # bytes of a request body (Flask's own setting too)
-    "CREATE_LIMIT": 30,  # games one client address may create per CREATE_PERIOD ...
-    "CREATE_PERIOD": 60.0,  # ... seconds (a token bucket: bursts up to CREATE_LIMIT)
-    "MAX_JSON_DEPTH": 16,  # nesting of arrays and objects in a body or a socket payload
-    "MAX_JSON_ITEMS": 2_000,  # values in a body or a socket payload, all levels together
-}
 
 #: Longest string accepted for a field, by the field's name (the last object key on its
 #: path, the query argument's or the URL part's name); any other string: DEFAULT_LIMIT.
@@ -290,15 +281,8 @@ def mask_access_logs() -> None:
             logger.addFilter(MaskTokens())
 
 
-def init_app(app: Flask, explicit: dict | None = None) -> None:
-    """Wire the hooks; ``explicit`` is the config the app factory was given (it wins over the
-    environment's ``ARCADE_CREATE_LIMIT``)."""
-    explicit = explicit or {}
-    for key, value in DEFAULTS.items():
-        if app.config.get(key) is None:  # Flask itself has MAX_CONTENT_LENGTH = None
-            app.config[key] = value
-    if "ARCADE_CREATE_LIMIT" in os.environ and "CREATE_LIMIT" not in explicit:  # e.g. a load test
-        app.config["CREATE_LIMIT"] = int(os.environ["ARCADE_CREATE_LIMIT"])
+def init_app(app: Flask) -> None:
+    """Wire the hooks (the settings are in ``app.config``: :mod:`webapp.config`)."""
     app.extensions["create_limiter"] = RateLimiter(app.config["CREATE_LIMIT"], app.config["CREATE_PERIOD"])
     app.before_request(check_request)
     app.register_error_handler(ArcadeError, refused)
