@@ -40,8 +40,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Callable
 
-from .game import CHANCE, DRAW, Game
-from .textbook import INF, MATE_BOUND, WIN, chance_value
+from .game import CHANCE, DRAW, INF, MATE_BOUND, WIN, Game
+from .textbook import chance_value
 
 EXACT_DEPTH = 1 << 30  # the remaining depth of a search without a depth limit
 MAX_PLY = 4096
