@@ -51,6 +51,7 @@ from typing import Any
 from .agents import LADDER, parse_agent
 from .games import GAMES
 from .search import describe_score, search_root
+from .search_techniques import Techniques
 
 
 def _search_args(spec: str) -> dict:
@@ -237,7 +238,7 @@ def bench_row(row: Row, repeat: int, peers: bool, log=None) -> dict:
     for name, _, kwargs in CONFIGS:
         if log:
             log(f"{row.game} {row.label}: {name}")
-        budget = BUDGET if kwargs["tt"] and kwargs["algorithm"] != "minimax" else SLOW_BUDGET
+        budget = BUDGET if kwargs["techniques"].tt and kwargs["techniques"].prune else SLOW_BUDGET
         out["configs"][name] = run_search(make, dict(kwargs, depth=row.depth), budget, repeat)
     mm = out["configs"]["minimax"]
     if mm["status"] == "stopped" and row.count:
@@ -425,7 +426,8 @@ def deepening_depth(game, state, budget: float, futility: bool = True) -> tuple[
         finished[iteration["depth"]] = time.process_time() - t0
 
     try:
-        result = search_root(game, state, time_limit=20 * budget, cancel=cancel, futility=futility, progress=progress)
+        result = search_root(game, state, techniques=Techniques(futility=futility), time_limit=20 * budget,
+                             cancel=cancel, progress=progress)
     finally:
         done.set()
         watcher.join()

@@ -53,7 +53,7 @@ def root_values(game: Game, state: Any, *, lookahead: int, time_limit: float = M
             # one ply: the game's own judgement of the position reached (seat 0's view)
             value = game.evaluate(child) * (1 if seat == 0 else -1)
         else:
-            result = search_root(game, child, algorithm="alphabeta", depth=lookahead - 1,
+            result = search_root(game, child, depth=lookahead - 1,
                                  time_limit=max(0.02, time_limit / len(moves)), cancel=cancel)
             value = result.score if game.to_move(child) == seat else -result.score
         values.append((game.notation(state, move), value))

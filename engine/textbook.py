@@ -21,11 +21,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .game import CHANCE, DRAW, Game
-
-WIN = 1_000_000  # value of a win at ply 0; a win at ply p is WIN - p
-MATE_BOUND = WIN - 10_000  # |value| >= MATE_BOUND is a proved result
-INF = 10 * WIN
+from .game import CHANCE, DRAW, INF, MATE_BOUND, WIN, Game
 
 
 def utility(status: int, ply: int) -> int:
