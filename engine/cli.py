@@ -12,6 +12,7 @@ import sys
 from .agents import parse_agent
 from .game import IllegalMove
 from .games import catalog, get_game
+from .mcts import MCTSStats
 from .options import OptionError, parse_assignments
 from .search import describe_score
 
@@ -126,6 +127,10 @@ def cmd_solve(args) -> None:
           f"   outcome: {result.outcome or 'not proved'}")
     print(f"  principal variation: {' '.join(result.pv)}")
     s = result.stats
+    if isinstance(s, MCTSStats):
+        print(f"  {s.simulations:,} simulations, {s.tree_nodes:,} tree nodes ({s.proven:,} proved),"
+              f" tree depth {s.depth}, {s.nodes:,} states generated, {s.elapsed_ms:.1f} ms")
+        return
     print(f"  depth {s.depth}, {s.nodes:,} nodes, {s.cutoffs:,} cut-offs, {s.tt_hits:,} table hits,"
           f" {s.elapsed_ms:.1f} ms")
 
@@ -144,6 +149,9 @@ def cmd_trace(args) -> None:
     if args.json:
         print(_dump(data))
         return
+    if result.algorithm == "mcts":
+        _show_mcts_trace(data)
+        return
 
     bound_mark = {"exact": "", "lower": ">= ", "upper": "<= "}
 
@@ -158,6 +166,20 @@ def cmd_trace(args) -> None:
 
     show(data, 0)
     print(f"{data['nodes']} nodes searched, {data['recorded']} drawn"
+          f"{' (truncated)' if data['truncated'] else ''}")
+
+
+def _show_mcts_trace(data: dict) -> None:
+    def show(node, indent):
+        proven = f" [proved {node['proven']}]" if node["proven"] else ""
+        ucb = f" ucb {node['ucb']}" if node["ucb"] is not None else ""
+        print(f"{'  ' * indent}{node['move'] or 'root'} visits {node['visits']}, value {node['value']}"
+              f" for {node['side']}{ucb}{proven}")
+        for c in node["children"]:
+            show(c, indent + 1)
+
+    show(data, 0)
+    print(f"{data['simulations']} simulations, {data['nodes']} tree nodes, {data['recorded']} drawn"
           f"{' (truncated)' if data['truncated'] else ''}")
 
 
