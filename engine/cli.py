@@ -183,6 +183,22 @@ def _show_mcts_trace(data: dict) -> None:
           f"{' (truncated)' if data['truncated'] else ''}")
 
 
+def cmd_analyse(args) -> None:
+    from .analyse import analyse
+
+    _, game, state = _position(args)
+    data = analyse(game, state, budget=args.budget)
+    if args.json:
+        print(_dump(data))
+        return
+    print(f"{game.title}, {data['to_move']} to move: each move under perfect play")
+    for m in data["moves"]:
+        plies = "" if m["distance"] is None else f" in {m['distance']} plies"
+        print(f"  {m['move']:10s} {m['outcome'] or 'not solved'}{plies}")
+    if "note" in data:
+        print(f"  note: {data['note']}")
+
+
 def cmd_play(args) -> None:
     from .arena import run_arena
 
@@ -246,6 +262,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--agent", default="alphabeta", help="agent spec (default: alphabeta)")
     sp.add_argument("--max-nodes", type=int, default=200, help="nodes to record (default 200)")
     sp.set_defaults(func=cmd_trace)
+    sp = sub.add_parser("analyse", help="the exact verdict on every legal move (win, loss, draw; in how many plies)")
+    position_args(sp)
+    sp.add_argument("--budget", type=float, default=2.0, help="seconds to solve all the moves (default 2)")
+    sp.set_defaults(func=cmd_analyse)
     sp = sub.add_parser("play", help="play N games between two agents")
     sp.add_argument("game")
     sp.add_argument("--agents", nargs=2, required=True, metavar=("SPEC_A", "SPEC_B"))
