@@ -89,6 +89,11 @@ _KEYS: dict[str, dict[str, Callable]] = {
 }
 
 
+#: Agents only the command line offers, name -> (spec -> Agent): ``play --agents file:PATH``
+#: registers a student's file (engine.grade) while it plays; the server registers none, so no
+#: student code runs there.
+LOCAL_AGENTS: dict[str, Callable[[str], "Agent"]] = {}
+
 #: For people choosing an agent (the lobby, ``--help``): spec -> what it does.
 AGENT_HELP = {
     "human": "a person at the page",
@@ -305,6 +310,8 @@ def parse_agent(spec: Any, game_cls: "type[Game] | Game | None" = None) -> Agent
     spec = spec.strip()
     name, _, rest = spec.partition(":")
     name = name.strip()
+    if name in LOCAL_AGENTS:
+        return LOCAL_AGENTS[name](spec)
     known = set(_KEYS) | (set(game_cls.policies) if game_cls else set())
     if name not in _KEYS and not (game_cls is None or name in game_cls.policies):
         raise AgentError(f"unknown agent {name!r} (agents: {', '.join(sorted(known))})")

@@ -9,7 +9,7 @@ import argparse
 import json
 import sys
 
-from .agents import parse_agent
+from .agents import LOCAL_AGENTS, parse_agent
 from .game import IllegalMove
 from .games import catalog, get_game
 from .mcts import MCTSStats
@@ -213,8 +213,14 @@ def cmd_play(args) -> None:
                              f"  W {t['wins']} D {t['draws']} L {t['losses']}")
             sys.stderr.flush()
 
-    result = run_arena(args.game, parse_assignments(args.set), args.agents, games=args.games,
-                       seed=args.seed, progress=progress)
+    from .grade import student_agent
+
+    LOCAL_AGENTS["file"] = student_agent  # a student's file plays here, on the command line only
+    try:
+        result = run_arena(args.game, parse_assignments(args.set), args.agents, games=args.games,
+                           seed=args.seed, progress=progress)
+    finally:
+        LOCAL_AGENTS.pop("file", None)
     if bar:
         sys.stderr.write("\n")
     if args.json:
@@ -229,6 +235,24 @@ def cmd_play(args) -> None:
     for per in result["per_agent"]:
         print(f"    {per['agent']}: {per['moves']} moves, {per['seconds_per_move'] * 1000:.3f} ms"
               f" and {per['nodes_per_move']:,} nodes per move")
+
+
+def cmd_grade(args) -> int:
+    from .grade import grade_file
+
+    games = [g.strip() for g in args.games.split(",") if g.strip()] if args.games else None
+    report = grade_file(args.file, games=games, prune_ties=args.prune_ties)
+    if args.json:
+        print(_dump(report))
+    else:
+        for check in report["checks"]:
+            print(f"{'PASS' if check['passed'] else 'FAIL'}  {check['name']}")
+            if not check["passed"]:
+                print(f"      {check['message']}")
+        failed = sum(not c["passed"] for c in report["checks"])
+        print(f"{len(report['checks']) - failed} of {len(report['checks'])} checks passed"
+              f"{'' if failed else ': all right'}")
+    return 0 if report["passed"] else 1
 
 
 def cmd_bench(args) -> None:
@@ -274,6 +298,13 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--set", action="append", metavar="KEY=VALUE")
     sp.add_argument("--json", action="store_true")
     sp.set_defaults(func=cmd_play)
+    sp = sub.add_parser("grade", help="grade a student's minimax and alpha-beta against the textbook")
+    sp.add_argument("file", help="the student's Python file (see docs/grading.md)")
+    sp.add_argument("--games", default=None, help="comma-separated games to grade on (default: all)")
+    sp.add_argument("--prune-ties", action="store_true",
+                    help="grade by AIMA's rule (alpha-beta prunes on a tie, <=) instead of CS188's (<)")
+    sp.add_argument("--json", action="store_true")
+    sp.set_defaults(func=cmd_grade)
     sp = sub.add_parser("bench", help="nodes and seconds of each algorithm, side by side")
     sp.add_argument("--games", nargs="*", default=None, help="games to bench (default: all)")
     sp.add_argument("--repeat", type=int, default=3, help="runs per row; the fastest counts")
@@ -291,10 +322,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        args.func(args)
+        code = args.func(args)
     except (OptionError, IllegalMove, CliError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
-    return 0
+    return code or 0
