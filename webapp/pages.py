@@ -5,6 +5,7 @@ from flask import Blueprint, abort, current_app, render_template
 from engine.games import catalog
 
 from .sessions import ArcadeError
+from .teach import opening_depth
 
 bp = Blueprint("pages", __name__)
 
@@ -20,7 +21,8 @@ def game_page(template: str, game_id: str):
         session = current_app.extensions["arcade"].store.get(game_id)
     except ArcadeError as exc:
         abort(404, description=exc.message)
-    return render_template(template, game=session.game, game_id=game_id)
+    return render_template(template, game=session.game, game_id=game_id,
+                           opening_depth=opening_depth(game_id, session.game, session.states[0]))
 
 
 @bp.get("/play/<game_id>")

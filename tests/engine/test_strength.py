@@ -16,7 +16,7 @@ from engine.search import MATE_BOUND, WIN, search_root
 @pytest.mark.parametrize("spec, message", [
     ("alphabeta:strength=0", "strength must be 1 (beginner) to 10"),
     ("alphabeta:strength=11", "strength must be 1 (beginner) to 10"),
-    ("alphabeta:strength=hard", "invalid literal"),
+    ("alphabeta:strength=hard", "strength must be a whole number, got 'hard'"),
     ("minimax:strength=3", "unknown setting 'strength'"),
 ])
 def test_bad_levels_are_refused(spec, message):

@@ -20,6 +20,9 @@
   let animating = null;  // {key, started, duration}
 
   ArcadeViews.register("shannon", {
+    moveWords(move, seat) {  // seat 0 is Short (colours), seat 1 Cut (deletes)
+      return `${seat === 1 ? "cut" : "colour"} ${move}`;
+    },
     render(root, state, ctx) {
       const b = state.board;
       const width = root.clientWidth || 960;
