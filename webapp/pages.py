@@ -1,6 +1,7 @@
 """The HTML pages: the lobby, a game's page and its replay."""
 
 from flask import Blueprint, abort, current_app, render_template
+from flask.typing import ResponseReturnValue
 
 from engine.games import catalog
 
@@ -34,3 +35,10 @@ def play(game_id):
 def replay(game_id):
     """Step through a game's record (any game, finished or not) and continue from any point."""
     return game_page("replay.html", game_id)
+
+
+def error_page(status: int, title: str, detail: str | None) -> ResponseReturnValue:
+    """A browser's error page (404 and the rest) in the site's layout, with a way back."""
+    words = {404: "This page does not exist: the link may be mistyped, or the game was deleted."}
+    return render_template("error.html", status=status, title=title,
+                           detail=detail if status != 404 else words[404]), status

@@ -266,6 +266,7 @@
         li.append(el("span", { class: "move-meta", text: `${scoreWords(h.score_text, h.score)} · d${h.depth} · ${fmt(h.nodes)} n` }));
       }
       li.title = `ply ${i + 1}`;
+      li.tabIndex = 0;  // (the teaching panel picks a position from it: keyboard too)
       return li;
     });
     const list = $("move-list");

@@ -23,6 +23,8 @@ import pytest
 from playwright.sync_api import Page, expect
 from svg_lines import line_point
 
+from conftest import SUMMARY
+
 #: (id, game, lobby options, level, screen)
 CASES = [
     ("nim", "nim", {}, 10, "desktop"),
@@ -49,15 +51,12 @@ ai_times: dict[int, list[float]] = defaultdict(list)
 
 @pytest.fixture(scope="module", autouse=True)
 def print_times(request):
+    """The time per AI move by level, printed in the run's summary (tests/e2e/conftest.py)."""
     yield
-    report = request.config.pluginmanager.getplugin("terminalreporter")
-    if report is None or not ai_times:
-        return
-    report.write_line("")
-    for level in sorted(ai_times):
-        times = sorted(ai_times[level])
-        report.write_line(f"walk-through: level {level} ({LEVEL_WORDS[level]}): {len(times)} AI moves read, "
-                          f"median {times[len(times) // 2]:.0f} ms, longest {times[-1]:.0f} ms a move")
+    request.config.stash.setdefault(SUMMARY, []).extend(
+        f"walk-through: level {level} ({LEVEL_WORDS[level]}): {len(times)} AI moves read, "
+        f"median {sorted(times)[len(times) // 2]:.0f} ms, longest {max(times):.0f} ms a move"
+        for level, times in sorted(ai_times.items()))
 
 
 @pytest.fixture
