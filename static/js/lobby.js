@@ -52,7 +52,8 @@
     }
     input.dataset.option = opt.name;
     input.dataset.type = opt.type;
-    const bounds = [opt.min != null ? `min ${opt.min}` : null, opt.max != null ? `max ${opt.max}` : null].filter(Boolean).join(", ");
+    // (a bound no person would reach, as a seed's, is not worth a word)
+    const bounds = [opt.min != null ? `min ${opt.min}` : null, opt.max != null && opt.max < 1e6 ? `max ${opt.max}` : null].filter(Boolean).join(", ");
     return el("label", { class: "field", for: id },
       el("span", { class: "field-name", text: OPTION_LABELS[opt.name] || cap(opt.name) }), input,
       el("span", { class: "field-help", text: opt.help + (bounds ? ` (${bounds})` : "") }));
@@ -99,7 +100,7 @@
     const spec = el("input", { type: "text", "data-testid": `seat-${i}-spec`, name: `seat-${i}-spec`, spellcheck: "false" });
     const level = el("select", { "data-testid": `seat-${i}-level`, "aria-label": `${cap(side)}: level` },
       ...LEVELS.map((n) => el("option", { value: String(n), text: levelText(n) })));
-    const levelLabel = el("label", {}, " level ", level);
+    const levelLabel = el("label", { class: "seat-level" }, " level ", level);
     const advanced = el("details", { class: "ai-advanced" }, el("summary", { text: "Search settings" }),
       el("span", { class: "ai-details" }, el("label", {}, "algorithm ", algo), el("label", {}, " depth ", depth),
         el("label", {}, " time ", time, " s")),
