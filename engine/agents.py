@@ -40,8 +40,15 @@ class AgentError(OptionError):
 
 
 # keys each agent accepts, with their parsers
+def _whole(v, what: str) -> int:
+    try:
+        return int(v)
+    except ValueError:
+        raise ValueError(f"{what} must be a whole number, got {v!r}") from None
+
+
 def _depth(v):
-    d = int(v)
+    d = _whole(v, "depth")
     if d < 0:
         raise ValueError(f"depth must be 0 (to the end) or more, got {d}")
     return d
@@ -67,7 +74,7 @@ def _seed(v):
 
 
 def _strength(v):
-    level = int(v)
+    level = _whole(v, "strength")
     if level not in levels.LEVELS:
         raise ValueError(f"strength must be 1 (beginner) to 10 (the full engine), got {level}")
     return level
