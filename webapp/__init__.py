@@ -140,7 +140,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     from . import api, pages, security, sockets, teach
 
-    security.init_app(app, config)
+    security.init_app(app, store_url(app), config)
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)

@@ -48,48 +48,57 @@ def stats_entry(result, agent_spec: str) -> dict:
 
 
 class ClientCaps:
-    """At most ``cap`` live things (games, arena runs) per client address.
+    """At most ``cap`` live things (games, arena runs) per client, and ``address_cap`` per
+    address bucket (a flood guard: one address minting client cookies stays bounded).
 
-    ``with caps.slot(client) as hold: thing = make(); hold(thing)``: the slot is taken on
-    entry (a 429 ``too_many`` if the client has ``cap`` live ones: nothing is made) and
-    counts ``thing`` while ``live(thing)``; a slot left without ``hold`` is given back. A
-    client keeps at most ``cap`` things here, and none once they are all over."""
+    ``with caps.slot(client, address) as hold: thing = make(); hold(thing)``: the slot is
+    taken on entry (a 429 ``too_many`` if either has its cap of live ones: nothing is made)
+    and counts ``thing`` while ``live(thing)``; a slot left without ``hold`` is given back.
+    A key keeps at most its cap of things here, and none once they are all over."""
 
-    def __init__(self, what: str, cap: int, live: Callable[[Any], bool]):
+    def __init__(self, what: str, cap: int, live: Callable[[Any], bool], address_cap: int | None = None):
         self.what, self.cap, self.live = what, cap, live
+        self.address_cap = address_cap if address_cap is not None else cap
         self._lock = threading.Lock()
         self._held: dict[str, list] = {}
         self._reserved: dict[str, int] = {}
 
-    def count(self, client: str) -> int:
+    def count(self, key: str) -> int:
         with self._lock:
-            return self._count(client)
+            return self._count(key)
 
-    def _count(self, client: str) -> int:
-        alive = [thing for thing in self._held.pop(client, ()) if self.live(thing)]
+    def _count(self, key: str) -> int:
+        alive = [thing for thing in self._held.pop(key, ()) if self.live(thing)]
         if alive:
-            self._held[client] = alive  # (clients with nothing live are forgotten)
-        return len(alive) + self._reserved.get(client, 0)
+            self._held[key] = alive  # (keys with nothing live are forgotten)
+        return len(alive) + self._reserved.get(key, 0)
 
     @contextlib.contextmanager
-    def slot(self, client: str) -> Iterator[Callable[[Any], None]]:
+    def slot(self, client: str, address: str | None = None) -> Iterator[Callable[[Any], None]]:
+        keys = [(client, self.cap, "from you")]
+        if address is not None and address != client:
+            keys.append((address, self.address_cap, "from your address"))
         with self._lock:
-            if self._count(client) >= self.cap:
-                raise ArcadeError("too_many", f"too many {self.what} at once from your address "
-                                              f"(at most {self.cap}): wait for one to finish or stop one", 429)
-            self._reserved[client] = self._reserved.get(client, 0) + 1
+            for key, cap, whose in keys:
+                if self._count(key) >= cap:
+                    raise ArcadeError("too_many", f"too many {self.what} at once {whose} "
+                                                  f"(at most {cap}): wait for one to finish or stop one", 429)
+            for key, _, _ in keys:
+                self._reserved[key] = self._reserved.get(key, 0) + 1
 
         def hold(thing: Any) -> None:
             with self._lock:
-                self._held.setdefault(client, []).append(thing)
+                for key, _, _ in keys:
+                    self._held.setdefault(key, []).append(thing)
 
         try:
             yield hold
         finally:
             with self._lock:
-                self._reserved[client] -= 1
-                if not self._reserved[client]:
-                    del self._reserved[client]
+                for key, _, _ in keys:
+                    self._reserved[key] -= 1
+                    if not self._reserved[key]:
+                        del self._reserved[key]
 
 
 class AIRunner:
@@ -104,10 +113,10 @@ class AIRunner:
         self.pool = SearchPool(int(config["AI_PROCESSES"]), max_time=self.time_cap,
                                progress_interval=float(config.get("AI_PROGRESS_INTERVAL", 0.0)),
                                table_entries=config.get("TT_MAX_ENTRIES"))
-        self.ai_games = ClientCaps("AI-against-AI games", int(config.get("MAX_AI_GAMES_PER_CLIENT", 4)),
-                                   self._ai_game_playing)
-        self.arena_runs = ClientCaps("arena runs", int(config.get("MAX_ARENA_RUNS_PER_CLIENT", 2)),
-                                     lambda job: job.status == "running")
+        factor = int(config.get("ADDRESS_FACTOR", 20))
+        ai_games, arena_runs = int(config.get("MAX_AI_GAMES_PER_CLIENT", 4)), int(config.get("MAX_ARENA_RUNS_PER_CLIENT", 2))
+        self.ai_games = ClientCaps("AI-against-AI games", ai_games, self._ai_game_playing, ai_games * factor)
+        self.arena_runs = ClientCaps("arena runs", arena_runs, lambda job: job.status == "running", arena_runs * factor)
         self._hinting: set[tuple[str, int]] = set()  # (game id, seat) with a hint in flight
         self._hint_lock = threading.Lock()
         # several processes on one store: a game's AI turn is searched by the lease holder only
@@ -118,7 +127,7 @@ class AIRunner:
         self.pool.shutdown()
 
     @contextlib.contextmanager
-    def admit_game(self, payload: Any, client: str) -> Iterator[Callable[[GameSession], None]]:
+    def admit_game(self, payload: Any, client: str, address: str | None = None) -> Iterator[Callable[[GameSession], None]]:
         """Around creating a game from ``payload`` for ``client``: an AI-against-AI game takes
         one of the client's slots (429 beyond them, before anything is made)."""
         players = payload.get("players") if isinstance(payload, dict) else None
@@ -127,7 +136,7 @@ class AIRunner:
         if not both_ai:
             yield lambda session: None
             return
-        with self.ai_games.slot(client) as hold:
+        with self.ai_games.slot(client, address) as hold:
             yield lambda session: hold(session.id)
 
     def _ai_game_playing(self, game_id: str) -> bool:

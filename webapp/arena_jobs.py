@@ -38,13 +38,13 @@ class ArenaJob:
         self.manage_hash: str | None = None  # hash_token(the creator's manage token): who may cancel
 
     @classmethod
-    def start(cls, game, options, agents, games, seed, *, runner=None, client: str = "",
+    def start(cls, game, options, agents, games, seed, *, runner=None, client: str = "", address: str | None = None,
               manage_token: str | None = None) -> "ArenaJob":
         """Validate (raising OptionError: a 400, not a failed job), take one of ``client``'s
         arena slots on ``runner`` (the AIRunner: a 429 beyond them), then run in a thread
         whose searches go to ``runner``'s pool. ``manage_token``: the secret that may cancel it."""
         check_arena(game, options, agents, games, seed)
-        slot = runner.arena_runs.slot(client) if runner is not None else contextlib.nullcontext(lambda job: None)
+        slot = runner.arena_runs.slot(client, address) if runner is not None else contextlib.nullcontext(lambda job: None)
         with slot as hold:
             job = cls(game, options, agents, games, seed, runner.pool if runner is not None else None)
             job.manage_hash = hash_token(manage_token) if manage_token else None

@@ -28,8 +28,9 @@ from engine.games import catalog
 from engine.options import OptionError
 from engine.search import describe_score
 
-from .api import _int_arg, _job, arcade, client_address, json_body, launch_arena, refused
+from .api import _int_arg, _job, arcade, json_body, launch_arena, refused
 from .arena_jobs import ArenaJob
+from .clients import client
 from .search_pool import Deadline, SearchCancelled
 from .sessions import ArcadeError
 
@@ -101,7 +102,7 @@ def compare(game_id):
         del options["depth"], options["time_limit"]  # the page's depth; one search, no deepening
         with Deadline(seconds) as deadline:
             try:
-                r = arcade().ai.pool.search(game, state, key=f"teach:{client_address()}", depth=depth,
+                r = arcade().ai.pool.search(game, state, key=f"teach:{client()}", depth=depth,
                                             cancel=deadline.event, eval_name=eval_name, **options)
             except ValueError as exc:
                 raise ArcadeError("bad_request", str(exc)) from None
@@ -189,7 +190,7 @@ def true_values(game_id):
     with Deadline(cap) as deadline:
         try:
             found = arcade().ai.pool.call(minimax_values, game, state, depth, eval_name, paths, cancel=deadline.event,
-                                          key=f"teach:{client_address()}")
+                                          key=f"teach:{client()}")
         except SearchCancelled:  # the budget ran out while it waited for a worker
             found = None
     if found is None:
@@ -268,7 +269,7 @@ def check_theory(game, state, claim: dict, seconds: float) -> dict:
     when it lists them, its winning moves (each legal move's child searched to the end)."""
     started = time.perf_counter()
     # one pool worker runs every search of the check, sharing its table
-    with Deadline(seconds) as deadline, arcade().ai.pool.pinned(f"teach:{client_address()}", deadline.event) as pinned:
+    with Deadline(seconds) as deadline, arcade().ai.pool.pinned(f"teach:{client()}", deadline.event) as pinned:
         root = pinned.search(game, state, depth=0)
         nodes = root.stats.nodes
         search: dict[str, Any] = {"outcome": root.outcome, "best_move": root.best_move,
