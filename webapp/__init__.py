@@ -49,8 +49,9 @@ DEFAULTS = {
     "AI_LEASE": 6.0,
     "AI_TURN_SWEEP": 2.0,
     "AI_PROGRESS_INTERVAL": 0.25,  # seconds between two ai_progress events of one search
-    "MAX_AI_GAMES_PER_CLIENT": 4,  # AI-against-AI games playing at once per address (then 429)
-    "MAX_ARENA_RUNS_PER_CLIENT": 2,  # arena runs running at once per address (then 429)
+    "MAX_AI_GAMES_PER_CLIENT": 4,  # AI-against-AI games playing at once per client (then 429)
+    "MAX_ARENA_RUNS_PER_CLIENT": 2,  # arena runs running at once per client (then 429)
+    "MAX_QUEUED_PER_CLIENT": 4,  # hints and teaching searches one client may have waiting (then 429)
     "TT_MAX_ENTRIES": None,  # a worker's transposition-table size limit (None: the engine's, ~75 MB)
     "MAX_ARENA_GAMES": 10_000,
     "TRACE_MAX_NODES": 5000,

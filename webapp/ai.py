@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterator
 from engine.agents import parse_agent
 from engine.search import describe_score
 
+from . import clients
 from .cluster import TurnLeases
 from .search_pool import SearchCancelled, SearchPool
 from .sessions import ArcadeError, GameSession, SessionStore
@@ -112,15 +113,25 @@ class AIRunner:
         self.hint_agent = config["HINT_AGENT"]
         self.pool = SearchPool(int(config["AI_PROCESSES"]), max_time=self.time_cap,
                                progress_interval=float(config.get("AI_PROGRESS_INTERVAL", 0.0)),
-                               table_entries=config.get("TT_MAX_ENTRIES"))
+                               table_entries=config.get("TT_MAX_ENTRIES"),
+                               max_queued=int(config.get("MAX_QUEUED_PER_CLIENT", 4)),
+                               address_factor=int(config.get("ADDRESS_FACTOR", 20)))
         factor = int(config.get("ADDRESS_FACTOR", 20))
         ai_games, arena_runs = int(config.get("MAX_AI_GAMES_PER_CLIENT", 4)), int(config.get("MAX_ARENA_RUNS_PER_CLIENT", 2))
         self.ai_games = ClientCaps("AI-against-AI games", ai_games, self._ai_game_playing, ai_games * factor)
         self.arena_runs = ClientCaps("arena runs", arena_runs, lambda job: job.status == "running", arena_runs * factor)
         self._hinting: set[tuple[str, int]] = set()  # (game id, seat) with a hint in flight
         self._hint_lock = threading.Lock()
+        self._hints_of: dict[str, set[threading.Event]] = {}  # socket id -> cancels of its hints in flight
         # several processes on one store: a game's AI turn is searched by the lease holder only
         self.leases = TurnLeases(store.backend, float(config["AI_LEASE"]), on_lost=self._lost_turn)
+
+    def socket_gone(self, sid: str) -> None:
+        """A socket disconnected: cancel the hints it asked for (nobody reads their answers)."""
+        with self._hint_lock:
+            waiting = self._hints_of.pop(sid, set())
+        for cancel in waiting:
+            cancel.set()
 
     def shutdown(self) -> None:
         """Stop every search and worker process (within seconds)."""
@@ -333,16 +344,22 @@ class AIRunner:
             game = session.game
         agent = parse_agent(self.hint_agent, type(game))
         busy = (session.id, seat_index)
+        cancel = threading.Event()  # set when the asking socket goes (socket_gone): nobody waits
         with self._hint_lock:
             if busy in self._hinting:
                 raise ArcadeError("too_many", "a hint for your seat is still being searched: one at a time", 429)
             self._hinting.add(busy)
+            self._hints_of.setdefault(sid, set()).add(cancel)
+        whose = clients.asking()
 
         def run():
             try:
-                result = self.pool.choose(agent, game, state, cancel=threading.Event(), time_cap=self.hint_time,
-                                          key=session.id)
-            except SearchCancelled:  # the game is gone
+                result = self.pool.choose(agent, game, state, cancel=cancel, time_cap=self.hint_time,
+                                          key=session.id, **whose)
+            except SearchCancelled:  # the game is gone, or the asker
+                return
+            except ArcadeError as exc:  # the asker has too many searches waiting
+                self.socketio.emit("error", {"code": exc.code, "message": exc.message, "event": "hint"}, to=sid)
                 return
             except Exception as exc:
                 log.exception("hint search failed in game %s", session.id)
@@ -351,6 +368,13 @@ class AIRunner:
             finally:
                 with self._hint_lock:
                     self._hinting.discard(busy)
+                    waiting = self._hints_of.get(sid)
+                    if waiting is not None:
+                        waiting.discard(cancel)
+                        if not waiting:
+                            del self._hints_of[sid]
+            if cancel.is_set():
+                return  # asked by a socket that has gone
             stats = stats_entry(result, agent.spec)
             self.socketio.emit("hint", {"game_id": session.id, "move": result.best_move, "score": stats["score"],
                                         "score_text": stats["score_text"], "stats": stats}, to=sid)

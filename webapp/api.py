@@ -12,7 +12,7 @@ from engine.games import catalog, get_game
 from engine.options import OptionError
 
 from .arena_jobs import ArenaJob
-from .clients import address, client
+from .clients import WhileConnected, address, asking, client
 from .search_pool import Deadline, SearchCancelled
 from .security import refused
 from .sessions import ArcadeError
@@ -111,8 +111,9 @@ def game_trace(game_id):
         cap = current_app.config["AI_TIME_CAP"]
         with Deadline(cap) as deadline:
             try:
-                result = arcade().ai.pool.choose(agent, game, state, trace_limit=max_nodes, cancel=deadline.event,
-                                                 key=f"teach:{client()}")
+                result = arcade().ai.pool.choose(agent, game, state, trace_limit=max_nodes,
+                                                 cancel=WhileConnected(deadline.event), key=f"teach:{client()}",
+                                                 **asking())
             except SearchCancelled:  # the cap ran out while it waited for a worker
                 result = None
     except (AgentError, OptionError, IllegalMove, ValueError) as exc:

@@ -27,6 +27,7 @@ class ArenaJob:
     def __init__(self, game, options, agents, games, seed, pool=None):
         self.id = secrets.token_urlsafe(6)
         self.pool = pool
+        self.client = ""  # who started it: its searches take that client's turns in the pool's line
         self.request = {"game": game, "options": options, "agents": agents, "games": games, "seed": seed}
         self.cancel = threading.Event()
         self.status = "running"
@@ -48,6 +49,7 @@ class ArenaJob:
         with slot as hold:
             job = cls(game, options, agents, games, seed, runner.pool if runner is not None else None)
             job.manage_hash = hash_token(manage_token) if manage_token else None
+            job.client = client
             hold(job)
         threading.Thread(target=job._run, name=f"arena-{job.id}", daemon=True).start()
         return job
@@ -64,7 +66,7 @@ class ArenaJob:
         if self.pool is None:
             return agent.choose(game, state, cancel=cancel)
         try:
-            return self.pool.choose(agent, game, state, cancel=cancel, key=f"arena:{self.id}")
+            return self.pool.choose(agent, game, state, cancel=cancel, key=f"arena:{self.id}", client=self.client)
         except SearchCancelled:
             raise ArenaCancelled from None
 

@@ -24,6 +24,9 @@ from __future__ import annotations
 import ipaddress
 import os
 import secrets
+import select
+import socket
+import time
 from pathlib import Path
 
 from flask import Flask, Response, current_app, has_request_context, request
@@ -114,3 +117,50 @@ def secret_key(app: Flask) -> str:
 def init_app(app: Flask) -> None:
     app.secret_key = secret_key(app)
     app.after_request(name_browser)
+
+
+class WhileConnected:
+    """A search's cancel flag for an HTTP request that waits on it: set once ``event`` is (a
+    deadline), or once the client has closed its connection (a closed page: nobody waits for
+    the answer any more). The search pool polls ``is_set`` a few times a second."""
+
+    CHECK_EVERY = 0.2  # seconds between two looks at the connection
+
+    def __init__(self, event, environ: dict | None = None):
+        self.event = event
+        environ = environ if environ is not None else (request.environ if has_request_context() else {})
+        self._socket = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
+        self._gone = False
+        self._checked = 0.0
+
+    def is_set(self) -> bool:
+        if self.event.is_set() or self._gone:
+            return True
+        now = time.monotonic()
+        if self._socket is not None and now - self._checked >= self.CHECK_EVERY:
+            self._checked = now
+            self._gone = connection_closed(self._socket)
+        return self._gone
+
+    def set(self) -> None:
+        self.event.set()
+
+
+def connection_closed(sock) -> bool:
+    """True if the peer of ``sock`` has closed it (readable with nothing to read). A client
+    that sent more (a pipelined request) is still there."""
+    try:
+        readable, _, _ = select.select([sock], [], [], 0)
+        if not readable:
+            return False
+        return sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+    except BlockingIOError:
+        return False
+    except (OSError, ValueError):  # reset, or closed here already
+        return True
+
+
+def asking() -> dict:
+    """The search pool's keywords for a search the current request's client waits on: whose
+    turn it takes in the line, and that it may be refused when the client has too much waiting."""
+    return {"client": client(), "address": address(), "refusable": True}

@@ -75,6 +75,7 @@ def register(socketio, arcade) -> None:
 
     @socketio.on("disconnect")
     def disconnect(*args):
+        ai.socket_gone(request.sid)
         for game_id in store.disconnect(request.sid):
             tell_presence(game_id)
 

@@ -30,7 +30,7 @@ from engine.search import describe_score
 
 from .api import _int_arg, _job, arcade, json_body, launch_arena, refused
 from .arena_jobs import ArenaJob
-from .clients import client
+from .clients import WhileConnected, asking, client
 from .search_pool import Deadline, SearchCancelled
 from .sessions import ArcadeError
 
@@ -101,9 +101,12 @@ def compare(game_id):
         options = parse_agent(step.spec).search_options()
         del options["depth"], options["time_limit"]  # the page's depth; one search, no deepening
         with Deadline(seconds) as deadline:
+            cancel = WhileConnected(deadline.event)
+            if cancel.is_set():  # the page was closed: nobody reads the rest
+                break
             try:
                 r = arcade().ai.pool.search(game, state, key=f"teach:{client()}", depth=depth,
-                                            cancel=deadline.event, eval_name=eval_name, **options)
+                                            cancel=cancel, eval_name=eval_name, **options, **asking())
             except ValueError as exc:
                 raise ArcadeError("bad_request", str(exc)) from None
         finished = r.completed and not deadline.expired
@@ -189,8 +192,8 @@ def true_values(game_id):
     cap = budget()
     with Deadline(cap) as deadline:
         try:
-            found = arcade().ai.pool.call(minimax_values, game, state, depth, eval_name, paths, cancel=deadline.event,
-                                          key=f"teach:{client()}")
+            found = arcade().ai.pool.call(minimax_values, game, state, depth, eval_name, paths,
+                                          cancel=WhileConnected(deadline.event), key=f"teach:{client()}", **asking())
         except SearchCancelled:  # the budget ran out while it waited for a worker
             found = None
     if found is None:
@@ -269,7 +272,8 @@ def check_theory(game, state, claim: dict, seconds: float) -> dict:
     when it lists them, its winning moves (each legal move's child searched to the end)."""
     started = time.perf_counter()
     # one pool worker runs every search of the check, sharing its table
-    with Deadline(seconds) as deadline, arcade().ai.pool.pinned(f"teach:{client()}", deadline.event) as pinned:
+    with Deadline(seconds) as deadline, \
+            arcade().ai.pool.pinned(f"teach:{client()}", WhileConnected(deadline.event), **asking()) as pinned:
         root = pinned.search(game, state, depth=0)
         nodes = root.stats.nodes
         search: dict[str, Any] = {"outcome": root.outcome, "best_move": root.best_move,
