@@ -486,24 +486,27 @@ class Pinned:
     next searches until :meth:`close` (or PIN_IDLE_SECONDS without one: the pin lapses and
     later searches queue again, with a fresh table)."""
 
-    def __init__(self, pool: "SearchPool", key: str, cancel, whose: dict | None = None):
+    def __init__(self, pool: "SearchPool", key: str, cancel, whose: dict | None = None, share_table: bool = True):
         self.pool = pool
         self.key = key
         self.cancel = cancel
         self.whose = whose or {}
-        self.table_id = f"pin-{next(_ids)}"
+        self.table_id = f"pin-{next(_ids)}" if share_table else None
         self._lock = threading.Lock()
         self._inbox: queue.Queue = queue.Queue()
         self._state = "new"  # then "pinned" (a worker serves the inbox), then "lapsed"
         self._local_table = TranspositionTable() if not pool._workers else None
 
     def search(self, game: Game, state: Any, *, view: bool = True, eval_name: str | None = None,
-               progress: Callable[[dict], None] | None = None, **kwargs) -> SearchResult:
-        """``search_root`` on the pinned worker with its shared table (see SearchPool.search)."""
+               progress: Callable[[dict], None] | None = None, cancel=None, **kwargs) -> SearchResult:
+        """``search_root`` on the pinned worker with its shared table, if it shares one (see
+        SearchPool.search); ``cancel``: this search's own flag (default: the pin's)."""
+        cancel = cancel if cancel is not None else self.cancel
         if self._local_table is not None:
-            return _run_search(game, state, view, eval_name, self._local_table, kwargs, self.cancel, progress)
+            table = self._local_table if self.table_id is not None else None
+            return _run_search(game, state, view, eval_name, table, kwargs, cancel, progress)
         task = self.pool._task(self.key, "search", (game.name, _settings(game), state, view, eval_name,
-                                                    self.table_id, kwargs), self.cancel, progress, **self.whose)
+                                                    self.table_id, kwargs), cancel, progress, **self.whose)
         task.droppable = False
         with self._lock:
             if self._state == "pinned":
@@ -635,10 +638,11 @@ class SearchPool:
                                        client=client, address=address, refusable=refusable))
 
     @contextlib.contextmanager
-    def pinned(self, key: str, cancel, **whose) -> Iterator[Pinned]:
-        """Searches made through the yielded :class:`Pinned` run on one worker, sharing a table
-        (``whose``: ``client``, ``address``, ``refusable`` as for :meth:`search`)."""
-        pin = Pinned(self, key, cancel, whose)
+    def pinned(self, key: str, cancel, share_table: bool = True, **whose) -> Iterator[Pinned]:
+        """Searches made through the yielded :class:`Pinned` run on one worker, one after
+        another, sharing a table unless ``share_table`` is false (``whose``: ``client``,
+        ``address``, ``refusable`` as for :meth:`search`)."""
+        pin = Pinned(self, key, cancel, whose, share_table)
         try:
             yield pin
         finally:

@@ -97,31 +97,14 @@ def compare(game_id):
         raise ArcadeError("bad_request", str(exc)) from None
     seconds = budget()
     rows = []
-    for step in LADDER:
-        options = parse_agent(step.spec).search_options()
-        del options["depth"], options["time_limit"]  # the page's depth; one search, no deepening
-        with Deadline(seconds) as deadline:
-            cancel = WhileConnected(deadline.event)
-            if cancel.is_set():  # the page was closed: nobody reads the rest
+    # The rungs run back to back on one worker (one wait in line, not one per rung), each with
+    # a table of its own: a rung's nodes are its own technique's.
+    with arcade().ai.pool.pinned(f"teach:{client()}", None, share_table=False, **asking()) as pinned:
+        for step in LADDER:
+            r, expired = _compare_rung(pinned, game, state, step, depth, eval_name, seconds)
+            if r is None:  # the page was closed: nobody reads the rest
                 break
-            try:
-                r = arcade().ai.pool.search(game, state, key=f"teach:{client()}", depth=depth,
-                                            cancel=cancel, eval_name=eval_name, **options, **asking())
-            except ValueError as exc:
-                raise ArcadeError("bad_request", str(exc)) from None
-        finished = r.completed and not deadline.expired
-        rows.append({
-            "key": step.key, "label": step.label, "short": step.short, "adds": step.adds,
-            "agent": step.agent_spec(depth, eval_name),
-            "completed": finished,
-            "value": _num(r.score) if finished else None,
-            "value_text": describe_score(r.score) if finished else None,
-            "outcome": r.outcome if finished else None,
-            "best_move": r.best_move if finished else None,
-            "pv": r.pv if finished else [],
-            "nodes": r.stats.nodes, "elapsed_ms": round(r.stats.elapsed_ms, 3),
-            "cutoffs": r.stats.cutoffs, "tt_hits": r.stats.tt_hits, "exact": r.exact,
-        })
+            rows.append(_compare_row(step, r, depth, eval_name, r.completed and not expired))
     done = [row for row in rows if row["completed"]]
     values = {row["value"] for row in done}
     if len(done) < len(rows):
@@ -145,6 +128,37 @@ def compare(game_id):
         "to_move": game.to_move_name(state), "budget_seconds": seconds,
         "algorithms": rows, "agree": agree, "verdict": verdict,
     })
+
+
+def _compare_rung(pinned, game, state, step, depth: int, eval_name, seconds: float):
+    """One rung of Compare searched within ``seconds``: (result, whether the time ran out), or
+    (None, True) if the client has gone."""
+    options = parse_agent(step.spec).search_options()
+    del options["depth"], options["time_limit"]  # the page's depth; one search, no deepening
+    with Deadline(seconds) as deadline:
+        cancel = WhileConnected(deadline.event)
+        if cancel.is_set():
+            return None, True
+        try:
+            r = pinned.search(game, state, depth=depth, cancel=cancel, eval_name=eval_name, **options)
+        except ValueError as exc:
+            raise ArcadeError("bad_request", str(exc)) from None
+    return r, deadline.expired
+
+
+def _compare_row(step, r, depth: int, eval_name, finished: bool) -> dict:
+    return {
+        "key": step.key, "label": step.label, "short": step.short, "adds": step.adds,
+        "agent": step.agent_spec(depth, eval_name),
+        "completed": finished,
+        "value": _num(r.score) if finished else None,
+        "value_text": describe_score(r.score) if finished else None,
+        "outcome": r.outcome if finished else None,
+        "best_move": r.best_move if finished else None,
+        "pv": r.pv if finished else [],
+        "nodes": r.stats.nodes, "elapsed_ms": round(r.stats.elapsed_ms, 3),
+        "cutoffs": r.stats.cutoffs, "tt_hits": r.stats.tt_hits, "exact": r.exact,
+    }
 
 
 def _num(v):
