@@ -40,7 +40,8 @@ DEFAULTS = {
     "STORE": None,
     "KEEP_FINISHED_DAYS": 30.0,  # a finished game's record stays readable this long
     "KEEP_IDLE_DAYS": 7.0,  # an unfinished game nobody moved in or watched this long is dropped
-    "KEEP_ARENA_DAYS": 1.0,  # an arena run is dropped this long after its last update
+    "KEEP_ARENA_DAYS": 30.0,  # an arena run is dropped this long after its last update (as a finished game)
+    "MAX_ARENA_RUNS_KEPT": 50,  # runs one client's list keeps (its oldest finished go first; 20x per address)
     "SWEEP_INTERVAL": 60.0,  # seconds between two expiry sweeps (run on the back of requests)
     "HOT_GAMES": 256,  # games kept rebuilt in memory when nobody is connected to them
     # Several processes on one Redis store: a process holds a game's AI turn for this many
@@ -131,7 +132,9 @@ def create_app(config: dict | None = None) -> Flask:
     retention = Retention(finished=app.config["KEEP_FINISHED_DAYS"] * DAY, idle=app.config["KEEP_IDLE_DAYS"] * DAY,
                           arena=app.config["KEEP_ARENA_DAYS"] * DAY)
     store = SessionStore(open_store(store_url(app), retention), hot_games=int(app.config["HOT_GAMES"]))
-    arcade = Arcade(socketio, store, AIRunner(socketio, app.config, store), ArenaRuns(store.backend),
+    arenas = ArenaRuns(store.backend, keep_per_client=int(app.config["MAX_ARENA_RUNS_KEPT"]),
+                       address_factor=int(app.config.get("ADDRESS_FACTOR") or 20))
+    arcade = Arcade(socketio, store, AIRunner(socketio, app.config, store), arenas,
                     sweep_interval=float(app.config["SWEEP_INTERVAL"]))
     atexit.register(arcade.ai.shutdown)
     atexit.register(arcade.ai.leases.close)

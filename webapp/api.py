@@ -170,6 +170,7 @@ def launch_arena(game: str, options, agents, games: int, seed, preset: str | Non
     if preset is not None:
         job.request["preset"] = extra["preset"] = preset
     arcade().arenas[job.id] = job
+    arcade().arenas.trim(job)
     return jsonify({"id": job.id, "url": f"/api/arena/{job.id}", "manage_token": token, **extra}), 202
 
 
@@ -180,9 +181,21 @@ def _job(job_id) -> ArenaJob:
     return job
 
 
+ARENA_PAGE = 20  # runs in a page of GET /api/arena, unless ?limit= says (at most ARENA_PAGE_MAX)
+ARENA_PAGE_MAX = 100
+
+
 @bp.get("/arena")
 def list_arenas():
-    return jsonify({"runs": [job.summary() for job in arcade().arenas.values()]})
+    """A page of runs, the most recently updated first in line (``?offset=``, ``?limit=``),
+    listed oldest first, each as ``GET /api/arena/<id>`` gives it; ``total`` runs in all and
+    the ``next`` page's offset (null on the last page)."""
+    offset = _int_arg(request.args, "offset", 0, 0, 10**9)
+    limit = _int_arg(request.args, "limit", ARENA_PAGE, 1, ARENA_PAGE_MAX)
+    runs, total = arcade().arenas.page(offset, limit)
+    after = offset + limit
+    return jsonify({"runs": [job.to_json() for job in runs], "total": total, "offset": offset, "limit": limit,
+                    "next": after if after < total else None})
 
 
 @bp.get("/arena/<job_id>")

@@ -28,6 +28,7 @@ class ArenaJob:
         self.id = secrets.token_urlsafe(6)
         self.pool = pool
         self.client = ""  # who started it: its searches take that client's turns in the pool's line
+        self.address = ""  # ... and from which address bucket (how many runs it keeps: ArenaRuns.trim)
         self.request = {"game": game, "options": options, "agents": agents, "games": games, "seed": seed}
         self.cancel = threading.Event()
         self.status = "running"
@@ -49,7 +50,7 @@ class ArenaJob:
         with slot as hold:
             job = cls(game, options, agents, games, seed, runner.pool if runner is not None else None)
             job.manage_hash = hash_token(manage_token) if manage_token else None
-            job.client = client
+            job.client, job.address = client, address or ""
             hold(job)
         threading.Thread(target=job._run, name=f"arena-{job.id}", daemon=True).start()
         return job
@@ -98,7 +99,7 @@ class ArenaJob:
     def to_store(self) -> dict:
         return {"id": self.id, "request": self.request, "status": self.status, "results": self.results,
                 "error": self.error, "started": self.started, "finished": self.finished,
-                "manage_hash": self.manage_hash}
+                "manage_hash": self.manage_hash, "client": self.client, "address": self.address}
 
     @classmethod
     def from_store(cls, data: dict, *, stale_after: float = 120.0) -> "ArenaJob":
@@ -110,6 +111,7 @@ class ArenaJob:
         job.status, job.results, job.error = data["status"], data.get("results"), data.get("error")
         job.started, job.finished = data["started"], data.get("finished")
         job.manage_hash = data.get("manage_hash")
+        job.client, job.address = data.get("client", ""), data.get("address", "")
         if job.status == "running" and time.time() - data.get("updated", 0) > stale_after:
             job.status, job.error = "interrupted", "the server stopped during this run"
             job.finished = data.get("updated")
