@@ -15,7 +15,7 @@ from flask import request
 from flask_socketio import emit, join_room
 from socketio.packet import Packet
 
-from .api import client_address
+from .clients import client
 from .security import check_payload, clip
 from .sessions import ArcadeError
 
@@ -63,7 +63,7 @@ def register(socketio, arcade) -> None:
 
     def after_change(session, stopped: bool = False):
         """Tell the room (the change is stored already) and start the AI if it is due."""
-        session.live.client = client_address()  # the AI's reply is this person's to wait for
+        session.live.client = client()  # the AI's reply is this person's to wait for
         if stopped:
             session.stop_search()  # the running search searched an older version
         ai.push_state(session)
@@ -75,6 +75,7 @@ def register(socketio, arcade) -> None:
 
     @socketio.on("disconnect")
     def disconnect(*args):
+        ai.socket_gone(request.sid)
         for game_id in store.disconnect(request.sid):
             tell_presence(game_id)
 
