@@ -112,6 +112,7 @@ class AIRunner:
         self._hint_lock = threading.Lock()
         # several processes on one store: a game's AI turn is searched by the lease holder only
         self.leases = TurnLeases(store.backend, float(config["AI_LEASE"]), on_lost=self._lost_turn)
+        self.on_push: list[Callable[[GameSession], None]] = []  # told of every game state pushed
 
     def shutdown(self) -> None:
         """Stop every search and worker process (within seconds)."""
@@ -146,6 +147,8 @@ class AIRunner:
         except ArcadeError:
             return  # the game is gone
         self.socketio.emit("state", self.state(session), to=session.id)
+        for listener in self.on_push:
+            listener(session)
 
     def state(self, session: GameSession) -> dict:
         """The game state (CONTRACT.md) as this process tells it. ``ai.thinking`` is the seat
