@@ -131,7 +131,8 @@ def make_challenge(record: ClassRecord, body: dict, pool) -> dict:
     return {"id": secrets.token_urlsafe(6), "game": game.name, "settings": game.settings,
             "options": game.public_settings(), "moves": moves, "seconds": seconds, "started": now,
             "deadline": now + seconds, "board": position["board"], "legal_moves": position["legal_moves"],
-            "to_move": position["to_move_seat"], "side": position["to_move_name"], "answers": {},
+            "to_move": position["to_move_seat"], "side": position["to_move_name"], "sides": list(game.sides),
+            "answers": {},
             "verdict": verdict, "best": best_moves(verdict), "closed": False}
 
 
@@ -177,7 +178,8 @@ def challenge_summary(record: ClassRecord, challenge: dict) -> dict:
     return {"id": challenge["id"], "game": challenge["game"], "options": challenge["options"],
             "moves": challenge["moves"], "seconds": challenge["seconds"], "deadline": challenge["deadline"],
             "board": challenge["board"], "legal_moves": challenge["legal_moves"], "side": challenge["side"],
-            "open": is_open(challenge), "answered": len(challenge["answers"]), "students": len(record.students),
+            "sides": challenge["sides"], "to_move": challenge["to_move"], "open": is_open(challenge),
+            "answered": len(challenge["answers"]), "students": len(record.students),
             "answers": counts, "verdict": challenge["verdict"], "best": challenge["best"], "found_best": found}
 
 
@@ -186,7 +188,8 @@ def student_view(record: ClassRecord, challenge: dict) -> dict:
     return {"class_id": record.id, "challenge_id": challenge["id"], "game": challenge["game"],
             "options": challenge["options"], "moves": challenge["moves"], "board": challenge["board"],
             "legal_moves": challenge["legal_moves"], "seconds": challenge["seconds"],
-            "deadline": challenge["deadline"], "side": challenge["side"], "to_move": challenge["to_move"]}
+            "deadline": challenge["deadline"], "side": challenge["side"], "sides": challenge["sides"],
+            "to_move": challenge["to_move"]}
 
 
 def reveal_view(record: ClassRecord, challenge: dict) -> dict:

@@ -106,9 +106,10 @@ def join_qr(class_id):
     """The join link as a QR code (SVG drawn here: no third party sees the code)."""
     record = classroom().get(class_id)
     link = f"{request.host_url}join?code={record.code}"
-    svg = segno.make(link, error="m").svg_inline(scale=8, border=2, dark="#000", light="#fff",
-                                                 title=f"QR code of {link}")
-    return Response(svg, mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+    out = io.BytesIO()
+    segno.make(link, error="m").save(out, kind="svg", scale=8, border=2, dark="#000", light="#fff",
+                                     xmldecl=False, title=f"QR code of {link}")
+    return Response(out.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
 
 
 @bp.get("/api/classes/<class_id>/me")
