@@ -126,6 +126,7 @@ class AIRunner:
         self._hints_of: dict[str, set[threading.Event]] = {}  # socket id -> cancels of its hints in flight
         # several processes on one store: a game's AI turn is searched by the lease holder only
         self.leases = TurnLeases(store.backend, float(config["AI_LEASE"]), on_lost=self._lost_turn)
+        self.on_push: list[Callable[[GameSession], None]] = []  # told of every game state pushed
 
     def socket_gone(self, sid: str) -> None:
         """A socket disconnected: cancel the hints it asked for (nobody reads their answers)."""
@@ -169,6 +170,8 @@ class AIRunner:
         except ArcadeError:
             return  # the game is gone
         self.socketio.emit("state", self.state(session), to=session.id)
+        for listener in self.on_push:
+            listener(session)
 
     def state(self, session: GameSession) -> dict:
         """The game state (CONTRACT.md) as this process tells it. ``ai.thinking`` is the seat

@@ -30,31 +30,33 @@ class JSONPacket(Packet):
     uses_binary_events = False
 
 
+def on_event(socketio, event: str):
+    """Register ``fn(payload)`` for ``event``; turn refusals into ``error`` events."""
+
+    def wrap(fn):
+        @functools.wraps(fn)
+        def run(payload=None):
+            try:
+                if not isinstance(payload, dict):
+                    raise ArcadeError("bad_payload", f"'{event}' needs a JSON object, got {type(payload).__name__}")
+                check_payload(payload, code="bad_payload")  # the HTTP API's limits
+                return fn(payload)
+            except ArcadeError as exc:
+                emit("error", {"code": exc.code, "message": clip(exc.message), "event": event})
+            except Exception:  # never let one bad message take the connection down
+                log.exception("socket event %s failed", event)
+                emit("error", {"code": "internal", "message": f"the server failed to handle '{event}'", "event": event})
+
+        socketio.on_event(event, run)
+        return fn
+
+    return wrap
+
+
 def register(socketio, arcade) -> None:
     store, ai = arcade.store, arcade.ai
     socketio.server.packet_class = JSONPacket
-
-    def handler(event):
-        """Register ``fn(payload)`` for ``event``; turn refusals into ``error`` events."""
-
-        def wrap(fn):
-            @functools.wraps(fn)
-            def run(payload=None):
-                try:
-                    if not isinstance(payload, dict):
-                        raise ArcadeError("bad_payload", f"'{event}' needs a JSON object, got {type(payload).__name__}")
-                    check_payload(payload, code="bad_payload")  # the HTTP API's limits
-                    return fn(payload)
-                except ArcadeError as exc:
-                    emit("error", {"code": exc.code, "message": clip(exc.message), "event": event})
-                except Exception:  # never let one bad message take the connection down
-                    log.exception("socket event %s failed", event)
-                    emit("error", {"code": "internal", "message": f"the server failed to handle '{event}'", "event": event})
-
-            socketio.on_event(event, run)
-            return fn
-
-        return wrap
+    handler = functools.partial(on_event, socketio)
 
     def session_of(payload):
         if "game_id" not in payload:
