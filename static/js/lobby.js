@@ -154,7 +154,7 @@
   }
 
   // The lobby's choice of game and options, for the other forms of the page (Teach a class).
-  window.ArcadeLobby = { collect, levels: LEVELS };
+  window.ArcadeLobby = { collect, levels: LEVELS.map((n) => [String(n), `${ArcadeViews.LEVEL_NAMES[n]} (${n})`]) };
 
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
