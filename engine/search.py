@@ -310,9 +310,8 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
             best = _average(child, g_play, outcomes(state, side), state, depth, ply, alpha, beta, pv)
         else:
             if depth <= futility_depth and g_futility is not None and not (futility_first and depth == 1):
-                # futility: the game's bound outside the window
-                # (the bound goes in ``v``, not a local of its own: one more local in this
-                # frame made a 21-card Blacksin solve 20 % slower, futility off, on CPython 3.11)
+                # futility: the game's bound outside the window (kept in ``v``: each local
+                # of this frame costs every node, even where futility is off)
                 v = g_futility(state, alpha, beta, depth)
                 if v is not None:
                     futile += 1
@@ -532,12 +531,8 @@ def _null_window_passes(test: Callable[[float, float], float], guess: float) -> 
     more than an open window, and move b to the bound the answer gives, until the bounds
     meet. (The values are whole numbers: draws, ``WIN - plies``, the games' evaluations; so
     bounds a step apart leave one value. Were one not, a value inside a window is exact,
-    and the passes still end on the value.) Measured on 40 Blacksin deals solved from the
-    start, from a draw: 213,421 nodes with one open window, 171,724 with these passes and the
-    last one (20 games against the rules agent: 0.86x the instructions). In other solves it
-    does not pay as well (Shannon's 400 random boards +17 % nodes in about the same time,
-    misère Nim 1,3,5,7 +14 % nodes), so a game asks for it there
-    (:attr:`~engine.game.Game.solve_in_passes`)."""
+    and the passes still end on the value.) It pays where the values crowd round a few
+    results; in a solve to the end a game asks for it (:attr:`~engine.game.Game.solve_in_passes`)."""
     # (no result at the root is better than a win on the next ply, nor worse than a loss on it)
     low: float = 1 - WIN
     high: float = WIN - 1
@@ -588,14 +583,11 @@ def _in_a_roomy_stack(fn: Callable, *args):
     CPython 3.11 and 3.12 keep the frames' locals on a stack of 16 KiB chunks, and free a
     chunk as soon as the frame that opened it returns: a search whose recursion keeps going
     up and down across a chunk's edge maps and unmaps a chunk each time (CPython gh-142183,
-    fixed in 3.13 and 3.14 by keeping one spare). Blacksin's 27-ply solves sat on such an
-    edge: the bench's games against the rules agent made 382 mmap/munmap pairs and 206 page
-    faults a game, 2.0-3.3 ms of system time a game (where the edge falls moves with every
-    frame added anywhere on the way). This frame declares about 56 KiB of evaluation stack
-    that it never touches, more than half of the next chunk size up, so it opens a chunk of
-    its own of 128 KiB and the search runs in the 70 KiB left after it, the chunk kept until
-    the search returns: no such pairs, 72 page faults a game (the memory allocator's own),
-    0.1-0.5 ms of system time."""
+    fixed in 3.13 and 3.14 by keeping one spare); deep solves (Blacksin's 27 plies) can sit
+    on such an edge, wherever it falls, and spend milliseconds of system time a game there.
+    This frame declares about 56 KiB of evaluation stack that it never touches, more than
+    half of the next chunk size up, so it opens a chunk of its own of 128 KiB and the search
+    runs in the 70 KiB left after it, the chunk kept until the search returns."""
     return fn(*args)
 
 

@@ -2,9 +2,9 @@
 
 An entry is ``(depth, value, flag, move, proved)`` (:class:`Entry`). The kernel builds one at
 every node it stores, as a plain tuple in :class:`Entry`'s field order, and reads it by
-unpacking or by the index constants (:data:`MOVE`): making a NamedTuple costs about 220 ns
-where the tuple costs 20-45 ns, some 6 % of a Blacksin node. Code outside the kernel reads
-entries as :class:`Entry` (:meth:`TranspositionTable.get`).
+unpacking or by the index constants (:data:`MOVE`): a NamedTuple costs several times a
+tuple to build, at every node. Code outside the kernel reads entries as :class:`Entry`
+(:meth:`TranspositionTable.get`).
 
 >>> from engine.game import WIN
 >>> table = TranspositionTable()

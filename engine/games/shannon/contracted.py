@@ -162,9 +162,8 @@ class Contracted:
 
         Ranking needs the potentials only roughly, so they are estimated, not solved:
         ``d_sink / (d_source + d_sink)`` from the distances to the terminals, then two
-        Gauss-Seidel sweeps (each other vertex moves to its neighbours' mean). On Bridg-It
-        4 that orders as well as the exact potentials (the same nodes to depth 7, within 2 %)
-        at a third of the cost."""
+        Gauss-Seidel sweeps (each other vertex moves to its neighbours' mean): that orders
+        about as well as the exact potentials, at a fraction of the cost."""
         near = self.near
         potential = [b / (a + b) for a, b in zip(distances_from(near, 0), distances_from(near, 1))]
         inner = range(2, len(near))

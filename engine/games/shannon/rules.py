@@ -39,10 +39,9 @@ class Rules(Game):
     )
     evaluators = {"resistance": "evaluate", "flow": "evaluate_flow", "lehman": "evaluate_lehman"}
     default_depth = 4
-    # A key is a canonical code of the board (about 75 % of those a depth-7 search of
-    # Bridg-It 4 made were for positions one ply above the horizon that futility then
-    # answered): test futility first, without one (Bridg-It 4 deepening to depth 7: ~1.15x
-    # faster, 13 % more nodes, as such positions are no longer answered from the table).
+    # A key is a canonical code of the board, dearer than the futility test, and most keys
+    # a depth-limited search makes are for positions one ply above the horizon that futility
+    # answers: test futility first, without one (such positions are then not in the table).
     futility_before_table = True
 
     def __init__(self, options: dict):
@@ -344,8 +343,8 @@ class Rules(Game):
         code of :meth:`Contracted.canonical`, with no Contracted built on the way. The edges
         and vertex numbers are those Contracted makes (the terminals 0 and 1, the other
         components as they first appear, in edge order), and the first refinement round's
-        signatures are counted in the same pass. (A memo by the numbered edges as well
-        answered 10 % of the random boards' codes, yet cost more than it saved.)"""
+        signatures are counted in the same pass. (No memo by the numbered edges: it answers
+        too few codes to pay for itself.)"""
         closure, relevant, label = facts[1], facts[2], facts[3]
         # component -> its number, or None (a list: a subscript is cheaper than a dict.get
         # call, and this loop runs for every new position); names: number -> component
