@@ -88,10 +88,10 @@ class Game(ABC):
     futility_before_table: ClassVar[bool] = False
     #: Whether a solve to the end (with ``scout`` on) finds the root's value in null-window
     #: passes, as MTD(f) does, and then searches the root once more around it, as a
-    #: depth-limited search always does (:func:`engine.search._null_window_passes`). It pays where a solve's values crowd
-    #: round a few results, so that a window one step wide cuts far more than an open one; on
-    #: small trees, whose root moves the passes search again and again, it costs: misère Nim
-    #: 1,3,5,7 218 -> 248 nodes.
+    #: depth-limited search always does (:func:`engine.search._null_window_passes`). It pays
+    #: where a solve's values crowd round a few results, so that a window one step wide cuts
+    #: far more than an open one; on small trees, whose root moves the passes search again
+    #: and again, it costs.
     solve_in_passes: ClassVar[bool] = False
 
     def __init__(self, options: dict):

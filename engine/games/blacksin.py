@@ -44,7 +44,8 @@ from __future__ import annotations
 
 import random
 
-from ..game import CHANCE, DRAW, MATE_BOUND, WIN, Game, IllegalMove, Option, OptionError
+from ..game import CHANCE, DRAW, Game, IllegalMove, Option, OptionError
+from .blacksin_endgame import Endgame
 
 DEFAULT_DECK_COUNT = 21
 MIN_DECK_COUNT, MAX_DECK_COUNT = 5, 30
@@ -77,7 +78,7 @@ def next_side(mover: int, stopped0: bool, stopped1: bool) -> int:
     return 1 if stopped0 and not stopped1 else 0
 
 
-class Blacksin(Game):
+class Blacksin(Endgame, Game):
     name = "blacksin"
     title = "Blacksin"
     sides = ("player", "opponent")
@@ -100,10 +101,8 @@ class Blacksin(Game):
     policies = {"rules": "rules_move"}
     evaluators = {"margins": "evaluate"}
     default_depth = 0
-    # A solve's root values crowd round a few results (200 deals: the player loses in 27
-    # plies, the longest game, 101 times; wins in 27 52 times; a draw 27 times; 26 plies 20
-    # times): null-window passes find the value in 2-4 passes. 40 solves from the deal:
-    # 213,421 -> 171,724 nodes; 20 games against the rules agent 0.86x the instructions.
+    # A solve's root values crowd round a few results (most deals end in the longest game,
+    # 27 plies, won, lost or drawn): null-window passes find the value in 2-4 passes.
     solve_in_passes = True
 
     def __init__(self, options: dict):
@@ -127,9 +126,6 @@ class Blacksin(Game):
         self._reach: list | None = None  # the same as bitmasks of the gains that can be had
         self._stopless = None  # the last state solved() found a stop no better than another move in (exact_moves)
 
-    def _solo_tables(self) -> None:
-        self._fewest = _fewest_moves(self.deck, self.erases, self.target)
-        self._reach = _reachable_gains(self.deck, self.erases, self.target)
 
     def start(self):
         d = self.deck
@@ -166,15 +162,6 @@ class Blacksin(Game):
 
     search_moves = moves  # no two moves lead to equivalent positions
 
-    def exact_moves(self, state, moves):
-        # A stop can be no better than another move: solved() says so for the state it has
-        # just been asked about (rule (d)), and then the stop, listed last, is left out: 40
-        # 21-card solves from the deal, 283,793 -> 223,635 nodes, the same values and best
-        # moves. (Whether it holds is a fact about the state: a state solved() looked at
-        # before says the same, and any other state is given every move.)
-        if state is self._stopless and len(moves) > 1:
-            moves.pop()
-        return moves
 
     def play(self, state, move):
         # (each branch builds its state at once: the next side is next_side() written out,
@@ -220,8 +207,7 @@ class Blacksin(Game):
         # is bust for good (drawing only adds). By how much never matters -- not to the
         # result, not to which moves are legal (it cannot run out of cards), not to the rules
         # agent (its if-chain only asks "am I over?" and "is the other within T // 7?"), not
-        # to the evaluation -- so such a hand enters as (-1, ()). Merging these positions
-        # cuts the nodes of a 21-card solve about 4x.
+        # to the evaluation -- so such a hand enters as (-1, ()).
         # Everything else (deck position, stop flags, side to move) is kept: the stop flags
         # and the side as one number, the side (0 or 1; 2 or 3 in the hidden model, where
         # chance deals seat side - 2 its card) plus 4 when seat 0 has stopped, 8 when seat 1
@@ -256,19 +242,17 @@ class Blacksin(Game):
         return (pos, sum0, sum1, side)
 
     def order(self, state, moves):
-        # ``moves`` as moves() lists them: draw, erase_self, erase_opponent, stop (the
-        # draw-first orders need about half the nodes of the erase-first ones, the seed's
-        # choice, against a perfect opponent: measured over all 24 fixed orders, 21-card
-        # decks). Two kinds of position do better otherwise. Figures: nodes of 40 games
-        # against the rules agent (alphabeta: ~1.9M with the plain order; model:opponent=rules:
-        # ~15k). The list is reordered in place (the search hands over a fresh list).
+        # ``moves`` as moves() lists them: draw, erase_self, erase_opponent, stop (of the
+        # fixed orders, a draw first cuts soonest against a perfect opponent). Two kinds of
+        # position do better otherwise, below. The list is reordered in place (the search
+        # hands over a fresh list).
         pos, _, _, _, _, stopped0, stopped1, side, sum0, sum1 = state
         target = self.target
         if stopped0 or stopped1:
             # The other side has stopped (the mover has not), so a stop ends the game. When
             # it wins, nothing wins sooner: stop first. Else, when the mover is over, its own
             # erase first; else (the other is as close or closer) erasing the other's last
-            # card first. 13% fewer nodes (alphabeta), 17% (model).
+            # card first.
             my_sum, their_sum = (sum1, sum0) if side else (sum0, sum1)
             if my_sum <= target and (their_sum < my_sum or their_sum > target):
                 moves.insert(0, moves.pop())  # stop, listed last
@@ -283,13 +267,9 @@ class Blacksin(Game):
             # the other side: try it before the draw when that card would take the other
             # over the target, or is bigger than the card after it (which the other would
             # get otherwise), and always when the mover is over the target already (its own
-            # erase is its way back; 40 21-card solves from the deal: 316,456 -> 311,590
-            # nodes). And when the draw would take the mover over the target (it is
-            # not over yet) a stop before all. (Solves from the deal, 21 cards, 40 decks:
-            # 14.9k nodes a solve with erase_self always before the draw, 9.6k so; 30 decks
-            # of another seed 11.4k -> 7.4k, of 15 cards 3.2k -> 2.2k, of 25 cards 39.8k ->
-            # 24.2k. Before that, each of the 24 fixed orders was measured for each kind of
-            # position: erase_self always first was the best of them.)
+            # erase is its way back). And when the draw would take the mover over the target
+            # (it is not over yet) a stop before all. (Always erasing first, the best fixed
+            # order, leaves far more nodes on every deck size.)
             my_sum = sum1 if side else sum0
             deck = self.deck
             card = deck[pos]
@@ -301,318 +281,6 @@ class Blacksin(Game):
                 moves.insert(0, moves.pop())  # stop, listed last (exact_moves may leave it out)
         return moves
 
-    def solved(self, state):
-        """The endgame rule (:meth:`Game.solved`). Where one side has stopped, the other
-        plays alone, for the fastest win, else a draw, else the slowest loss; where both play
-        and one is bust for good, the other wins as late as the bust side can make it; where
-        both play and a stop now would win for the mover, or a stop by the other would win for
-        it were it its turn, that side wins as late as the loser can make it (the mover's
-        stop, in the second case, may do better for it: a draw, or a slower loss); and where
-        the mover's draw leaves the other such a position with nothing slower than that
-        delay, the mover wins in as few plies as any win can take. (d) No move but a stop
-        loses sooner than the mover's longest delay after it (every card drawn, its erases
-        spent, two stops): where the stop loses no later, :meth:`exact_moves` leaves it
-        out; and (e) where the mover, without erases, draws and so leaves the other a
-        winning stop, the draw loses as late as that, and the value is the slower of that
-        loss and the stop's. Any line
-        of play reduces to: erase some of the stopped side's last cards, some of its own, then
-        draw cards, erasing some of them right after drawing them, then stop; the fewest moves
-        that gain each sum from the deck from here are a table (:func:`_fewest_moves`)."""
-        pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side, sum0, sum1 = state
-        target = self.target
-        if stopped0 == stopped1:
-            if stopped0:
-                return None  # (the game is over: the search never asks)
-            if (sum0 > target) != (sum1 > target):
-                # Both play, one is over the target: when it stays over even without the last
-                # cards all erases left could remove, the other wins (it stops at its first
-                # turn) and the bust side delays to the end: every card drawn, its erases
-                # spent, two stops (the winner's stop is its only move; the bust side's erases
-                # always find a card, its own, and no erase of either side brings it back
-                # under the target).
-                live = erases0 + erases1
-                if sum0 > target:
-                    if sum0 - hand0[-1] > target and sum0 - sum(hand0[-live:]) > target if live else True:
-                        plies = self.deck_count - pos + erases0 + 2
-                        return plies - WIN
-                elif sum1 - hand1[-1] > target and sum1 - sum(hand1[-live:]) > target if live else True:
-                    return WIN - (self.deck_count - pos + erases1 + 2)
-            # Both play. (a) When a stop now would win for the mover, it wins soonest; (b)
-            # when a stop by the other would win for it, were it its turn, the mover cannot
-            # escape (the reasons are in _stop_wins). Each needs the side that would stop to
-            # be over neither the target nor the other (else it loses or draws at once):
-            # at most one of the two can apply.
-            # (plain assignments: six at once build a tuple and unpack it)
-            if side:
-                my_sum = sum1
-                their_sum = sum0
-                mine = hand1
-                theirs = hand0
-                my_erases = erases1
-                their_erases = erases0
-            else:
-                my_sum = sum0
-                their_sum = sum1
-                mine = hand0
-                theirs = hand1
-                my_erases = erases0
-                their_erases = erases1
-            reach = self._reach
-            if reach is None:
-                self._solo_tables()
-                reach = self._reach
-            stopless = False
-            if my_sum <= target and (their_sum > target or their_sum < my_sum):
-                # (_stop_wins written out up to its loop: this runs at most nodes; and before
-                # the loop, its first case: the other is over and erasing its last card
-                # brings it within [my sum, target], where it stops: it escapes)
-                if their_sum > target:
-                    stuck = not their_erases or not (
-                        my_sum <= their_sum - theirs[-1] <= target
-                        or self._escapes(pos, theirs, mine, their_erases, their_sum, my_sum))
-                else:
-                    stuck = not (reach[pos][their_erases] >> (my_sum - their_sum)
-                                 & ((2 << (target - my_sum)) - 1)) and (
-                        not their_erases or not self._escapes(pos, theirs, mine, their_erases,
-                                                              their_sum, my_sum))
-                if stuck:
-                    # (a): I stop, the other draws every card left, spends every erase it
-                    # can and stops.
-                    left = self.deck_count - pos
-                    plies = 2 + left + min(their_erases, len(hand0) + len(hand1) + left)
-                    return WIN - plies if side == 0 else plies - WIN
-                # (d) below, when the other, alone, wins soon enough, by cheap tests: it
-                # erases its last card and stops (2 moves: the fewest); or it gains past my
-                # sum, erasing only cards it draws (after erasing its last card, when over),
-                # with no more erases than mine (then its moves, at most left + min(its
-                # erases, cards) + 1, are few enough), or in few enough moves
-                # (_fewest_moves). (Its fastest win alone, as solved() works it out, found
-                # 8,306 stops more to leave out in the 40 solves from the deal, but cost more
-                # than they saved: 2,000M -> 1,978M instructions for 10 of them without it.)
-                if their_sum > target:
-                    if their_erases:
-                        after = their_sum - theirs[-1]
-                        if after <= target:
-                            stopless = my_sum < after or their_erases <= my_erases and (
-                                reach[pos][their_erases - 1] >> (my_sum - after + 1)
-                                & ((1 << (target - my_sum)) - 1))
-                elif reach[pos][their_erases] >> (my_sum - their_sum + 1) & ((1 << (target - my_sum)) - 1):
-                    if their_erases <= my_erases:
-                        stopless = True
-                    else:
-                        left = self.deck_count - pos
-                        cards = len(hand0) + len(hand1) + left
-                        gains = self._fewest[pos][their_erases][my_sum - their_sum + 1:target - their_sum + 1]
-                        stopless = min(gains) <= left + (my_erases if my_erases < cards else cards)
-            elif their_sum <= target and (my_sum > target or my_sum < their_sum):
-                stopless = True  # (d) below: the other stops at once, and wins
-                if my_sum > target:  # (as in (a): erasing my last card may bring me back)
-                    stuck = not my_erases or not (
-                        their_sum <= my_sum - mine[-1] <= target
-                        or self._escapes(pos, mine, theirs, my_erases, my_sum, their_sum))
-                else:
-                    stuck = not (reach[pos][my_erases] >> (their_sum - my_sum)
-                                 & ((2 << (target - their_sum)) - 1)) and (
-                        not my_erases or not self._escapes(pos, mine, theirs, my_erases, my_sum,
-                                                           their_sum))
-                if stuck:
-                    # (b): my stop (the other then plays alone), or the longest delay: every
-                    # move but a stop leaves the other a winning stop (a), in equally many
-                    # plies, draw or erase: 3 + what is left then (left - 1 cards and as many
-                    # erases, or left cards and one erase fewer for one card fewer).
-                    v = self.solved((pos, hand0, hand1, erases0, erases1, side == 0, side == 1,
-                                     1 - side, sum0, sum1))
-                    v = v - 1 if v >= MATE_BOUND else v + 1 if v <= -MATE_BOUND else v
-                    left = self.deck_count - pos
-                    cards = len(hand0) + len(hand1) + left
-                    if left or my_erases and cards:
-                        plies = 2 + left + min(my_erases, cards)
-                        return min(v, WIN - plies) if side else max(v, plies - WIN)
-                    return v
-            if pos != self.deck_count:
-                # (c) My draw (still within the target, above the other or with it bust)
-                # leaves the other a position of (b): it loses, by the slower of its stop (then
-                # my fastest win alone) and its longest delay. When the delay is no faster, my
-                # draw wins in 2 + left + min(its erases, cards) plies, and no win can take
-                # fewer (the proof in _stop_wins): that is the value. (Only the draw is looked
-                # at: an erase reaches that length only when cards, not erases, are short.)
-                card = self.deck[pos]
-                drawn = my_sum + card
-                if drawn > target:
-                    stuck = False
-                elif their_sum > target:  # (as in (a))
-                    stuck = not their_erases or not (
-                        drawn <= their_sum - theirs[-1] <= target
-                        or self._escapes(pos + 1, theirs, mine + (card,), their_erases,
-                                         their_sum, drawn))
-                else:
-                    stuck = their_sum < drawn and not (
-                        reach[pos + 1][their_erases] >> (drawn - their_sum)
-                        & ((2 << (target - drawn)) - 1)) and (
-                        not their_erases or not self._escapes(pos + 1, theirs, mine + (card,),
-                                                              their_erases, their_sum, drawn))
-                if stuck:
-                    # its stop: I then play alone from pos + 1 (for my fastest win)
-                    if side:
-                        v = self.solved((pos + 1, hand0, hand1 + (card,), erases0, erases1,
-                                         True, False, 1, sum0, drawn))
-                        v = -v
-                    else:
-                        v = self.solved((pos + 1, hand0 + (card,), hand1, erases0, erases1,
-                                         False, True, 0, drawn, sum1))
-                    left = self.deck_count - pos
-                    plies = 2 + left + min(their_erases, len(hand0) + len(hand1) + left)
-                    if v >= MATE_BOUND and 2 + WIN - v <= plies:
-                        return WIN - plies if side == 0 else plies - WIN
-            if not my_erases and pos != self.deck_count:
-                # (e) Without erases my moves are a draw and a stop. When the draw leaves the
-                # other a winning stop, (a) from its side (I am over the target then, or under
-                # it and no gain from the deck, without erases, brings me within [its sum,
-                # target]), the draw loses in 1 + (2 + left - 1) plies, as slowly as any move
-                # but a stop can ((d)): the value is the slower of that and my stop's.
-                # (40 solves from the deal: 223,635 -> 213,461 nodes.)
-                card = self.deck[pos]
-                drawn = my_sum + card
-                if their_sum <= target and (drawn > target or drawn < their_sum) and (
-                        drawn > target or not (reach[pos + 1][0] >> (their_sum - drawn)
-                                               & ((2 << (target - their_sum)) - 1))):
-                    v = self.solved((pos, hand0, hand1, erases0, erases1, side == 0, side == 1,
-                                     1 - side, sum0, sum1))
-                    v = v - 1 if v >= MATE_BOUND else v + 1 if v <= -MATE_BOUND else v
-                    plies = self.deck_count - pos + 2
-                    return min(v, WIN - plies) if side else max(v, plies - WIN)
-            if stopless:
-                # (d) My stop loses, in no more plies than my longest delay after any other
-                # move takes (every card drawn, my erases spent, two stops: left +
-                # min(my erases, cards) + 2, as in _stop_wins): no other move is worse, and
-                # exact_moves leaves the stop out.
-                self._stopless = state
-            return None
-        if side:
-            my_sum, their_sum = sum1, sum0
-        else:
-            my_sum, their_sum = sum0, sum1
-        if my_sum <= target and (their_sum > target or their_sum < my_sum):
-            return WIN - 1 if side == 0 else 1 - WIN  # a stop wins now
-        if side:
-            mine, theirs, erases = hand1, hand0, erases1
-        else:
-            mine, theirs, erases = hand0, hand1, erases0
-        if their_sum > target:
-            # (I am over the target, else a stop would win.) Both bust is a draw, which I
-            # always can have; I win by erasing my own last cards until I am not over: the
-            # fewest such erases, then a stop (drawing adds, erasing the other's is no help).
-            my_after = my_sum
-            for p in range(1, min(erases, len(mine)) + 1):
-                my_after -= mine[-p]
-                if my_after <= target:
-                    return WIN - p - 1 if side == 0 else p + 1 - WIN
-            return 0
-        fewest = self._fewest
-        if fewest is None:
-            self._solo_tables()
-            fewest = self._fewest
-        rows = fewest[pos]  # rows[e][g]: the fewest moves to gain g with e erases, from here
-        # Erase the other's last a cards and my own last p (a + p moves), then the fewest
-        # moves that end on a winning sum (above theirs, not above the target): the least
-        # such total over (a, p) wins; a pair whose a + p already reaches the best found
-        # cannot beat it.
-        best = _UNREACHABLE
-        can_draw = False
-        most_mine = len(mine)
-        their_after = their_sum
-        # (the builtin min() parses its arguments as keywords: comparisons are cheaper)
-        most_theirs = len(theirs)
-        for a in range((erases if erases < most_theirs else most_theirs) + 1):
-            if a:
-                if a >= best:
-                    break
-                their_after -= theirs[-a]
-            my_after = my_sum
-            room = erases - a
-            for p in range((room if room < most_mine else most_mine) + 1):
-                done = a + p
-                if p:
-                    if done >= best:
-                        break
-                    my_after -= mine[-p]
-                high = target - my_after  # the most I may gain
-                if high < 0:
-                    continue
-                low = their_after - my_after  # gaining exactly this draws, more wins
-                row = rows[erases - done]
-                if low < high:
-                    cost = min(row[low + 1 if low >= 0 else 0:high + 1]) + done
-                    if cost < best:
-                        best = cost
-                        continue
-                if low >= 0 and row[low] < _UNREACHABLE:
-                    can_draw = True
-        if best < _UNREACHABLE:
-            plies = best + 1
-            return WIN - plies if side == 0 else plies - WIN
-        if can_draw:
-            return 0
-        left = self.deck_count - pos
-        plies = left + min(erases, len(mine) + left + len(theirs)) + 1
-        return plies - WIN if side == 0 else WIN - plies
-
-    def _stop_wins(self, pos, other, mine, erases, other_sum, my_sum):
-        """Whether, both playing, a stop now by the mover (``mine``, ``my_sum``, not over the
-        target) wins: the other, playing alone with its ``erases``, can neither win nor draw.
-
-        Then the stop is the mover's best move, and the game lasts ``left + min(erases,
-        cards) + 2`` plies (the other draws every card left, spends every erase it can, then
-        stops): no line of play wins sooner. Proof: against any line the other can answer
-        "draw while the deck lasts, then erase while it has erases and a card to erase, then
-        stop"; that line ends the game no sooner -- every card left gets drawn and at least
-        min(erases, cards) erases spent (the mover's own erases only add plies), and both stop
-        -- so whenever it loses for the other it lasts at least as long, and when it does not
-        lose the mover has done worse than by stopping."""
-        target = self.target
-        reach = self._reach
-        if reach is None:
-            self._solo_tables()
-            reach = self._reach
-        rows = reach[pos]  # rows[e]: bit g set when a gain of g can be had with e erases
-        # It wins or draws when it can end within [my sum, target]: at once, by gaining, ...
-        if other_sum <= target:
-            if other_sum >= my_sum:
-                return False
-            if rows[erases] >> (my_sum - other_sum) & ((2 << (target - my_sum)) - 1):
-                return False
-        return not erases or not self._escapes(pos, other, mine, erases, other_sum, my_sum)
-
-    def _escapes(self, pos, other, mine, erases, other_sum, my_sum):
-        """The rest of :meth:`_stop_wins` (``erases`` > 0, no gain from here is enough):
-        whether the other wins or draws by erasing its own last p cards and my last a first,
-        then gaining (p at least as many as bring it back to the target)."""
-        target = self.target
-        rows = self._reach[pos]
-        other_after = other_sum
-        p = 0
-        while other_after > target:
-            p += 1
-            if p > erases or p > len(other):
-                return False
-            other_after -= other[-p]
-        most_mine = len(mine)
-        while True:
-            my_after = my_sum
-            room = erases - p
-            for a in range((room if room < most_mine else most_mine) + 1):
-                if a:
-                    my_after -= mine[-a]
-                elif not p:
-                    continue  # (seen above)
-                low = my_after - other_after if my_after > other_after else 0
-                # (low <= target - other_after: my_after is not over the target)
-                if rows[room - a] >> low & ((2 << (target - other_after - low)) - 1):
-                    return True
-            p += 1
-            if p > erases or p > len(other):
-                return False
-            other_after -= other[-p]
 
     def evaluate(self, state):
         """Heuristic for seat 0 at a depth-limited leaf: closeness to the target and erases
@@ -874,55 +542,6 @@ def _deck_from_options(options: dict) -> tuple[int, ...]:
                           f"which holds {n} cards")
     return tuple(deck)
 
-
-_UNREACHABLE = 1 << 20  # (more moves than any game has: "this gain cannot be had")
-
-
-def _fewest_moves(deck, most, target):
-    """``table[pos][e][g]``: the fewest moves in which a hand can gain ``g`` (0 to ``target``)
-    from the cards ``deck[pos:]`` with at most ``e`` erases (``most`` at most): draw cards in
-    order, erasing some of them right after drawing them (a draw is one move, a draw and its
-    erase two), then stop; at least ``_UNREACHABLE`` when ``g`` cannot be had."""
-    n = len(deck)
-    row = [0] + [_UNREACHABLE] * target  # the deck is empty: only a gain of 0, at once
-    rows = [row] * (most + 1)
-    table = [rows] * (n + 1)
-    for pos in range(n - 1, -1, -1):
-        card = deck[pos]
-        after = rows
-        rows = []
-        for e in range(most + 1):
-            # gain g: draw this card (1 move) and gain g - card from the next, or draw it and
-            # erase it (2 moves, one erase) and gain g from the next; g = 0: stop at once
-            # (one comprehension a row, the smaller of each pair by comparison: the builtin
-            # min() is slow to call; a list for each way and slices of them built the same
-            # table in 1.6x the instructions, 3 % of 20 games against the rules agent)
-            drawn = after[e][:target + 1 - card]  # (for the gains from ``card`` on)
-            if e:
-                erased = after[e - 1]
-                row = ([m + 2 if m < _UNREACHABLE - 2 else _UNREACHABLE for m in erased[:card]]
-                       + [d + 1 if d < m + 1 else m + 2 for d, m in zip(drawn, erased[card:])])
-            else:
-                row = [_UNREACHABLE] * card + [d + 1 for d in drawn]
-            row[0] = 0
-            rows.append(row)
-        table[pos] = rows
-    return table
-
-
-def _reachable_gains(deck, most, target):
-    """``table[pos][e]``: the gains :func:`_fewest_moves` can have, as a bitmask (bit g set:
-    a gain of g), built the same way: stop (0), or draw this card and gain from the next, or
-    draw it, erase it (one erase) and gain from the next."""
-    full = (2 << target) - 1
-    rows = [1] * (most + 1)  # the deck is empty: only a gain of 0
-    table = [rows] * (len(deck) + 1)
-    for pos in range(len(deck) - 1, -1, -1):
-        card = deck[pos]
-        after = rows
-        rows = [(after[e] << card | (after[e - 1] if e else 0) | 1) & full for e in range(most + 1)]
-        table[pos] = rows
-    return table
 
 
 def _cards(cards) -> str:

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from engine.game import EVAL_LIMIT, Game, IllegalMove
 from engine.games import get_game
 from engine.games import shannon as shannon_module
-from engine.games.shannon import Contracted, exact_conductance, log_conductance, spans_twice
+from engine.games.shannon import Contracted, exact_conductance, log_conductance, resistance, spans_twice
 from engine.options import OptionError
 from engine.search import FULL, MINIMAX, Techniques, search_root
 
@@ -414,7 +414,7 @@ def test_path_blocks_of_the_free_edges_are_those_of_simple_paths():
             adjacent[b].append((a, 1 << e))
         free = rng.getrandbits(len(pairs))
         paths = _simple_paths(adjacent, free, 0, n - 1)
-        relevant, bridge, bridges = shannon_module._path_blocks(adjacent, free, 0, n - 1)
+        relevant, bridge, bridges = shannon_module.path_blocks_among(adjacent, free, 0, n - 1)
         assert relevant == (sum({bit for mask in paths for bit in _bit_list(mask)}) if paths else 0)
         on_every = [bit for bit in _bit_list(relevant) if all(mask & bit for mask in paths)]
         assert bridges == sum(on_every)
@@ -884,7 +884,7 @@ def test_depth_limited_values_and_evaluations_are_unchanged():
 def test_exact_conductance_rounds_as_the_float_one(monkeypatch):
     """With every value recomputed in rationals (as happens near a rounding tie), the
     evaluations stay the same."""
-    monkeypatch.setattr(shannon_module, "TIE_MARGIN", 1.0)
+    monkeypatch.setattr(resistance, "TIE_MARGIN", 1.0)
     for seed in ("3", "17", "52"):
         assert playout_evaluations(int(seed)) == FROZEN["evaluate"][seed], seed
 
