@@ -215,23 +215,26 @@ class Tree:
 def search(game: Game, state, *, sims: int | None = DEFAULT_SIMS, time_limit: float | None = None,
            c: float = EXPLORATION, solver: bool = False, seed: int | None = None,
            rng: random.Random | None = None, cancel: threading.Event | None = None,
-           progress: Callable[[dict], None] | None = None, trace_limit: int | None = None) -> MCTSResult:
-    """Grow the tree from ``state`` for ``sims`` simulations (None: no count) or ``time_limit``
-    seconds, whichever ends first (at least one simulation runs, unless cancelled); with the
-    solver, also stop once the root is proved. ``rng`` (or a new one from ``seed``) draws
+           progress: Callable[[dict], None] | None = None, trace_limit: int | None = None,
+           max_states: int | None = None) -> MCTSResult:
+    """Grow the tree from ``state`` for ``sims`` simulations (None: no count), ``time_limit``
+    seconds or until it has generated ``max_states`` states (an effort equal to another
+    search's nodes), whichever ends first (at least one simulation runs, unless cancelled);
+    with the solver, also stop once the root is proved. ``rng`` (or a new one from ``seed``) draws
     every random choice. ``progress`` gets the counts every few hundred milliseconds."""
     if game.status(state) is not None:
         raise ValueError("the game is over at that position: nothing to search")
     if game.to_move(state) == CHANCE:
         raise ValueError("chance is to move: there is no player's move to search")
-    if sims is None and time_limit is None:
-        raise ValueError("mcts needs a number of simulations or a time limit")
+    if sims is None and time_limit is None and max_states is None:
+        raise ValueError("mcts needs a number of simulations, a time limit or a number of states")
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
     tree = Tree(game, state, c, solver, rng or random.Random(seed))
     stats, root = tree.stats, tree.root
     reported = started
-    while (sims is None or stats.simulations < sims) and root.proven is None:
+    while ((sims is None or stats.simulations < sims) and root.proven is None
+           and (max_states is None or stats.nodes < max_states)):
         tree.simulate()
         if stats.simulations % CHECK_EVERY == 0:
             now = time.perf_counter()
@@ -241,8 +244,9 @@ def search(game: Game, state, *, sims: int | None = DEFAULT_SIMS, time_limit: fl
                 reported = now
                 progress(_progress(game, tree, now - started))
     stats.elapsed_ms = (time.perf_counter() - started) * 1000
-    return _result(game, tree, trace_limit, completed=sims is None or stats.simulations >= sims
-                   or root.proven is not None)
+    done = (root.proven is not None or (sims is not None and stats.simulations >= sims)
+            or (max_states is not None and stats.nodes >= max_states) or (sims is None and max_states is None))
+    return _result(game, tree, trace_limit, completed=done)
 
 
 def _progress(game: Game, tree: Tree, seconds: float) -> dict:
