@@ -34,6 +34,7 @@ from .textbook_mcts import EXPLORATION, NOBODY, RESULT, sample
 
 DEFAULT_SIMS = 1000  # an mcts agent given neither sims nor time
 MAX_SIMS = 1_000_000  # the tree lives in memory: about 200 bytes a node
+PLAYBACK_LIMIT = 2000  # simulations a trace records one by one, for playback
 CHECK_EVERY = 64  # simulations between two looks at the clock and the cancel flag
 OUTCOME = {True: "win", False: "loss"}
 
@@ -111,10 +112,14 @@ class Tree:
         self.root = Node(game, state, None, None, 1 - game.to_move(state))
         if solver and self.root.status is not None:
             self.root.proven = self.root.status
+        #: when tracing: each simulation's (leaf, result, whether the leaf is new, nodes it proved)
+        self.log: list[tuple[Node, float, bool, list[Node]]] | None = None
+        self._proved: list[Node] = []
 
     def simulate(self) -> None:
         """Selection, expansion, a random playout, backup (with the solver, proofs too)."""
         game, rng, solver = self.game, self.rng, self.solver
+        proved = self._proved = []
         node = self.root
         while node.status is None and node.proven is None:
             if node.to_move == CHANCE:
@@ -132,6 +137,7 @@ class Tree:
                 node = self._add(node, untried.pop(rng.randrange(len(untried))))
                 break
             node = self._select(node)
+        new = node.visits == 0
         result = RESULT[node.proven] if node.proven is not None else self._playout(node.state)
         self.stats.simulations += 1
         path: Node | None = node
@@ -141,6 +147,8 @@ class Tree:
             if solver and path.proven is None and path.children:
                 self._prove(path)
             path = path.parent
+        if self.log is not None and len(self.log) < PLAYBACK_LIMIT:
+            self.log.append((node, result, new, proved))
 
     def _select(self, node: Node) -> Node:
         """The child with the highest UCB1 for the side to move (the first of equals)."""
@@ -170,6 +178,7 @@ class Tree:
             if self.solver:
                 child.proven = child.status
                 stats.proven += 1
+                self._proved.append(child)
         node.children.append(child)
         return child
 
@@ -199,6 +208,7 @@ class Tree:
             node.proven = DRAW if DRAW in results else 1 - node.to_move
         if node.proven is not None:
             self.stats.proven += 1
+            self._proved.append(node)
 
     def best_child(self, node: Node) -> Node:
         """The move to play (see :func:`engine.textbook_mcts.best_child`)."""
@@ -231,6 +241,8 @@ def search(game: Game, state, *, sims: int | None = DEFAULT_SIMS, time_limit: fl
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
     tree = Tree(game, state, c, solver, rng or random.Random(seed))
+    if trace_limit is not None:
+        tree.log = []
     stats, root = tree.stats, tree.root
     reported = started
     while ((sims is None or stats.simulations < sims) and root.proven is None
@@ -330,6 +342,10 @@ def trace_json(game: Game, tree: Tree, limit: int) -> dict:
     data = entry(root, None)
     data["simulations"] = tree.stats.simulations
     data["tree_nodes"] = tree.stats.tree_nodes
+    data["c"] = tree.c
+    data["playback"] = [{"path": path_notation(game, leaf), "new": new, "winner": WINNER[result],
+                         "proved": [{"path": path_notation(game, n), "proven": proven_name(n)} for n in proved]}
+                        for leaf, result, new, proved in tree.log or ()]
     pv_recorded, node = 0, root
     while node.children:
         node = tree.best_child(node)
@@ -338,6 +354,18 @@ def trace_json(game: Game, tree: Tree, limit: int) -> dict:
         pv_recorded += 1
     return {"root": data, "nodes": tree.stats.tree_nodes, "recorded": len(keep),
             "truncated": len(keep) < tree.stats.tree_nodes, "pv_recorded": pv_recorded}
+
+
+WINNER = {1.0: 0, -1.0: 1, 0.0: None}  # a simulation's result -> the seat that won it
+
+
+def path_notation(game: Game, node: Node) -> list[str]:
+    """The moves from the root to ``node``, in notation."""
+    moves = []
+    while node.parent is not None:
+        moves.append(game.notation(node.parent.state, node.move))
+        node = node.parent
+    return moves[::-1]
 
 
 def choose(agent, game: Game, state, *, cancel: threading.Event | None = None,
