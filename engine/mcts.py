@@ -343,7 +343,8 @@ def trace_json(game: Game, tree: Tree, limit: int) -> dict:
     data["simulations"] = tree.stats.simulations
     data["tree_nodes"] = tree.stats.tree_nodes
     data["c"] = tree.c
-    data["playback"] = [{"path": path_notation(game, leaf), "new": new, "winner": WINNER[result],
+    data["playback"] = [{"path": path_notation(game, leaf), "new": new, "over": leaf.status is not None,
+                         "winner": WINNER[result],
                          "proved": [{"path": path_notation(game, n), "proven": proven_name(n)} for n in proved]}
                         for leaf, result, new, proved in tree.log or ()]
     pv_recorded, node = 0, root
