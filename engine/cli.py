@@ -193,7 +193,7 @@ def cmd_analyse(args) -> None:
         return
     print(f"{game.title}, {data['to_move']} to move: each move under perfect play")
     for m in data["moves"]:
-        plies = "" if m["distance"] is None else f" in {m['distance']} plies"
+        plies = "" if m["distance"] is None else f" in {m['distance']} pl{'y' if m['distance'] == 1 else 'ies'}"
         print(f"  {m['move']:10s} {m['outcome'] or 'not solved'}{plies}")
     if "note" in data:
         print(f"  note: {data['note']}")

@@ -21,7 +21,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request
 
-from engine import experiments, mcts, textbook
+from engine import analyse, experiments, mcts, textbook
 from engine.agents import AGENT_HELP, LADDER, parse_agent
 from engine.game import CHANCE, IllegalMove
 from engine.games import catalog
@@ -150,6 +150,28 @@ def compare(game_id):
         "to_move": game.to_move_name(state), "budget_seconds": seconds,
         "algorithms": rows, "agree": agree, "verdict": verdict, "mcts": monte_carlo,
     })
+
+
+@bp.get("/api/games/<game_id>/verdicts")
+def verdicts(game_id):
+    """The exact verdict on every move played so far (the replay's marks): see
+    :func:`engine.analyse.game_verdicts`. A game that hides something (Blacksin's hidden deck)
+    is judged only once it is over: the verdicts would give the order away."""
+    session = arcade().store.get(game_id)
+    with session.lock:
+        game, states, moves = session.game, list(session.states), [m["move"] for m in session.history]
+    if game.public_settings() != game.settings and game.status(states[-1]) is None:
+        raise ArcadeError("bad_request", "this game hides information: its moves are judged once it is over")
+    seconds = budget()
+    with Deadline(seconds + 1) as deadline:
+        data = arcade().ai.pool.call(judge_moves, game, states[0], moves, seconds, cancel=deadline.event,
+                                     key=f"teach:{client_address()}")
+    return jsonify(data)
+
+
+def judge_moves(game, start, moves: list[str], seconds: float, *, cancel) -> dict:
+    """In a pool worker: :func:`engine.analyse.game_verdicts` (bounded by ``seconds``)."""
+    return analyse.game_verdicts(game, moves, budget=seconds)
 
 
 def mcts_rung(game, state, max_states: int | None, seconds: float, *, cancel) -> dict:
