@@ -202,7 +202,8 @@ PRESETS: tuple[Preset, ...] = (
            {"board": "bridgit-4"}, ("mcts:sims=2000", "alphabeta:depth=4"), 10, 1, "MCTS study",
            "MCTS: shallow traps",
            note="Bridg-It is Hex's cousin, where MCTS overtook alpha-beta. Short moving first wins with "
-                "perfect play: does MCTS find the win against a four-ply alpha-beta?"),
+                "perfect play: does MCTS find the win against a four-ply alpha-beta? (About 80 s a game "
+                "in pure Python: let it run, or lower the number of games.)"),
     Preset("mcts-bridgit4-cut", "Bridg-It 4: alpha-beta depth 4 as Short vs MCTS as Cut", "shannon",
            {"board": "bridgit-4"}, ("alphabeta:depth=4", "mcts:sims=2000"), 10, 1, "MCTS study",
            "MCTS: shallow traps",

@@ -35,7 +35,6 @@ from .textbook_mcts import EXPLORATION, NOBODY, RESULT, sample
 DEFAULT_SIMS = 1000  # an mcts agent given neither sims nor time
 MAX_SIMS = 1_000_000  # the tree lives in memory: about 200 bytes a node
 PLAYBACK_LIMIT = 2000  # simulations a trace records one by one, for playback
-CHECK_EVERY = 64  # simulations between two looks at the clock and the cancel flag
 OUTCOME = {True: "win", False: "loss"}
 
 
@@ -248,13 +247,12 @@ def search(game: Game, state, *, sims: int | None = DEFAULT_SIMS, time_limit: fl
     while ((sims is None or stats.simulations < sims) and root.proven is None
            and (max_states is None or stats.nodes < max_states)):
         tree.simulate()
-        if stats.simulations % CHECK_EVERY == 0:
-            now = time.perf_counter()
-            if (cancel is not None and cancel.is_set()) or (deadline is not None and now > deadline):
-                break
-            if progress is not None and now - reported > 0.25:
-                reported = now
-                progress(_progress(game, tree, now - started))
+        now = time.perf_counter()  # every simulation: a Cantris playout alone takes a millisecond or two
+        if (cancel is not None and cancel.is_set()) or (deadline is not None and now > deadline):
+            break
+        if progress is not None and now - reported > 0.25:
+            reported = now
+            progress(_progress(game, tree, now - started))
     stats.elapsed_ms = (time.perf_counter() - started) * 1000
     done = (root.proven is not None or (sims is not None and stats.simulations >= sims)
             or (max_states is not None and stats.nodes >= max_states) or (sims is None and max_states is None))
