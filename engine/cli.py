@@ -155,30 +155,31 @@ def cmd_trace(args) -> None:
 
     bound_mark = {"exact": "", "lower": ">= ", "upper": "<= "}
 
-    def show(node, indent):
-        label = node["move"] or "root"
+    def line(node):
         marks = "".join([" [cut-off]" if node["cutoff"] else "", f" [cut: {node['cut']}]" if node.get("cut") else "",
                          f" ({node['pruned']} pruned)" if node.get("pruned") else ""])
-        print(f"{'  ' * indent}{label} {node['kind']} window ({node['alpha']}, {node['beta']})"
-              f" -> {bound_mark[node.get('bound', 'exact')]}{node['value']}{marks}")
-        for c in node["children"]:
-            show(c, indent + 1)
+        return (f"{node['move'] or 'root'} {node['kind']} window ({node['alpha']}, {node['beta']})"
+                f" -> {bound_mark[node.get('bound', 'exact')]}{node['value']}{marks}")
 
-    show(data, 0)
+    _print_tree(data, line)
     print(f"{data['nodes']} nodes searched, {data['recorded']} drawn"
           f"{' (truncated)' if data['truncated'] else ''}")
 
 
+def _print_tree(node: dict, line, indent: int = 0) -> None:
+    """Print a trace's tree, ``line(node)`` for each node, indented by depth."""
+    print(f"{'  ' * indent}{line(node)}")
+    for child in node["children"]:
+        _print_tree(child, line, indent + 1)
+
+
 def _show_mcts_trace(data: dict) -> None:
-    def show(node, indent):
+    def line(node):
         proven = f" [proved {node['proven']}]" if node["proven"] else ""
         ucb = f" ucb {node['ucb']}" if node["ucb"] is not None else ""
-        print(f"{'  ' * indent}{node['move'] or 'root'} visits {node['visits']}, value {node['value']}"
-              f" for {node['side']}{ucb}{proven}")
-        for c in node["children"]:
-            show(c, indent + 1)
+        return f"{node['move'] or 'root'} visits {node['visits']}, value {node['value']} for {node['side']}{ucb}{proven}"
 
-    show(data, 0)
+    _print_tree(data, line)
     print(f"{data['simulations']} simulations, {data['nodes']} tree nodes, {data['recorded']} drawn"
           f"{' (truncated)' if data['truncated'] else ''}")
 
