@@ -184,8 +184,7 @@ def mcts_rung(game, state, max_states: int | None, seconds: float, *, cancel) ->
                     cancel=cancel)
     stats = r.stats
     assert isinstance(stats, mcts.MCTSStats)
-    text = (f"{r.outcome} (proved)" if r.outcome else
-            f"mean result {r.score:+.2f} over {r.simulations:,} simulations (an estimate, not a minimax value)")
+    text = f"{r.outcome} (proved)" if r.outcome else f"mean {r.score:+.2f}"  # an estimate, not a minimax value
     return {"label": "Monte Carlo tree search", "short": "MCTS",
             "adds": "UCT: random games from each new node; the most visited move is played",
             "agent": f"mcts:sims={r.simulations},seed=1", "completed": r.completed,

@@ -73,3 +73,23 @@ def test_mcts_view_opens_from_its_address_and_passes_axe(browser, base_url):
     expect(page.get_by_test_id("mcts-versus")).not_to_contain_text("…", timeout=15_000)
     assert serious_violations(page) == []
     context.close()
+
+
+def test_compare_shows_mcts_beside_the_ladder(browser, base_url):
+    context = browser.new_context(base_url=base_url, bypass_csp=True, viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    gid = create_game(page, "nim", {"piles": "2,3,4"})
+    page.goto(f"/play/{gid}")
+    page.get_by_test_id("teach-depth").fill("0")
+    page.get_by_test_id("compare").click()
+    expect(page.get_by_test_id("compare-verdict")).to_have_attribute("data-agree", "true", timeout=20_000)
+    block = page.get_by_test_id("compare-mcts")
+    rows = block.locator("tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0)).to_contain_text("as many states as the full engine")
+    expect(rows.nth(1)).to_contain_text("as much time as the full engine")
+    expect(block).to_contain_text("not a minimax value")
+    if shots := os.environ.get("ARCADE_SHOTS"):
+        block.screenshot(path=f"{shots}/compare-mcts.png")
+    assert serious_violations(page) == []
+    context.close()
