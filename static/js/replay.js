@@ -79,6 +79,10 @@
                                     onclick: () => go(i + 1) });
       const li = el("li", { class: `seat-${m.seat}` }, button);
       const v = verdicts && verdicts.plies[i];
+      if (v && v.outcome) {  // the move's verdict for its mover, under perfect play from there
+        li.dataset.verdict = v.outcome;
+        li.append(el("span", { class: "muted small", text: ` · ${v.outcome}${v.distance ? ` in ${v.distance}` : ""}` }));
+      }
       if (v && v.blunder) {
         li.classList.add("blunder");
         li.dataset.blunder = "true";

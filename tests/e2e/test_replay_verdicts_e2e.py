@@ -1,6 +1,7 @@
 """The replay of a finished game marks each move that threw away a win (perfect play's verdict,
 GET /api/games/<id>/verdicts), checked against the textbook's minimax."""
 
+import re
 import time
 
 import requests
@@ -46,8 +47,10 @@ def test_the_replay_marks_the_move_that_threw_away_a_win(page: Page, base_url):
     expect(items).to_have_count(len(moves))
     for ply in range(1, len(moves) + 1):
         item = items.nth(ply - 1)
+        expect(item).to_have_attribute("data-verdict", re.compile("win|loss"))
         if ply in blunders:
             expect(item).to_contain_text("?? threw away a win")
+            expect(item).to_have_attribute("data-verdict", "loss")
         else:
             expect(item).not_to_contain_text("??")
 
