@@ -228,7 +228,7 @@ def search(game: Game, state, *, sims: int | None = DEFAULT_SIMS, time_limit: fl
            max_states: int | None = None) -> MCTSResult:
     """Grow the tree from ``state`` for ``sims`` simulations (None: no count), ``time_limit``
     seconds or until it has generated ``max_states`` states (an effort equal to another
-    search's nodes), whichever ends first (at least one simulation runs, unless cancelled);
+    search's nodes), whichever ends first (at least one simulation runs, even if cancelled);
     with the solver, also stop once the root is proved. ``rng`` (or a new one from ``seed``) draws
     every random choice. ``progress`` gets the counts every few hundred milliseconds."""
     if game.status(state) is not None:
