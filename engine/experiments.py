@@ -212,7 +212,8 @@ PRESETS: tuple[Preset, ...] = (
     Preset("mcts-blacksin-rules", "Blacksin: MCTS vs the seed's rules", "blacksin", {},
            ("mcts:sims=1000", "rules"), 100, 1, "MCTS study", "MCTS: shallow traps",
            note="MCTS against the seed's rule-based opponent, on decks drawn from the run seed; the exact "
-                "alpha-beta wins about 82 % of such games."),
+                "alpha-beta won all 100 games of this run (python -m engine play blacksin --agents alphabeta "
+                "rules --games 100 --seed 1)."),
 )
 
 EXAMPLES: tuple[Example, ...] = (
