@@ -1,4 +1,4 @@
-"""``python -m engine``: games, show, solve, trace, play, bench (see CONTRACT.md).
+"""``python -m engine``: games, show, solve, trace, analyse, play, grade, bench (see CONTRACT.md).
 
 Every error is one line on stderr naming the problem, and exit status 2.
 """
