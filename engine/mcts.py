@@ -33,7 +33,7 @@ from .search import SearchResult, Stats
 from .textbook_mcts import EXPLORATION, NOBODY, RESULT, sample
 
 DEFAULT_SIMS = 1000  # an mcts agent given neither sims nor time
-MAX_SIMS = 1_000_000  # the tree lives in memory: about 200 bytes a node
+MAX_SIMS = 200_000  # the tree lives in memory: about 340 bytes a node (Sim), so at most ~70 MB
 PLAYBACK_LIMIT = 2000  # simulations a trace records one by one, for playback
 OUTCOME = {True: "win", False: "loss"}
 
@@ -228,7 +228,8 @@ def search(game: Game, state, *, sims: int | None = DEFAULT_SIMS, time_limit: fl
            max_states: int | None = None) -> MCTSResult:
     """Grow the tree from ``state`` for ``sims`` simulations (None: no count), ``time_limit``
     seconds or until it has generated ``max_states`` states (an effort equal to another
-    search's nodes), whichever ends first (at least one simulation runs, even if cancelled);
+    search's nodes), whichever ends first, and at most MAX_SIMS (at least one simulation runs,
+    even if cancelled);
     with the solver, also stop once the root is proved. ``rng`` (or a new one from ``seed``) draws
     every random choice. ``progress`` gets the counts every few hundred milliseconds."""
     if game.status(state) is not None:
@@ -244,7 +245,8 @@ def search(game: Game, state, *, sims: int | None = DEFAULT_SIMS, time_limit: fl
         tree.log = []
     stats, root = tree.stats, tree.root
     reported = started
-    while ((sims is None or stats.simulations < sims) and root.proven is None
+    count = MAX_SIMS if sims is None else sims  # a search by time or states stops at MAX_SIMS too (memory)
+    while (stats.simulations < count and root.proven is None
            and (max_states is None or stats.nodes < max_states)):
         tree.simulate()
         now = time.perf_counter()  # every simulation: a Cantris playout alone takes a millisecond or two
@@ -254,7 +256,7 @@ def search(game: Game, state, *, sims: int | None = DEFAULT_SIMS, time_limit: fl
             reported = now
             progress(_progress(game, tree, now - started))
     stats.elapsed_ms = (time.perf_counter() - started) * 1000
-    done = (root.proven is not None or (sims is not None and stats.simulations >= sims)
+    done = (root.proven is not None or stats.simulations >= count
             or (max_states is not None and stats.nodes >= max_states) or (sims is None and max_states is None))
     return _result(game, tree, trace_limit, completed=done)
 

@@ -255,3 +255,12 @@ def test_the_trace_playback_replays_to_the_final_tree():
 
     check(root, ())
     assert proofs  # the solver proved something to replay
+
+
+def test_a_search_by_time_stops_at_the_memory_cap(monkeypatch):
+    from engine import mcts
+
+    monkeypatch.setattr(mcts, "MAX_SIMS", 50)
+    sim = get_game("sim").from_options({})
+    result = search(sim, sim.start(), sims=None, time_limit=30, seed=1)
+    assert result.simulations == 50 and result.stats.tree_nodes == 51
