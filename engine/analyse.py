@@ -124,4 +124,45 @@ def analyse(game: Game, state, budget: float = DEFAULT_BUDGET) -> dict:
     return dict(answer, cached=False, nodes=nodes, elapsed_ms=round((time.perf_counter() - started) * 1000, 3))
 
 
-__all__ = ["DEFAULT_BUDGET", "analyse", "config_key", "forget", "verdict"]
+RANK = {"win": 2, "draw": 1, "loss": 0}
+
+
+def game_verdicts(game: Game, moves: list[str], budget: float = DEFAULT_BUDGET) -> dict:
+    """The verdict on each move of a game played from the start (a replay's marks): for every
+    ply, the played move's ``outcome`` and ``distance`` for its mover, the ``best`` outcome any
+    move had there, and ``blunder`` (True where the move threw away a win or a draw; None where
+    it is not known). Positions share ``budget`` seconds; ``note`` says when some were not
+    solved in time.
+
+    >>> from engine.games import get_game
+    >>> nim = get_game("nim").from_options({"piles": "1,2"})
+    >>> [(p["move"], p["outcome"], p["best"], p["blunder"]) for p in game_verdicts(nim, ["1:1"])["plies"]]
+    [('1:1', 'loss', 'win', True)]
+    """
+    deadline = time.perf_counter() + budget
+    state, plies, unsolved = game.start(), [], 0
+    for ply, text in enumerate(moves, start=1):
+        mover = game.to_move(state)
+        entry: dict[str, Any] = {"ply": ply, "seat": mover, "move": text, "outcome": None, "distance": None, "best": None,
+                 "blunder": None}
+        left = deadline - time.perf_counter()
+        if mover != CHANCE and left > 0:
+            answer = analyse(game, state, budget=min(left, 600))
+            known = [m for m in answer["moves"] if m["outcome"] is not None]
+            played = next(m for m in answer["moves"] if m["move"] == text)
+            entry.update(outcome=played["outcome"], distance=played["distance"])
+            if known:
+                entry["best"] = max((m["outcome"] for m in known), key=RANK.__getitem__)
+            if played["outcome"] is not None and entry["best"] is not None:
+                entry["blunder"] = RANK[played["outcome"]] < RANK[entry["best"]]
+        if entry["outcome"] is None and mover != CHANCE:
+            unsolved += 1
+        plies.append(entry)
+        state = game.push_notation(state, text)
+    out: dict[str, Any] = {"game": game.name, "plies": plies}
+    if unsolved:
+        out["note"] = f"{unsolved} of {len(moves)} moves could not be judged within {budget:g} s"
+    return out
+
+
+__all__ = ["DEFAULT_BUDGET", "analyse", "config_key", "forget", "game_verdicts", "verdict"]

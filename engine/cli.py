@@ -1,4 +1,4 @@
-"""``python -m engine``: games, show, solve, trace, play, bench (see CONTRACT.md).
+"""``python -m engine``: games, show, solve, trace, analyse, play, grade, bench (see CONTRACT.md).
 
 Every error is one line on stderr naming the problem, and exit status 2.
 """
@@ -155,30 +155,31 @@ def cmd_trace(args) -> None:
 
     bound_mark = {"exact": "", "lower": ">= ", "upper": "<= "}
 
-    def show(node, indent):
-        label = node["move"] or "root"
+    def line(node):
         marks = "".join([" [cut-off]" if node["cutoff"] else "", f" [cut: {node['cut']}]" if node.get("cut") else "",
                          f" ({node['pruned']} pruned)" if node.get("pruned") else ""])
-        print(f"{'  ' * indent}{label} {node['kind']} window ({node['alpha']}, {node['beta']})"
-              f" -> {bound_mark[node.get('bound', 'exact')]}{node['value']}{marks}")
-        for c in node["children"]:
-            show(c, indent + 1)
+        return (f"{node['move'] or 'root'} {node['kind']} window ({node['alpha']}, {node['beta']})"
+                f" -> {bound_mark[node.get('bound', 'exact')]}{node['value']}{marks}")
 
-    show(data, 0)
+    _print_tree(data, line)
     print(f"{data['nodes']} nodes searched, {data['recorded']} drawn"
           f"{' (truncated)' if data['truncated'] else ''}")
 
 
+def _print_tree(node: dict, line, indent: int = 0) -> None:
+    """Print a trace's tree, ``line(node)`` for each node, indented by depth."""
+    print(f"{'  ' * indent}{line(node)}")
+    for child in node["children"]:
+        _print_tree(child, line, indent + 1)
+
+
 def _show_mcts_trace(data: dict) -> None:
-    def show(node, indent):
+    def line(node):
         proven = f" [proved {node['proven']}]" if node["proven"] else ""
         ucb = f" ucb {node['ucb']}" if node["ucb"] is not None else ""
-        print(f"{'  ' * indent}{node['move'] or 'root'} visits {node['visits']}, value {node['value']}"
-              f" for {node['side']}{ucb}{proven}")
-        for c in node["children"]:
-            show(c, indent + 1)
+        return f"{node['move'] or 'root'} visits {node['visits']}, value {node['value']} for {node['side']}{ucb}{proven}"
 
-    show(data, 0)
+    _print_tree(data, line)
     print(f"{data['simulations']} simulations, {data['nodes']} tree nodes, {data['recorded']} drawn"
           f"{' (truncated)' if data['truncated'] else ''}")
 
@@ -193,7 +194,7 @@ def cmd_analyse(args) -> None:
         return
     print(f"{game.title}, {data['to_move']} to move: each move under perfect play")
     for m in data["moves"]:
-        plies = "" if m["distance"] is None else f" in {m['distance']} plies"
+        plies = "" if m["distance"] is None else f" in {m['distance']} pl{'y' if m['distance'] == 1 else 'ies'}"
         print(f"  {m['move']:10s} {m['outcome'] or 'not solved'}{plies}")
     if "note" in data:
         print(f"  note: {data['note']}")

@@ -180,6 +180,40 @@ PRESETS: tuple[Preset, ...] = (
            ("alphabeta:depth=8", "alphabeta:depth=2"), 4, 2, "seed 002", "Cantris: the seed's depths (seed 002)",
            note="10x5 (two removals a turn) at the seed's depth 8: about 15 s a move in pure Python, "
                 "a minute or two a game.", x=8, series="10x5"),
+    # ----- Monte Carlo tree search against alpha-beta (issue 29) ----------------------------------
+    Preset("mcts-sim-random", "Sim: MCTS (200 simulations, solver) vs random", "sim", {},
+           ("mcts:sims=200,solver=on", "random"), 200, 1, "quick", "MCTS: shallow traps",
+           note="UCT with random playouts as Red, the side that loses under perfect play, against a "
+                "uniformly random Blue.", quick=True),
+    Preset("mcts-sim-blue", "Sim: alpha-beta (perfect) vs MCTS as Blue", "sim", {},
+           ("alphabeta", "mcts:sims=1000"), 50, 1, "MCTS study", "MCTS: shallow traps",
+           note="Blue wins Sim with perfect play. Sim is built of shallow traps (a move that closes a "
+                "triangle a few plies on), where plain UCT is known to go wrong: does MCTS keep Blue's win "
+                "against a perfect Red? (Results are Red's: losses are MCTS's wins.)"),
+    Preset("mcts-sim-blue-solver", "Sim: alpha-beta (perfect) vs MCTS-Solver as Blue", "sim", {},
+           ("alphabeta", "mcts:sims=1000,solver=on"), 50, 1, "MCTS study", "MCTS: shallow traps",
+           note="The same with MCTS-Solver: proved losses are never chosen again, so a trap it has "
+                "proved no longer costs it the game."),
+    Preset("mcts-sim-shallow", "Sim: MCTS as Blue vs alpha-beta depth 2", "sim", {},
+           ("alphabeta:depth=2", "mcts:sims=1000"), 50, 1, "MCTS study", "MCTS: shallow traps",
+           note="A two-ply alpha-beta sees every trap of the next two plies and nothing beyond: MCTS "
+                "against the search that exploits shallow traps and nothing else."),
+    Preset("mcts-bridgit4-short", "Bridg-It 4: MCTS as Short vs alpha-beta depth 4 as Cut", "shannon",
+           {"board": "bridgit-4"}, ("mcts:sims=2000", "alphabeta:depth=4"), 10, 1, "MCTS study",
+           "MCTS: shallow traps",
+           note="Bridg-It is Hex's cousin, where MCTS overtook alpha-beta. Short moving first wins with "
+                "perfect play: does MCTS find the win against a four-ply alpha-beta? (About 80 s a game "
+                "in pure Python: let it run, or lower the number of games.)"),
+    Preset("mcts-bridgit4-cut", "Bridg-It 4: alpha-beta depth 4 as Short vs MCTS as Cut", "shannon",
+           {"board": "bridgit-4"}, ("alphabeta:depth=4", "mcts:sims=2000"), 10, 1, "MCTS study",
+           "MCTS: shallow traps",
+           note="Seats swapped: MCTS defends the lost side, alpha-beta must find the win. (Results are "
+                "Short's: losses are MCTS's wins.)"),
+    Preset("mcts-blacksin-rules", "Blacksin: MCTS vs the seed's rules", "blacksin", {},
+           ("mcts:sims=1000", "rules"), 100, 1, "MCTS study", "MCTS: shallow traps",
+           note="MCTS against the seed's rule-based opponent, on decks drawn from the run seed; the exact "
+                "alpha-beta won all 100 games of this run (python -m engine play blacksin --agents alphabeta "
+                "rules --games 100 --seed 1)."),
 )
 
 EXAMPLES: tuple[Example, ...] = (

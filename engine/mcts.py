@@ -33,8 +33,8 @@ from .search import SearchResult, Stats
 from .textbook_mcts import EXPLORATION, NOBODY, RESULT, sample
 
 DEFAULT_SIMS = 1000  # an mcts agent given neither sims nor time
-MAX_SIMS = 1_000_000  # the tree lives in memory: about 200 bytes a node
-CHECK_EVERY = 64  # simulations between two looks at the clock and the cancel flag
+MAX_SIMS = 200_000  # the tree lives in memory: about 340 bytes a node (Sim), so at most ~70 MB
+PLAYBACK_LIMIT = 2000  # simulations a trace records one by one, for playback
 OUTCOME = {True: "win", False: "loss"}
 
 
@@ -111,10 +111,14 @@ class Tree:
         self.root = Node(game, state, None, None, 1 - game.to_move(state))
         if solver and self.root.status is not None:
             self.root.proven = self.root.status
+        #: when tracing: each simulation's (leaf, result, whether the leaf is new, nodes it proved)
+        self.log: list[tuple[Node, float, bool, list[Node]]] | None = None
+        self._proved: list[Node] = []
 
     def simulate(self) -> None:
         """Selection, expansion, a random playout, backup (with the solver, proofs too)."""
         game, rng, solver = self.game, self.rng, self.solver
+        proved = self._proved = []
         node = self.root
         while node.status is None and node.proven is None:
             if node.to_move == CHANCE:
@@ -132,6 +136,7 @@ class Tree:
                 node = self._add(node, untried.pop(rng.randrange(len(untried))))
                 break
             node = self._select(node)
+        new = node.visits == 0
         result = RESULT[node.proven] if node.proven is not None else self._playout(node.state)
         self.stats.simulations += 1
         path: Node | None = node
@@ -141,6 +146,8 @@ class Tree:
             if solver and path.proven is None and path.children:
                 self._prove(path)
             path = path.parent
+        if self.log is not None and len(self.log) < PLAYBACK_LIMIT:
+            self.log.append((node, result, new, proved))
 
     def _select(self, node: Node) -> Node:
         """The child with the highest UCB1 for the side to move (the first of equals)."""
@@ -170,6 +177,7 @@ class Tree:
             if self.solver:
                 child.proven = child.status
                 stats.proven += 1
+                self._proved.append(child)
         node.children.append(child)
         return child
 
@@ -199,6 +207,7 @@ class Tree:
             node.proven = DRAW if DRAW in results else 1 - node.to_move
         if node.proven is not None:
             self.stats.proven += 1
+            self._proved.append(node)
 
     def best_child(self, node: Node) -> Node:
         """The move to play (see :func:`engine.textbook_mcts.best_child`)."""
@@ -215,34 +224,41 @@ class Tree:
 def search(game: Game, state, *, sims: int | None = DEFAULT_SIMS, time_limit: float | None = None,
            c: float = EXPLORATION, solver: bool = False, seed: int | None = None,
            rng: random.Random | None = None, cancel: threading.Event | None = None,
-           progress: Callable[[dict], None] | None = None, trace_limit: int | None = None) -> MCTSResult:
-    """Grow the tree from ``state`` for ``sims`` simulations (None: no count) or ``time_limit``
-    seconds, whichever ends first (at least one simulation runs, unless cancelled); with the
-    solver, also stop once the root is proved. ``rng`` (or a new one from ``seed``) draws
+           progress: Callable[[dict], None] | None = None, trace_limit: int | None = None,
+           max_states: int | None = None) -> MCTSResult:
+    """Grow the tree from ``state`` for ``sims`` simulations (None: no count), ``time_limit``
+    seconds or until it has generated ``max_states`` states (an effort equal to another
+    search's nodes), whichever ends first, and at most MAX_SIMS (at least one simulation runs,
+    even if cancelled);
+    with the solver, also stop once the root is proved. ``rng`` (or a new one from ``seed``) draws
     every random choice. ``progress`` gets the counts every few hundred milliseconds."""
     if game.status(state) is not None:
         raise ValueError("the game is over at that position: nothing to search")
     if game.to_move(state) == CHANCE:
         raise ValueError("chance is to move: there is no player's move to search")
-    if sims is None and time_limit is None:
-        raise ValueError("mcts needs a number of simulations or a time limit")
+    if sims is None and time_limit is None and max_states is None:
+        raise ValueError("mcts needs a number of simulations, a time limit or a number of states")
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
     tree = Tree(game, state, c, solver, rng or random.Random(seed))
+    if trace_limit is not None:
+        tree.log = []
     stats, root = tree.stats, tree.root
     reported = started
-    while (sims is None or stats.simulations < sims) and root.proven is None:
+    count = MAX_SIMS if sims is None else sims  # a search by time or states stops at MAX_SIMS too (memory)
+    while (stats.simulations < count and root.proven is None
+           and (max_states is None or stats.nodes < max_states)):
         tree.simulate()
-        if stats.simulations % CHECK_EVERY == 0:
-            now = time.perf_counter()
-            if (cancel is not None and cancel.is_set()) or (deadline is not None and now > deadline):
-                break
-            if progress is not None and now - reported > 0.25:
-                reported = now
-                progress(_progress(game, tree, now - started))
+        now = time.perf_counter()  # every simulation: a Cantris playout alone takes a millisecond or two
+        if (cancel is not None and cancel.is_set()) or (deadline is not None and now > deadline):
+            break
+        if progress is not None and now - reported > 0.25:
+            reported = now
+            progress(_progress(game, tree, now - started))
     stats.elapsed_ms = (time.perf_counter() - started) * 1000
-    return _result(game, tree, trace_limit, completed=sims is None or stats.simulations >= sims
-                   or root.proven is not None)
+    done = (root.proven is not None or stats.simulations >= count
+            or (max_states is not None and stats.nodes >= max_states) or (sims is None and max_states is None))
+    return _result(game, tree, trace_limit, completed=done)
 
 
 def _progress(game: Game, tree: Tree, seconds: float) -> dict:
@@ -326,6 +342,11 @@ def trace_json(game: Game, tree: Tree, limit: int) -> dict:
     data = entry(root, None)
     data["simulations"] = tree.stats.simulations
     data["tree_nodes"] = tree.stats.tree_nodes
+    data["c"] = tree.c
+    data["playback"] = [{"path": path_notation(game, leaf), "new": new, "over": leaf.status is not None,
+                         "winner": WINNER[result],
+                         "proved": [{"path": path_notation(game, n), "proven": proven_name(n)} for n in proved]}
+                        for leaf, result, new, proved in tree.log or ()]
     pv_recorded, node = 0, root
     while node.children:
         node = tree.best_child(node)
@@ -334,6 +355,18 @@ def trace_json(game: Game, tree: Tree, limit: int) -> dict:
         pv_recorded += 1
     return {"root": data, "nodes": tree.stats.tree_nodes, "recorded": len(keep),
             "truncated": len(keep) < tree.stats.tree_nodes, "pv_recorded": pv_recorded}
+
+
+WINNER = {1.0: 0, -1.0: 1, 0.0: None}  # a simulation's result -> the seat that won it
+
+
+def path_notation(game: Game, node: Node) -> list[str]:
+    """The moves from the root to ``node``, in notation."""
+    moves = []
+    while node.parent is not None:
+        moves.append(game.notation(node.parent.state, node.move))
+        node = node.parent
+    return moves[::-1]
 
 
 def choose(agent, game: Game, state, *, cancel: threading.Event | None = None,

@@ -21,7 +21,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request
 
-from engine import experiments, textbook
+from engine import analyse, experiments, mcts, textbook
 from engine.agents import AGENT_HELP, LADDER, parse_agent
 from engine.game import CHANCE, IllegalMove
 from engine.games import catalog
@@ -180,10 +180,21 @@ def compare(game_id):
         verdict = ("The values differ: " + ", ".join(f"{row['label']} {row['value_text']}" for row in done)
                    + ". A table entry searched deeper than asked can answer a node with a better-"
                      "informed value; minimax is the reference.")
+    monte_carlo = []
+    full = rows[-1] if len(rows) == len(LADDER) else None  # the full engine (None: the page was closed)
+    # MCTS gets as many states as the full engine generated, and separately as much time
+    budgets = (("states", max(full["nodes"], 1), seconds),
+               ("time", None, min(max(full["elapsed_ms"] / 1000, 0.001), seconds))) if full else ()
+    for key, states, limit in budgets:
+        with Deadline(seconds) as deadline:
+            row = arcade().ai.pool.call(mcts_rung, game, state, states, limit, cancel=WhileConnected(deadline.event),
+                                        key=f"teach:{client()}", **asking())
+        row.update(key=f"mcts-{key}", budget=key, completed=row["completed"] and not deadline.expired)
+        monte_carlo.append(row)
     return jsonify({
         "game": game.name, "ply": ply, "depth": depth, "eval": eval_name,
         "to_move": game.to_move_name(state), "budget_seconds": seconds,
-        "algorithms": rows, "agree": agree, "verdict": verdict,
+        "algorithms": rows, "agree": agree, "verdict": verdict, "mcts": monte_carlo,
     })
 
 
@@ -216,6 +227,47 @@ def _compare_row(step, r, depth: int, eval_name, finished: bool) -> dict:
         "nodes": r.stats.nodes, "elapsed_ms": round(r.stats.elapsed_ms, 3),
         "cutoffs": r.stats.cutoffs, "tt_hits": r.stats.tt_hits, "exact": r.exact,
     }
+
+
+@bp.get("/api/games/<game_id>/verdicts")
+def verdicts(game_id):
+    """The exact verdict on every move played so far (the replay's marks): see
+    :func:`engine.analyse.game_verdicts`. A game that hides something (Blacksin's hidden deck)
+    is judged only once it is over: the verdicts would give the order away."""
+    session = arcade().store.get(game_id)
+    with session.lock:
+        game, states, moves = session.game, list(session.states), [m["move"] for m in session.history]
+    if game.public_settings() != game.settings and game.status(states[-1]) is None:
+        raise ArcadeError("bad_request", "this game hides information: its moves are judged once it is over")
+    seconds = budget()
+    with Deadline(seconds + 1) as deadline:
+        data = arcade().ai.pool.call(judge_moves, game, states[0], moves, seconds, cancel=WhileConnected(deadline.event),
+                                     key=f"teach:{client()}", **asking())
+    return jsonify(data)
+
+
+def judge_moves(game, start, moves: list[str], seconds: float, *, cancel) -> dict:
+    """In a pool worker: :func:`engine.analyse.game_verdicts` (bounded by ``seconds``)."""
+    return analyse.game_verdicts(game, moves, budget=seconds)
+
+
+def mcts_rung(game, state, max_states: int | None, seconds: float, *, cancel) -> dict:
+    """In a pool worker: Compare's Monte Carlo rung, UCT with random playouts (seed 1) from the
+    position as its side to move sees it, until it has generated ``max_states`` states (None:
+    no such limit) or ``seconds`` have passed. Its value is a mean of random games, not a
+    minimax value: it is reported beside the ladder, not checked against it."""
+    view_game, view_state = searcher_view(game, state)
+    r = mcts.search(view_game, view_state, sims=None, time_limit=seconds, max_states=max_states, seed=1,
+                    cancel=cancel)
+    stats = r.stats
+    assert isinstance(stats, mcts.MCTSStats)
+    text = f"{r.outcome} (proved)" if r.outcome else f"mean {r.score:+.2f}"  # an estimate, not a minimax value
+    return {"label": "Monte Carlo tree search", "short": "MCTS",
+            "adds": "UCT: random games from each new node; the most visited move is played",
+            "agent": f"mcts:sims={r.simulations},seed=1", "completed": r.completed,
+            "value": _num(r.score), "value_text": text, "outcome": r.outcome, "best_move": r.best_move,
+            "pv": r.pv, "nodes": stats.nodes, "simulations": r.simulations, "tree_nodes": stats.tree_nodes,
+            "elapsed_ms": round(stats.elapsed_ms, 3)}
 
 
 def _num(v):

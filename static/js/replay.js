@@ -11,6 +11,7 @@
   const slider = $("replay-slider");
 
   let record = null;
+  let verdicts = null;       // GET /api/games/<id>/verdicts, once the game is over
   let ply = 0;
   let shown = null;          // the state drawn now
   const positions = new Map(); // ply -> state (each fetched once)
@@ -77,6 +78,16 @@
       const button = el("button", { type: "button", class: "linklike", text: `${cap(sides()[m.seat] || "")} ${m.move}`,
                                     onclick: () => go(i + 1) });
       const li = el("li", { class: `seat-${m.seat}` }, button);
+      const v = verdicts && verdicts.plies[i];
+      if (v && v.outcome) {  // the move's verdict for its mover, under perfect play from there
+        li.dataset.verdict = v.outcome;
+        li.append(el("span", { class: "muted small", text: ` · ${v.outcome}${v.distance ? ` in ${v.distance}` : ""}` }));
+      }
+      if (v && v.blunder) {
+        li.classList.add("blunder");
+        li.dataset.blunder = "true";
+        li.append(el("strong", { class: "blunder-mark", text: ` ?? threw away a ${v.best}` }));
+      }
       if (i + 1 === ply) { li.classList.add("current"); button.setAttribute("aria-current", "step"); }
       return li;
     }));
@@ -164,7 +175,29 @@
     await go(Number.isInteger(wanted) && wanted >= 0 && new URLSearchParams(location.search).has("ply")
       ? wanted : record.moves.length);
     renderPlayers();
+    if (record.result) loadVerdicts();
   })();
+
+  /** Perfect play's verdict on every move of the finished game: the moves that threw away a
+   * win or a draw are marked in the list. */
+  async function loadVerdicts() {
+    const box = el("p", { class: "muted small", dataset: { testid: "replay-verdicts" }, "aria-live": "polite",
+                          text: "Checking every move against perfect play…" });
+    $("replay-moves").after(box);
+    try {
+      verdicts = await getJSON(`/api/games/${encodeURIComponent(gameId)}/verdicts`);
+    } catch (err) {
+      box.textContent = `Perfect play could not judge the moves: ${err.message}`;
+      return;
+    }
+    const blunders = verdicts.plies.filter((p) => p.blunder);
+    const judged = verdicts.plies.filter((p) => p.outcome != null).length;
+    box.textContent = (blunders.length
+      ? `Perfect play: ${blunders.length} move${blunders.length > 1 ? "s" : ""} threw away a win or a draw (marked ??).`
+      : "Perfect play: no move threw away a win or a draw.") +
+      ` ${judged} of ${verdicts.plies.length} moves judged exactly.` + (verdicts.note ? ` ${verdicts.note}.` : "");
+    renderMoves();
+  }
 
   function fmt(n) { return n == null ? "–" : Number(n).toLocaleString("en"); }
   function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }

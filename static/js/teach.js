@@ -129,7 +129,28 @@
     box.replaceChildren(head, verdict, el("div", { class: "compare-body" }, el("div", { class: "table-wrap", tabindex: 0, role: "region", "aria-label": "comparison table" }, table),
       el("div", { class: "compare-charts" }, nodesChart, timeChart)),
       el("p", { class: "small muted", text: "Counted by the engine (nodes = positions entered; hover an algorithm for its agent spec and what it adds). " +
-        "Best moves may differ where several moves are equally good." }));
+        "Best moves may differ where several moves are equally good." }), mctsBlock(data));
+  }
+
+  /** Monte Carlo tree search beside the ladder: as many states as the full engine, then as much time. */
+  function mctsBlock(data) {
+    if (!data.mcts || !data.mcts.length) return null;
+    const budget = { states: "as many states as the full engine", time: "as much time as the full engine" };
+    return el("section", { class: "compare-mcts", dataset: { testid: "compare-mcts" } },
+      el("h4", { text: "Monte Carlo tree search at an equal budget" }),
+      el("div", { class: "table-wrap", tabindex: 0, role: "region", "aria-label": "Monte Carlo comparison" },
+        el("table", { class: "compare-table" },
+          el("thead", {}, el("tr", {}, ...["Budget", "Simulations", "States", "ms", "Value", "Best"]
+            .map((h) => el("th", { text: h })))),
+          el("tbody", {}, ...data.mcts.map((r) => el("tr", { dataset: { algo: r.key }, title: r.agent },
+            el("td", { text: budget[r.budget] || r.budget }),
+            el("td", { text: T.fmt(r.simulations) }),
+            el("td", { text: T.fmt(r.nodes) }),
+            el("td", { text: T.ms(r.elapsed_ms) }),
+            el("td", { text: r.value_text }),
+            el("td", { text: r.best_move ?? "–" })))))),
+      el("p", { class: "small muted", text: "UCT with random playouts (seed 1): states = every position it generated, " +
+        "its random games' included. Its value is a mean of random games, an estimate, not a minimax value." }));
   }
 
   // ----- theory -------------------------------------------------------------------------------

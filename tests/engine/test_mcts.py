@@ -221,3 +221,46 @@ def test_trace_on_the_command_line(capsys):
         assert set(child) >= {"move", "visits", "value", "proven", "children"} and -1 <= child["value"] <= 1
     assert main(["trace", "nim", "--set", "piles=2,3", "--agent", "mcts:sims=60,seed=2,solver=on"]) == 0
     assert "simulations" in capsys.readouterr().out
+
+
+def test_the_trace_playback_replays_to_the_final_tree():
+    """Each simulation's path, winner and proofs, replayed from an empty tree, give every
+    node's visits, mean value and proof as the trace reports them."""
+    game = get_game("sim").from_options({})
+    state = game.replay(["1-2", "1-3", "4-5", "4-6", "2-5"])
+    result = parse_agent("mcts:sims=400,seed=5,solver=on").choose(game, state, trace_limit=100_000)
+    root = result.trace["root"]
+    playback = root["playback"]
+    assert len(playback) == root["simulations"] == root["visits"]
+    visits: dict = {}
+    wins: dict = {}  # path -> sum of results for the side that moved into the node
+    proofs: dict = {}
+    for sim in playback:
+        assert sim["new"] == (tuple(sim["path"]) not in visits)
+        for depth in range(1, len(sim["path"]) + 1):
+            path = tuple(sim["path"][:depth])
+            mover = game.to_move(game.replay(list(path[:-1]), state))
+            visits[path] = visits.get(path, 0) + 1
+            wins[path] = wins.get(path, 0) + (0 if sim["winner"] is None else 1 if sim["winner"] == mover else -1)
+        for proof in sim["proved"]:
+            proofs[tuple(proof["path"])] = proof["proven"]
+
+    def check(node, path):
+        if path:
+            assert node["visits"] == visits[path]
+            assert node["value"] == pytest.approx(wins[path] / visits[path], abs=1e-6)
+            assert node["proven"] == proofs.get(path)
+        for child in node["children"]:
+            check(child, path + (child["move"],))
+
+    check(root, ())
+    assert proofs  # the solver proved something to replay
+
+
+def test_a_search_by_time_stops_at_the_memory_cap(monkeypatch):
+    from engine import mcts
+
+    monkeypatch.setattr(mcts, "MAX_SIMS", 50)
+    sim = get_game("sim").from_options({})
+    result = search(sim, sim.start(), sims=None, time_limit=30, seed=1)
+    assert result.simulations == 50 and result.stats.tree_nodes == 51
