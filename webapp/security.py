@@ -36,6 +36,7 @@ from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
 from werkzeug.exceptions import HTTPException
 
 from . import clients
+from .search_pool import SearchCancelled
 from .sessions import ArcadeError
 
 #: Longest string accepted for a field, by the field's name (the last object key on its
@@ -100,6 +101,13 @@ def error_response(code: str, message: str, status: int, headers: dict | None = 
 
 def refused(exc: ArcadeError) -> Response:
     return error_response(exc.code, exc.message, exc.status, getattr(exc, "headers", None))
+
+
+def search_not_run(exc: SearchCancelled) -> Response:
+    """A search a request waited on was dropped before it ran or finished (its time ran out in
+    the line, or the server is stopping): 503, try again."""
+    return error_response("busy", "the server could not run this search in time: try again in a moment", 503,
+                          {"Retry-After": "2"})
 
 
 # ----- shapes ----------------------------------------------------------------------------------
@@ -307,6 +315,7 @@ def init_app(app: Flask, store_url: str) -> None:
     app.extensions["rate_limits"] = make_limiter(app, store_url)
     app.register_error_handler(ArcadeError, refused)
     app.register_error_handler(RateLimitExceeded, rate_limited)
+    app.register_error_handler(SearchCancelled, search_not_run)
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(500, internal_error)
     mask_access_logs()
