@@ -94,7 +94,12 @@ def press(page: Page, game: str, move: str, tap: bool) -> None:
             selector, t = f'.shn-edge[data-edge="{move}"] .shn-line', 0.5
         page.locator(selector).scroll_into_view_if_needed()
         x, y = line_point(page, selector, t)
-        page.touchscreen.tap(x, y) if tap else page.mouse.click(x, y)
+        if tap:  # a tap aims (the line shows as it would be played), a second one plays it
+            page.touchscreen.tap(x, y)
+            expect(page.locator("svg[data-aim]")).to_have_attribute("data-aim", move)
+            page.touchscreen.tap(x, y)
+        else:
+            page.mouse.click(x, y)
         return
     target = page.locator(f'#board .move-target[data-move="{move}"]')
     target.tap() if tap else target.click()
@@ -156,5 +161,27 @@ def test_a_whole_game_against_the_computer(browser, base_url, case):
             pytest.fail(f"{name}: no end after 200 turns")
         expect(page.get_by_test_id("status")).to_have_attribute("data-state", "over")
         assert not problems, problems
+    finally:
+        context.close()
+
+
+def test_a_tap_on_a_phone_shows_the_line_first_and_a_second_tap_plays_it(browser, base_url):
+    """Sim's three long diagonals share the hexagon's centre: a tap there shows which one it
+    takes before anything is played; a tap further along the one meant aims it, a second plays it."""
+    context = browser.new_context(base_url=base_url, **SCREENS["phone"])
+    page = context.new_page()
+    try:
+        create_from_lobby(page, "sim", {}, 1, tap=True)
+        board = page.locator("svg[data-mover]")
+        centre = line_point(page, '.sim-seg[data-seg="2-5"] .sim-line', 0.5)
+        page.touchscreen.tap(*centre)
+        expect(board).to_have_attribute("data-aim", re.compile(r"^(1-4|2-5|3-6)$"))
+        assert page.locator(".move-list li").count() == 0  # nothing played yet
+        along = line_point(page, '.sim-seg[data-seg="2-5"] .sim-line', 0.3)
+        page.touchscreen.tap(*along)
+        expect(board).to_have_attribute("data-aim", "2-5")
+        assert page.locator(".move-list li").count() == 0
+        page.touchscreen.tap(*along)
+        expect(page.locator(".move-list li").first).to_contain_text("2-5")
     finally:
         context.close()
