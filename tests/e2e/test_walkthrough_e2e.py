@@ -3,8 +3,9 @@ the end against the computer, with clicks at 1280x800 and with taps on a 390 px 
 
 Every turn the status line is read; after every turn the move list's figures of each AI move
 (never "d0 · 0 n" for a searched one) and the last search's panel are read. Any console error
-or 5xx answer fails the game. The time each level took per AI move (the engine's own count,
-as the page shows it) is printed at the end.
+or 5xx answer fails the game; the finished game and its replay are read by axe-core. The time
+each level took per AI move (the engine's own count, as the page shows it) is printed at the
+end of the run.
 
 The matrix, each variant once (the hidden deck twice: it once failed below "perfect"), levels
 rotated so that each of 1 (beginner), 5 (club) and 10 (perfect) plays phone and desktop:
@@ -22,6 +23,7 @@ from collections import defaultdict
 import pytest
 from playwright.sync_api import Page, expect
 from svg_lines import line_point
+from test_a11y import serious_violations
 
 from conftest import SUMMARY
 
@@ -132,7 +134,7 @@ def check_ai_moves(page: Page, level: int) -> None:
 def test_a_whole_game_against_the_computer(browser, base_url, case):
     name, game, options, level, screen = case
     tap = screen == "phone"
-    context = browser.new_context(base_url=base_url, **SCREENS[screen])
+    context = browser.new_context(base_url=base_url, bypass_csp=True, **SCREENS[screen])  # (axe is injected)
     context.add_init_script("localStorage.setItem('arcade.speed', '0')")  # no animations to wait for
     page = context.new_page()
     problems: list[str] = []
@@ -160,6 +162,12 @@ def test_a_whole_game_against_the_computer(browser, base_url, case):
         else:
             pytest.fail(f"{name}: no end after 200 turns")
         expect(page.get_by_test_id("status")).to_have_attribute("data-state", "over")
+        assert not problems, problems
+        # the finished game, and its replay, read by axe-core: no serious or critical violation
+        assert serious_violations(page) == [], name
+        page.get_by_test_id("replay-link").click()
+        expect(page).to_have_url(re.compile(r"/replay/"))
+        assert serious_violations(page) == [], f"{name} replay"
         assert not problems, problems
     finally:
         context.close()
