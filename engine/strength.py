@@ -73,14 +73,20 @@ class _Counter:
             self.shallowest = min(self.shallowest, ply + s.depth)
 
 
-def _value(game: Game, state: Any, plies: int, ply: int, seconds: float, counter: _Counter,
+def _value(game: Game, state: Any, plies: int, ply: int, seconds: float, deadline: float, counter: _Counter,
            cancel: threading.Event | None) -> float:
     """The value of ``state`` for seat 0, ``ply`` plies below the root, looked at ``plies``
-    further: a proved result counts its plies from the root, as the search's do."""
+    further in about ``seconds``: a proved result counts its plies from the root, as the
+    search's do. Past the ``deadline`` (the move's time is up) the position is only evaluated,
+    and the depth reported says so."""
     status = game.status(state)
     if status is not None:
         counter.entered(leaf=True)
         return utility(status, ply)
+    if plies > 0 and time.monotonic() >= deadline:
+        counter.completed = False
+        counter.shallowest = min(counter.shallowest, ply)
+        plies = 0
     if plies <= 0:
         counter.entered(evaluated=True)  # the game's own judgement of the position reached
         return game.evaluate(state)
@@ -88,10 +94,10 @@ def _value(game: Game, state: Any, plies: int, ply: int, seconds: float, counter
         counter.entered()
         outcomes = game.chance_outcomes(state)
         share = seconds / len(outcomes)
-        return chance_value([(_value(game, game.play(state, o), plies - 1, ply + 1, share, counter, cancel), p)
+        return chance_value([(_value(game, game.play(state, o), plies - 1, ply + 1, share, deadline, counter, cancel), p)
                              for o, p in outcomes])
     result = search_root(game, state, depth=plies,
-                         time_limit=max(MIN_SEARCH_TIME, seconds), cancel=cancel)
+                         time_limit=max(MIN_SEARCH_TIME, min(seconds, deadline - time.monotonic())), cancel=cancel)
     counter.searched(result, ply, plies)
     value = result.score if game.to_move(state) == 0 else -result.score
     if value >= MATE_BOUND:  # (the search counts its plies from its own root)
@@ -111,7 +117,7 @@ def level_values(game: Game, state: Any, *, lookahead: int, time_limit: float = 
     values = []
     for i, move in enumerate(moves):
         seconds = max(0.0, deadline - time.monotonic()) / (len(moves) - i)
-        value = _value(game, game.play(state, move), lookahead - 1, 1, seconds, counter, cancel)
+        value = _value(game, game.play(state, move), lookahead - 1, 1, seconds, deadline, counter, cancel)
         values.append((game.notation(state, move), value if seat == 0 else -value))
     return values, counter
 

@@ -34,6 +34,13 @@ CAS_RETRIES = 20
 MAX_TOKEN_LENGTH = 200
 MIN_AI_PAUSE, MAX_AI_PAUSE = 0.0, 10.0  # seconds between two AI moves, settable per game
 MAX_IMPORTED_MOVES = 1500  # moves a new game may start from (an imported record)
+#: an imported record's search figures kept with each move (the move list and the score chart)
+IMPORTED_STATS = ("agent", "score", "score_text", "outcome", "depth", "nodes", "elapsed_ms", "searched", "completed")
+
+
+def _plain(value) -> bool:
+    """A figure worth keeping from an imported record: a number, a short text, a flag or none."""
+    return value is None or isinstance(value, (bool, int, float)) or (isinstance(value, str) and len(value) <= 200)
 
 
 class ArcadeError(Exception):
@@ -578,12 +585,16 @@ class SessionStore:
     def _replay(game: Game, moves: Any) -> tuple[list[Any], list[dict]]:
         """The positions and history after ``moves`` (notation) from the start: how a game
         continues an imported record. Refuses, naming the move, if one is not legal."""
-        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        def text_of(m):  # a move, or a record's entry: {"move", ...its search's figures}
+            return m.get("move") if isinstance(m, dict) else m
+
+        if not isinstance(moves, list) or not all(isinstance(text_of(m), str) for m in moves):
             raise ArcadeError("bad_request", "'moves' must be a list of moves in the game's notation")
         if len(moves) > MAX_IMPORTED_MOVES:
             raise ArcadeError("bad_request", f"'moves' holds {len(moves):,} moves: at most {MAX_IMPORTED_MOVES:,}")
         states, history = [game.start()], []
-        for ply, text in enumerate(moves, start=1):
+        for ply, given in enumerate(moves, start=1):
+            text = text_of(given)
             state = states[-1]
             if game.status(state) is not None:
                 raise ArcadeError("bad_request", f"move {ply} ({text[:40]!r}): the game is already over")
@@ -593,6 +604,8 @@ class SessionStore:
                 raise ArcadeError("bad_request", f"move {ply} ({text[:40]!r}) is not legal: {exc}") from None
             side = game.to_move(state)
             entry = {"seat": side, "move": game.notation(state, move), "ply": ply}
+            if isinstance(given, dict):  # an AI move's recorded figures stay with it
+                entry.update({k: v for k, v in given.items() if k in IMPORTED_STATS and _plain(v)})
             details = game.move_details(state, move)
             if details is not None:
                 entry["details"] = details

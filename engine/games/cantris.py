@@ -795,7 +795,8 @@ class Cantris(Game):
 
     def explain(self, state):
         a, b = state[1], state[2]
-        empty = [str(c) for c, v in enumerate(self.grid(state[0])[-1]) if not v]
+        # (for players: columns counted from 1, left to right, as the pages count them)
+        empty = [str(c + 1) for c, v in enumerate(self.grid(state[0])[-1]) if not v]
         what = f"column {empty[0]} is empty" if len(empty) == 1 else f"columns {', '.join(empty)} are empty"
         if a == b:
             return f"{what}: draw, {a} to {b}"

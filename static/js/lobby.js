@@ -185,9 +185,12 @@
       importError.hidden = false;
       return;
     }
-    const moves = record.moves.map((m) => (typeof m === "string" ? m : m && m.move));
+    // (each move with its recorded search figures; the players as recorded, so that the
+    // replay names them: a finished game's AI has nothing more to play)
+    const players = Array.isArray(record.players) && record.players.length === 2 && record.status === "over"
+      ? record.players : ["human", "human"];
     const answer = await ArcadeCreate.create({ game: record.game, options: record.options || {},
-                                               players: ["human", "human"], moves });
+                                               players, moves: record.moves });
     if (!answer.ok) {
       importError.textContent = `The record could not be imported: ${answer.error}`;
       importError.hidden = false;

@@ -26,9 +26,11 @@
   socket.on("connect", () => socket.emit("join", { game_id: gameId, token }));
   socket.on("joined", (msg) => { mySeat = msg.seat; render(); });
   let present = null;    // seats whose holders have the game open (the server says on each join)
+  const cameOnce = new Set();  // seats whose holders were here at some point (then left, or not yet)
   socket.on("presence", (msg) => {
     if (msg.game_id !== gameId) return;
     present = msg.seats;
+    present.forEach((seat) => cameOnce.add(seat));
     if (state) renderSeats();
   });
   socket.on("state", (s) => {
@@ -36,6 +38,11 @@
     if (state && s.version < state.version) return;  // an older push arriving late
     if (state && s.version === state.version && s.ai.thinking === state.ai.thinking) { renderStatus(); return; }
     if (state && s.ply !== state.ply) { previous = state; hint = null; } else if (!state) previous = null;
+    // my takeback request answered no: the offer is gone and nothing was taken back
+    if (state && state.takeback_offer && state.takeback_offer.seat === mySeat && !s.takeback_offer
+        && s.ply === state.ply && s.status === "playing") {
+      showError(`${sideName(1 - mySeat)} declined your takeback: the game goes on.`);
+    }
     // A search's events belong to the version it started on: any change (a move, restart,
     // retry) or a state saying nobody thinks ends what the page shows of it.
     if (!state || s.version !== state.version || s.ai.thinking == null) thinking = null;
@@ -143,10 +150,12 @@
     $("restart").disabled = !control;
     $("retry-ai").hidden = !(control && state.ai.error);
     const managing = !!manageToken && state.status === "playing";
-    $("pause").hidden = !managing || state.paused;
-    $("resume").hidden = !managing || !state.paused;
+    const anyAI = state.seat_info.some((info) => !info.human);  // (pausing stops an AI: none, nothing to pause)
+    $("pause").hidden = !managing || !anyAI || state.paused;
+    $("resume").hidden = !managing || !anyAI || !state.paused;
     $("delete").hidden = !managing;
     renderTakeback();
+    renderInvites();
     const aiVsAi = state.seat_info.every((info) => !info.human);
     $("step").hidden = !managing || !state.paused || state.to_move == null || state.seat_info[state.to_move].human;
     $("ai-speed-box").hidden = !managing || !aiVsAi;
@@ -232,7 +241,7 @@
       if (info.human && info.seat !== mySeat && present !== null) {
         const here = present.includes(info.seat);
         row.append(el("span", { class: "presence" + (here ? " here" : ""), "data-testid": `presence-${info.seat}`,
-                                text: here ? "here" : "not here yet" }));
+                                text: here ? "here" : cameOnce.has(info.seat) ? "left the game page" : "not here yet" }));
       }
       return row;
     }));
@@ -299,7 +308,12 @@
   // Invite links the lobby handed over for the other human seats (only the creator has them;
   // in localStorage, so a reload still shows them), each with a Copy button.
   const invites = JSON.parse(localStorage.getItem(`arcade.invites.${gameId}`) || "[]");
-  if (invites.length) {
+  let invitesShown = false;
+  /** The invite links, each named by its side ("Blue (send to your friend)"), once a state has
+   * told the sides' names. */
+  function renderInvites() {
+    if (invitesShown || !invites.length || !state) return;
+    invitesShown = true;
     const box = $("invites");
     box.hidden = false;
     const link = (label, path) => {
@@ -311,7 +325,7 @@
       return el("p", { class: "invite" }, `${label}: `, el("a", { href: path, text: url }), " ", copy);
     };
     box.append(el("h3", { text: "Invite" }),
-      ...invites.map((inv) => link(`${cap(state ? state.sides[inv.seat] : `seat ${inv.seat}`)} (send to your friend)`, inv.join_url)),
+      ...invites.map((inv) => link(`${cap(state.sides[inv.seat])} (send to your friend)`, inv.join_url)),
       link("Spectators", `/play/${gameId}`));
   }
 

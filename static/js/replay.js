@@ -102,8 +102,12 @@
       box.textContent = m ? "A person's move: no search." : "The start: no move yet.";
       return;
     }
+    if (!m.nodes) {  // a random or rule-based move
+      box.textContent = `${ArcadeViews.agentWords(m.agent)} chose it without a search.`;
+      return;
+    }
     const rows = [
-      ["Agent", m.agent], ["Move", m.move], ["Score", m.score_text ?? String(m.score)],
+      ["Player", ArcadeViews.agentWords(m.agent)], ["Move", ArcadeViews.moveWords(record.game, m.move, m.seat)], ["Score", m.score_text ?? String(m.score)],
       ["Outcome", m.outcome || "not proved"], ["Depth", m.depth], ["Nodes", fmt(m.nodes)],
       ["Time", m.elapsed_ms != null ? `${Number(m.elapsed_ms).toFixed(1)} ms` : "–"],
       ["Best line", (m.pv || []).join(" ") || "–"],
@@ -115,7 +119,7 @@
     const names = shown ? shown.sides : record.players.map((_, i) => `seat ${i}`);
     $("replay-players").replaceChildren(...record.players.map((spec, i) =>
       el("div", { class: "seat" }, el("span", { class: `seat-dot seat-${i}` }),
-        el("span", { text: `${cap(names[i])}: ${spec}` }))),
+        el("span", { text: `${cap(names[i])}: ${ArcadeViews.agentWords(spec)}`, title: spec }))),
       el("p", { class: "muted small", text: record.result
         ? `Result: ${record.result.winner == null ? "draw" : cap(names[record.result.winner]) + " won"} (${record.result.reason}).`
         : "The game is still being played." }));
@@ -123,7 +127,7 @@
     $("continue-seats").replaceChildren(...record.players.map((spec, i) => {
       const choices = new Set(["human", spec === "human" ? "alphabeta" : spec]);
       const select = el("select", { dataset: { testid: `continue-seat-${i}` } },
-        ...[...choices].map((c) => el("option", { value: c, text: c === "human" ? "a person (you)" : `computer: ${c}` })));
+        ...[...choices].map((c) => el("option", { value: c, text: c === "human" ? "a person (you)" : ArcadeViews.agentWords(c) })));
       select.value = i === 0 ? "human" : [...choices][1];
       return el("label", { class: "seat-row" }, el("span", { text: `${cap(names[i])}` }), select);
     }));

@@ -238,7 +238,7 @@
       parts.push(c);
     }
     box.replaceChildren(
-      svg("svg", { viewBox: `0 0 ${Wd} ${Ht}`, role: "img", "aria-label": "score over the game" }, ...parts),
+      svg("svg", { viewBox: `0 0 ${Wd} ${Ht}`, role: "group", "aria-label": "score over the game" }, ...parts),
       el("p", { class: "small muted", text: `Each dot is an AI move's score from ${side0}'s point of view (up is good for ` +
         `${side0}; red dots: ${side0}'s AI, blue: ${side1}'s). Click a dot to pick that position.` }));
   }

@@ -343,7 +343,10 @@
   function zoom() {
     const canvas = treeBox.querySelector("svg");
     if (!canvas || !geo) return;
-    const z = Number($("tree-zoom").value) / 100;
+    const fit = $("tree-fit").getAttribute("aria-pressed") === "true";
+    // fitted: the whole tree in the box (the box as tall as the window), however small
+    const z = fit ? Math.min(1.6, (treeBox.clientWidth - 4) / geo.width, (treeBox.clientHeight - 4) / geo.height)
+      : Number($("tree-zoom").value) / 100;
     canvas.setAttribute("width", Math.round(geo.width * z));
     canvas.setAttribute("height", Math.round(geo.height * z));
   }
@@ -803,6 +806,15 @@
   $("tree-all").addEventListener("click", () => { pause(); goTo(events.length); });
   $("tree-speed").addEventListener("change", () => { if (timer) play(); });
   $("tree-zoom").addEventListener("input", zoom);
+  $("tree-fit").addEventListener("click", () => {
+    const fit = $("tree-fit").getAttribute("aria-pressed") !== "true";
+    $("tree-fit").setAttribute("aria-pressed", String(fit));
+    treeBox.classList.toggle("fitted", fit);
+    $("tree-zoom").disabled = fit;
+    zoom();
+    if (fit) treeBox.scrollIntoView({ block: "start" });
+  });
+  window.addEventListener("resize", () => { if (treeBox.classList.contains("fitted")) zoom(); });
   $("tree-layout").addEventListener("change", () => {
     if (!trace) return;
     const k = step;

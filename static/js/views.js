@@ -114,13 +114,40 @@ window.ArcadeViews = (function () {
       if (onAim) onAim(line);
     }
 
-    board.addEventListener("pointermove", (ev) => aim(pick(ev)));
-    board.addEventListener("pointerleave", () => aim(null));
+    // A touch has no hover to preview with: the first tap aims (the line shows as it would be
+    // played), a second tap on that line plays it, a tap elsewhere aims again. So where lines
+    // share a point (Sim's centre, on its three long diagonals) the player sees which one a tap
+    // takes, and taps further along the one they meant.
+    let touching = false;
+    board.addEventListener("pointerdown", (ev) => { touching = ev.pointerType === "touch" || ev.pointerType === "pen"; });
+    board.addEventListener("pointermove", (ev) => { if (!touching) aim(pick(ev)); });
+    board.addEventListener("pointerleave", () => { if (!touching) aim(null); });
     board.addEventListener("click", (ev) => {
+      if (touching && ctx.canMove) {
+        const onAimed = aimed && distanceToAimed(ev) <= tapTolerance(ev);
+        if (onAimed) {
+          const move = aimed.move;
+          aim(null);
+          ctx.play(move);
+        } else {
+          aim(pick(ev));
+        }
+        return;
+      }
       const line = pick(ev);
       aim(null);
       if (line && ctx.canMove) ctx.play(line.move);
     });
+
+    function toUser(ev) {
+      const ctm = board.getScreenCTM();
+      return { p: new DOMPoint(ev.clientX, ev.clientY).matrixTransform(ctm.inverse()), px: Math.hypot(ctm.a, ctm.b) || 1 };
+    }
+    function distanceToAimed(ev) {
+      const { p } = toUser(ev);
+      return distanceToSegment([p.x, p.y], aimed.a, aimed.b);
+    }
+    function tapTolerance(ev) { return 30 / toUser(ev).px; }
   }
 
   /** The points of a band `w` wide around the segment a-b (an SVG polygon's `points`): gives a

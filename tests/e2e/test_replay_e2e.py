@@ -41,7 +41,7 @@ def test_replay_steps_through_a_finished_game(page: Page, base_url):
     expect(status).to_contain_text(f"After move 1 of {n}: First {first['move']}")
     # the first move was alpha-beta's: its search is shown
     stats = page.get_by_test_id("replay-stats")
-    expect(stats).to_contain_text("alphabeta")
+    expect(stats).to_contain_text("Computer (perfect)")  # (alphabeta: the lobby's perfect level, in words)
     expect(stats).to_contain_text(f"{first['nodes']:,}")
     # the drawn board is the position after that move
     pile, take = (int(x) for x in first["move"].split(":"))

@@ -3,8 +3,9 @@ the end against the computer, with clicks at 1280x800 and with taps on a 390 px 
 
 Every turn the status line is read; after every turn the move list's figures of each AI move
 (never "d0 · 0 n" for a searched one) and the last search's panel are read. Any console error
-or 5xx answer fails the game. The time each level took per AI move (the engine's own count,
-as the page shows it) is printed at the end.
+or 5xx answer fails the game; the finished game and its replay are read by axe-core. The time
+each level took per AI move (the engine's own count, as the page shows it) is printed at the
+end of the run.
 
 The matrix, each variant once (the hidden deck twice: it once failed below "perfect"), levels
 rotated so that each of 1 (beginner), 5 (club) and 10 (perfect) plays phone and desktop:
@@ -22,6 +23,7 @@ from collections import defaultdict
 import pytest
 from playwright.sync_api import Page, expect
 from svg_lines import line_point
+from test_a11y import serious_violations
 
 from conftest import SUMMARY
 
@@ -94,7 +96,12 @@ def press(page: Page, game: str, move: str, tap: bool) -> None:
             selector, t = f'.shn-edge[data-edge="{move}"] .shn-line', 0.5
         page.locator(selector).scroll_into_view_if_needed()
         x, y = line_point(page, selector, t)
-        page.touchscreen.tap(x, y) if tap else page.mouse.click(x, y)
+        if tap:  # a tap aims (the line shows as it would be played), a second one plays it
+            page.touchscreen.tap(x, y)
+            expect(page.locator("svg[data-aim]")).to_have_attribute("data-aim", move)
+            page.touchscreen.tap(x, y)
+        else:
+            page.mouse.click(x, y)
         return
     target = page.locator(f'#board .move-target[data-move="{move}"]')
     target.tap() if tap else target.click()
@@ -127,7 +134,7 @@ def check_ai_moves(page: Page, level: int) -> None:
 def test_a_whole_game_against_the_computer(browser, base_url, case):
     name, game, options, level, screen = case
     tap = screen == "phone"
-    context = browser.new_context(base_url=base_url, **SCREENS[screen])
+    context = browser.new_context(base_url=base_url, bypass_csp=True, **SCREENS[screen])  # (axe is injected)
     context.add_init_script("localStorage.setItem('arcade.speed', '0')")  # no animations to wait for
     page = context.new_page()
     problems: list[str] = []
@@ -156,5 +163,33 @@ def test_a_whole_game_against_the_computer(browser, base_url, case):
             pytest.fail(f"{name}: no end after 200 turns")
         expect(page.get_by_test_id("status")).to_have_attribute("data-state", "over")
         assert not problems, problems
+        # the finished game, and its replay, read by axe-core: no serious or critical violation
+        assert serious_violations(page) == [], name
+        page.get_by_test_id("replay-link").click()
+        expect(page).to_have_url(re.compile(r"/replay/"))
+        assert serious_violations(page) == [], f"{name} replay"
+        assert not problems, problems
+    finally:
+        context.close()
+
+
+def test_a_tap_on_a_phone_shows_the_line_first_and_a_second_tap_plays_it(browser, base_url):
+    """Sim's three long diagonals share the hexagon's centre: a tap there shows which one it
+    takes before anything is played; a tap further along the one meant aims it, a second plays it."""
+    context = browser.new_context(base_url=base_url, **SCREENS["phone"])
+    page = context.new_page()
+    try:
+        create_from_lobby(page, "sim", {}, 1, tap=True)
+        board = page.locator("svg[data-mover]")
+        centre = line_point(page, '.sim-seg[data-seg="2-5"] .sim-line', 0.5)
+        page.touchscreen.tap(*centre)
+        expect(board).to_have_attribute("data-aim", re.compile(r"^(1-4|2-5|3-6)$"))
+        assert page.locator(".move-list li").count() == 0  # nothing played yet
+        along = line_point(page, '.sim-seg[data-seg="2-5"] .sim-line', 0.3)
+        page.touchscreen.tap(*along)
+        expect(board).to_have_attribute("data-aim", "2-5")
+        assert page.locator(".move-list li").count() == 0
+        page.touchscreen.tap(*along)
+        expect(page.locator(".move-list li").first).to_contain_text("2-5")
     finally:
         context.close()

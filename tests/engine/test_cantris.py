@@ -257,7 +257,7 @@ def test_the_game_ends_right_after_a_removal_that_empties_a_column():
     s = g.push_notation(g.start(), "5,2")
     assert g.status(s) == 0 and g.board(s)["scores"] == [1, 0]
     assert g.moves(s) == [] and g.legal_moves(s) == [] and g.search_moves(s) == []
-    assert g.explain(s) == "column 2 is empty: A wins 1 to 0"
+    assert g.explain(s) == "column 3 is empty: A wins 1 to 0"  # (counted from 1)
     assert g.board(s)["removals_left"] == 0
     with pytest.raises(IllegalMove, match="the game is over"):
         g.parse_move(s, "5,0")
@@ -269,7 +269,7 @@ def test_the_game_ends_after_the_clear_that_empties_a_column_and_nothing_more_cl
     assert g.status(s) == 0 and g.board(s)["scores"] == [3 + 6, 0]
     # 1-1-1 has lined up on the bottom row, but the game was over before it could clear
     assert cells_of(g, s) == "0000/0000/0000/0000/0000/0000/3000/1110"
-    assert g.explain(s) == "column 3 is empty: A wins 9 to 0"
+    assert g.explain(s) == "column 4 is empty: A wins 9 to 0"
 
 
 def test_equal_totals_draw():
@@ -278,7 +278,7 @@ def test_equal_totals_draw():
     assert g.status(s) is None and g.to_move(s) == 1
     s = g.push_notation(s, "5,2")  # B empties column 2 scoring 1
     assert g.status(s) == DRAW and g.winner(s) is None
-    assert g.explain(s) == "column 2 is empty: draw, 1 to 1"
+    assert g.explain(s) == "column 3 is empty: draw, 1 to 1"
     assert g.result(s) == {"winner": None, "reason": g.explain(s)}
 
 
@@ -287,7 +287,7 @@ def test_the_higher_total_wins_for_either_side():
     s = g.push_notation(g.start(), "4,0")  # A scores 1
     s = g.push_notation(s, "4,1")  # B scores 3
     s = g.push_notation(s, "5,2")  # A empties column 2: 2 against 3
-    assert g.status(s) == 1 and g.explain(s) == "column 2 is empty: B wins 3 to 2"
+    assert g.status(s) == 1 and g.explain(s) == "column 3 is empty: B wins 3 to 2"
 
 
 def test_ten_by_five_turns_are_two_removals_a_a_b_b():

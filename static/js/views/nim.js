@@ -24,6 +24,9 @@
           moveTarget(stick, move, ctx, legal.has(move), { label: `take ${take} from pile ${pile}` });
           stick.addEventListener("mouseenter", () => mark(row, j, true));
           stick.addEventListener("mouseleave", () => mark(row, j, false));
+          // the keyboard's focus shows the sticks its move takes, as the pointer does
+          stick.addEventListener("focus", () => mark(row, j, true));
+          stick.addEventListener("blur", () => mark(row, j, false));
           sticks.push(stick);
         }
         if (ctx.hint && ctx.hint.startsWith(pile + ":")) {

@@ -1,0 +1,33 @@
+"""An imported record keeps what it recorded: each AI move's search figures, and (for a
+finished game, whose AI has nothing more to play) the players as they were."""
+
+import time
+
+
+def test_a_finished_record_comes_back_with_its_players_and_figures(client):
+    r = client.post("/api/games", json={"game": "nim", "options": {"piles": "2,2"},
+                                        "players": ["alphabeta", "alphabeta:strength=3"]})
+    gid = r.get_json()["id"]
+    record = None
+    for _ in range(200):  # the two AIs play it out
+        record = client.get(f"/api/games/{gid}/record").get_json()
+        if record["status"] == "over":
+            break
+        time.sleep(0.05)
+    assert record["status"] == "over"
+    searched = [m for m in record["moves"] if m.get("nodes")]
+    assert searched, record["moves"]
+    again = client.post("/api/games", json={"game": record["game"], "options": record["options"],
+                                            "players": record["players"], "moves": record["moves"]})
+    assert again.status_code == 201, again.get_json()
+    state = client.get(f"/api/games/{again.get_json()['id']}").get_json()
+    assert state["seats"] == record["players"] and state["status"] == "over"
+    for old, new in zip(record["moves"], state["history"]):
+        assert {k: new.get(k) for k in ("move", "nodes", "depth", "score", "agent")} == \
+               {k: old.get(k) for k in ("move", "nodes", "depth", "score", "agent")}
+
+
+def test_a_record_entry_without_its_move_is_refused(client):
+    r = client.post("/api/games", json={"game": "nim", "players": ["human", "human"],
+                                        "moves": [{"nodes": 3}]})
+    assert r.status_code == 400 and "'moves' must be a list of moves" in r.get_json()["error"]
