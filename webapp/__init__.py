@@ -54,6 +54,9 @@ DEFAULTS = {
     "MAX_ARENA_RUNS_PER_CLIENT": 2,  # arena runs running at once per client (then 429)
     "MAX_QUEUED_PER_CLIENT": 4,  # hints and teaching searches one client may have waiting (then 429)
     "TT_MAX_ENTRIES": None,  # a worker's transposition-table size limit (None: the engine's, ~75 MB)
+    # A search worker holding more resident memory than this when its search ends is replaced
+    # (docs/limits.md says why 300 MB); ARCADE_WORKER_MAX_RSS_MB overrides it, 0: no limit.
+    "WORKER_MAX_RSS_MB": float(os.environ.get("ARCADE_WORKER_MAX_RSS_MB", 300)) or None,
     "MAX_ARENA_GAMES": 10_000,
     "TRACE_MAX_NODES": 5000,
     # redis://HOST:PORT/DB shared by several server processes (else ARCADE_MESSAGE_QUEUE, else none)

@@ -115,7 +115,8 @@ class AIRunner:
                                progress_interval=float(config.get("AI_PROGRESS_INTERVAL", 0.0)),
                                table_entries=config.get("TT_MAX_ENTRIES"),
                                max_queued=int(config.get("MAX_QUEUED_PER_CLIENT", 4)),
-                               address_factor=int(config.get("ADDRESS_FACTOR", 20)))
+                               address_factor=int(config.get("ADDRESS_FACTOR", 20)),
+                               max_rss_mb=config.get("WORKER_MAX_RSS_MB"))
         factor = int(config.get("ADDRESS_FACTOR", 20))
         ai_games, arena_runs = int(config.get("MAX_AI_GAMES_PER_CLIENT", 4)), int(config.get("MAX_ARENA_RUNS_PER_CLIENT", 2))
         self.ai_games = ClientCaps("AI-against-AI games", ai_games, self._ai_game_playing, ai_games * factor)

@@ -32,6 +32,9 @@ from typing import Any, Callable
 
 from flask import Flask, Response, current_app, jsonify, request
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
+from limits import parse as parse_limit
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 from werkzeug.exceptions import HTTPException
 
 from . import clients
@@ -47,6 +50,9 @@ DEFAULTS = {
     "ADDRESS_FACTOR": 20,
     "ADDRESS_CREATE_LIMIT": None,
     "ADDRESS_ARENA_LIMIT": None,
+    # Socket.IO messages (and connections) per client (None: unlimited): a person's page sends
+    # a few a second at most; thirty sockets asking hints in a loop sent 250 a second.
+    "SOCKET_EVENT_LIMIT": "200 per 10 seconds",
     "MAX_JSON_DEPTH": 16,  # nesting of arrays and objects in a body or a socket payload
     "MAX_JSON_ITEMS": 2_000,  # values in a body or a socket payload, all levels together
 }
@@ -213,6 +219,20 @@ def make_limiter(app: Flask, store_url: str) -> Limiter:
                    storage_uri=storage, headers_enabled=False, key_prefix="arcade-limits")
 
 
+class SocketBudget:
+    """Socket.IO events a client may send (``limit``, e.g. ``100 per 10 seconds``, a moving
+    window per client, in this process: a socket lives in one): a person's page sends a few a
+    second at most; a client past it is flooding, and its socket is closed."""
+
+    def __init__(self, limit: str | None):
+        self._item = parse_limit(limit) if limit else None
+        self._windows = MovingWindowRateLimiter(MemoryStorage())
+
+    def take(self, client: str) -> bool:
+        """Count one event of ``client``'s: False once it is over its budget."""
+        return self._item is None or self._windows.hit(self._item, "socket-events", client)
+
+
 def rate_limited(exc: RateLimitExceeded) -> Response:
     """429 in the one JSON shape, with ``Retry-After``: when the oldest hit in the window expires."""
     limit = current_app.extensions["rate_limits"].current_limit
@@ -313,19 +333,23 @@ def mask_access_logs() -> None:
 
 def init_app(app: Flask, store_url: str, explicit: dict | None = None) -> None:
     """Wire the hooks; ``explicit`` is the config the app factory was given (it wins over the
-    environment's ``ARCADE_CREATE_LIMIT``)."""
+    environment's ``ARCADE_CREATE_LIMIT`` and ``ARCADE_SOCKET_EVENT_LIMIT``, empty: none)."""
     explicit = explicit or {}
     for key, value in DEFAULTS.items():
         if app.config.get(key) is None:  # Flask itself has MAX_CONTENT_LENGTH = None
             app.config[key] = value
-    if "ARCADE_CREATE_LIMIT" in os.environ and "CREATE_LIMIT" not in explicit:  # e.g. a load test
+    # A load test's players all come from one address: it lifts these through the environment.
+    if "ARCADE_CREATE_LIMIT" in os.environ and "CREATE_LIMIT" not in explicit:
         app.config["CREATE_LIMIT"] = int(os.environ["ARCADE_CREATE_LIMIT"])
+    if "ARCADE_SOCKET_EVENT_LIMIT" in os.environ and "SOCKET_EVENT_LIMIT" not in explicit:
+        app.config["SOCKET_EVENT_LIMIT"] = os.environ["ARCADE_SOCKET_EVENT_LIMIT"].strip() or None
     for per_address, per_client in (("ADDRESS_CREATE_LIMIT", "CREATE_LIMIT"), ("ADDRESS_ARENA_LIMIT", "ARENA_LIMIT")):
         if app.config[per_address] is None:
             app.config[per_address] = app.config[per_client] * app.config["ADDRESS_FACTOR"]
     clients.init_app(app)
     app.before_request(check_request)  # before the rate limits: a refused body costs no creation
     app.extensions["rate_limits"] = make_limiter(app, store_url)
+    app.extensions["socket_budget"] = SocketBudget(app.config["SOCKET_EVENT_LIMIT"])
     app.after_request(add_headers)
     app.register_error_handler(ArcadeError, refused)
     app.register_error_handler(RateLimitExceeded, rate_limited)
