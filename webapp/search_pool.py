@@ -816,23 +816,28 @@ class SearchPool:
             worker.send(("cancel", task.id))
 
     def _hurry(self, now: float) -> None:
-        """A person has waited HURRY_WAIT for the AI's move while every worker is busy: the
-        move search that has run longest, FAIR_SLICE at least, with one finished iteration at
-        least, is told to stop and play the best move it has found (its result stands, one
-        iteration shallower than its time allowed), and the waiting game goes first in line.
+        """Someone has waited HURRY_WAIT for a worker while every worker they may take is busy:
+        the search that has run longest, FAIR_SLICE at least, with one finished iteration at
+        least, is told to stop and answer with the best move it has found (its result stands,
+        one iteration shallower than its time allowed), and the waiting task goes first in line.
 
-        Of the people waiting, the one whose client (address; else game) has had the least
-        worker time lately (see ``_used``) goes, and only ahead of a search whose client has
-        had more: a person playing Nim is not kept behind the ten games another client plays
-        against a slow AI, while one client's games wait in turn as before. Only a search a
-        person waits for is hurried (an arena's or a hint's keeps its full time: those never
-        hold the worker kept for people anyway). One at a time: the next waiting person
-        waits until it has stopped."""
+        Who waits: a person for the AI's move (every worker busy), or a person on a page for a
+        hint or a teaching tool (``refusable``; the workers shared by such tasks busy). Of them,
+        the one whose client has had the least worker time lately (see ``_used``) goes, and only
+        ahead of a search whose client has had more: a person playing Nim is not kept behind
+        the ten games another client plays against a slow AI, nor a learner's hint behind
+        another client's thirty, while one client's own searches wait in turn as before. Only
+        an AI move a person waits for, or a hint, is hurried (an arena's or AI against AI's
+        searches keep their full time: their results are what they measure). One at a time:
+        the next one waiting waits until it has stopped."""
         with self._cond:
             running = [w.task for w in self._workers if w.task is not None]
-            if len(running) < len(self._workers) or any(t.hurried for t in running):
+            if any(t.hurried for t in running):
                 return
-            waiting_ones = [t for t in self._queue.heads() if t.person_waiting and now - t.queued >= HURRY_WAIT]
+            shared = [w.task for w in self._workers if w.for_anyone and w.task is not None]
+            all_busy, shared_busy = len(running) == len(self._workers), len(shared) >= self.for_anyone_limit
+            waiting_ones = [t for t in self._queue.heads() if now - t.queued >= HURRY_WAIT
+                            and (all_busy if t.person_waiting else t.refusable and shared_busy)]
             if not waiting_ones:
                 return
 
@@ -841,7 +846,8 @@ class SearchPool:
 
             waiting = min(waiting_ones, key=lambda t: load(t.user))  # the client served least lately
             used = load(waiting.user)
-            long_ones = [t for t in running if t.kind == "choose" and t.person_waiting and t.deepest >= 1
+            long_ones = [t for t in (running if waiting.person_waiting else shared)
+                         if t.kind == "choose" and (t.person_waiting or t.refusable) and t.deepest >= 1
                          and not t.cancel_sent and now - t.started >= FAIR_SLICE and t.key != waiting.key
                          and load(t.user) > used]
             if not long_ones:
@@ -850,7 +856,7 @@ class SearchPool:
             task.hurried = True
             self.hurried += 1
             self._queue.promote(waiting.key)
-        log.info("a %s task of %r hurried after %.1f s: a person waits for game %r", task.kind, task.key,
+        log.info("a %s task of %r hurried after %.1f s: someone waits for %r", task.kind, task.key,
                  now - task.started, waiting.key)
         self._send_cancel(task)
 
