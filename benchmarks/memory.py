@@ -192,8 +192,9 @@ def main() -> None:
                                                           "players": ["human", "human"]}).json())
         time.sleep(2)
         before = serving.process_group_rss_mb(proc.pid)
-        print(f"limit: WORKER_MAX_RSS_MB {DEFAULTS.get('WORKER_MAX_RSS_MB')} (this checkout's default); warm-up: "
-              f"tree {before} MB, workers {sorted(search_workers(proc.pid).values())} MB", flush=True)
+        limit = DEFAULTS.get("WORKER_MAX_RSS_MB") if args.root == ROOT else "(another checkout's)"
+        print(f"limit: WORKER_MAX_RSS_MB {limit}; warm-up: tree {before} MB, workers "
+              f"{sorted(search_workers(proc.pid).values())} MB", flush=True)
         sampler.start()
         started = time.monotonic()
         for _ in range(args.games):
