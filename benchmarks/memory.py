@@ -37,7 +37,7 @@ import requests
 import serving  # benchmarks/serving.py
 import socketio
 
-from webapp import DEFAULTS
+from webapp.config import DEFAULTS
 from webapp.server import stop_process_group
 
 ROOT = Path(__file__).resolve().parent.parent

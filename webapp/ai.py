@@ -112,13 +112,13 @@ class AIRunner:
         self.hint_time = float(config["HINT_TIME"])
         self.hint_agent = config["HINT_AGENT"]
         self.pool = SearchPool(int(config["AI_PROCESSES"]), max_time=self.time_cap,
-                               progress_interval=float(config.get("AI_PROGRESS_INTERVAL", 0.0)),
-                               table_entries=config.get("TT_MAX_ENTRIES"),
-                               max_queued=int(config.get("MAX_QUEUED_PER_CLIENT", 4)),
-                               address_factor=int(config.get("ADDRESS_FACTOR", 20)),
-                               max_rss_mb=config.get("WORKER_MAX_RSS_MB"))
-        factor = int(config.get("ADDRESS_FACTOR", 20))
-        ai_games, arena_runs = int(config.get("MAX_AI_GAMES_PER_CLIENT", 4)), int(config.get("MAX_ARENA_RUNS_PER_CLIENT", 2))
+                               progress_interval=float(config["AI_PROGRESS_INTERVAL"]),
+                               table_entries=config["TT_MAX_ENTRIES"],
+                               max_queued=int(config["MAX_QUEUED_PER_CLIENT"]),
+                               address_factor=int(config["ADDRESS_FACTOR"]),
+                               max_rss_mb=config["WORKER_MAX_RSS_MB"])
+        factor = int(config["ADDRESS_FACTOR"])
+        ai_games, arena_runs = int(config["MAX_AI_GAMES_PER_CLIENT"]), int(config["MAX_ARENA_RUNS_PER_CLIENT"])
         self.ai_games = ClientCaps("AI-against-AI games", ai_games, self._ai_game_playing, ai_games * factor)
         self.arena_runs = ClientCaps("arena runs", arena_runs, lambda job: job.status == "running", arena_runs * factor)
         self._hinting: set[tuple[str, int]] = set()  # (game id, seat) with a hint in flight

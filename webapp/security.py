@@ -3,7 +3,8 @@
 - **Bodies**: a POST, PUT or PATCH must say ``Content-Type: application/json`` (415
   otherwise, body or not: a cross-site form or a no-cors ``fetch`` cannot set that type
   without a CORS preflight, which this server never grants), and any body must be JSON.
-  ``MAX_CONTENT_LENGTH`` (1 MB) is checked from the header, before the body is read (413).
+  ``MAX_CONTENT_LENGTH`` (1 MB) is checked before the body is read (413), by
+  :mod:`webapp.wsgi_guard`, in front of engine.io too.
 - **Shapes**: the JSON (and the query string, the URL's own parts, the Socket.IO payloads)
   must be small: strings of bounded length (:data:`FIELD_LIMITS`), bounded nesting and
   item count, no NaN or Infinity. A refusal names the field and never echoes it whole.
@@ -13,8 +14,9 @@
   ``Retry-After``. A client is its signed cookie, else its address (:mod:`webapp.clients`).
 - **Errors** under ``/api`` (and for any JSON refusal) are JSON ``{"error", "code",
   "message"}``, 400/404/405/413/415/429/500 alike; messages are clipped (:func:`clip`).
-- **Headers** on every answer: a CSP without inline script, no framing, no Referer (seat
-  tokens ride in invite URLs), no MIME sniffing.
+- **Headers** on every answer (added by :mod:`webapp.wsgi_guard`, ``/socket.io`` included): a
+  CSP without inline script, no framing, no Referer (seat tokens ride in invite URLs), no MIME
+  sniffing.
 - **Logs**: ``token=...`` in access-log lines is masked (:class:`MaskTokens`).
 
 ``init_app(app)`` wires all of it; ``check_payload`` is the same shape check for Socket.IO.
@@ -25,7 +27,6 @@ from __future__ import annotations
 import json
 import logging
 import math
-import os
 import re
 import time
 from typing import Any, Callable
@@ -39,23 +40,6 @@ from werkzeug.exceptions import HTTPException
 
 from . import clients
 from .sessions import ArcadeError
-
-DEFAULTS = {
-    "MAX_CONTENT_LENGTH": 1_000_000,  # bytes of a request body (Flask's own setting too)
-    "CREATE_PERIOD": 60.0,  # seconds of the creation limits' moving windows
-    "CREATE_LIMIT": 30,  # games one client may create per CREATE_PERIOD
-    "ARENA_LIMIT": 10,  # arena runs one client may start per CREATE_PERIOD
-    # The flood guards per address bucket (None: ADDRESS_FACTOR times the client's limit): a
-    # class of 60 behind one school address, each starting a game or two a minute, never meets them.
-    "ADDRESS_FACTOR": 20,
-    "ADDRESS_CREATE_LIMIT": None,
-    "ADDRESS_ARENA_LIMIT": None,
-    # Socket.IO messages (and connections) per client (None: unlimited): a person's page sends
-    # a few a second at most; thirty sockets asking hints in a loop sent 250 a second.
-    "SOCKET_EVENT_LIMIT": "200 per 10 seconds",
-    "MAX_JSON_DEPTH": 16,  # nesting of arrays and objects in a body or a socket payload
-    "MAX_JSON_ITEMS": 2_000,  # values in a body or a socket payload, all levels together
-}
 
 #: Longest string accepted for a field, by the field's name (the last object key on its
 #: path, the query argument's or the URL part's name); any other string: DEFAULT_LIMIT.
@@ -103,10 +87,14 @@ def clip(message: str, echo: int = ECHO, total: int = 600) -> str:
     return message if len(message) <= total else message[:total - 1] + "…"
 
 
-def error_response(code: str, message: str, status: int, headers: dict | None = None) -> Response:
+def error_payload(code: str, message: str) -> dict:
     """The one JSON shape of every refusal: ``{"error", "code", "message"}``."""
     message = clip(message)
-    response = jsonify({"error": message, "code": code, "message": message})
+    return {"error": message, "code": code, "message": message}
+
+
+def error_response(code: str, message: str, status: int, headers: dict | None = None) -> Response:
+    response = jsonify(error_payload(code, message))
     response.status_code = status
     for name, value in (headers or {}).items():
         response.headers[name] = value
@@ -245,11 +233,8 @@ def rate_limited(exc: RateLimitExceeded) -> Response:
 # ----- the hooks -------------------------------------------------------------------------------
 def check_request():
     """``before_request``: refuse what no view should see (raises ArcadeError)."""
-    config = current_app.config
+    # Lengths and chunked bodies were checked before anything read them (wsgi_guard.RequestGuard).
     length = request.content_length
-    if length is not None and length > config["MAX_CONTENT_LENGTH"]:
-        raise ArcadeError("too_large", f"the body is {length:,} bytes: at most "
-                                       f"{config['MAX_CONTENT_LENGTH']:,} are accepted", 413)
     has_body = bool(length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
     if request.method in BODY_METHODS or has_body:
         if request.mimetype != "application/json":
@@ -265,14 +250,7 @@ def check_request():
     if token is not None:
         check_string("token", token)
     if has_body:
-        # An over-long chunked body stops at MAX_CONTENT_LENGTH while it is read (413).
         check_payload(parse_json_body(request.get_data(cache=True)))
-
-
-def add_headers(response: Response) -> Response:
-    for name, value in HEADERS.items():
-        response.headers.setdefault(name, value)
-    return response
 
 
 def wants_json() -> bool:
@@ -331,18 +309,9 @@ def mask_access_logs() -> None:
             logger.addFilter(MaskTokens())
 
 
-def init_app(app: Flask, store_url: str, explicit: dict | None = None) -> None:
-    """Wire the hooks; ``explicit`` is the config the app factory was given (it wins over the
-    environment's ``ARCADE_CREATE_LIMIT`` and ``ARCADE_SOCKET_EVENT_LIMIT``, empty: none)."""
-    explicit = explicit or {}
-    for key, value in DEFAULTS.items():
-        if app.config.get(key) is None:  # Flask itself has MAX_CONTENT_LENGTH = None
-            app.config[key] = value
-    # A load test's players all come from one address: it lifts these through the environment.
-    if "ARCADE_CREATE_LIMIT" in os.environ and "CREATE_LIMIT" not in explicit:
-        app.config["CREATE_LIMIT"] = int(os.environ["ARCADE_CREATE_LIMIT"])
-    if "ARCADE_SOCKET_EVENT_LIMIT" in os.environ and "SOCKET_EVENT_LIMIT" not in explicit:
-        app.config["SOCKET_EVENT_LIMIT"] = os.environ["ARCADE_SOCKET_EVENT_LIMIT"].strip() or None
+def init_app(app: Flask, store_url: str) -> None:
+    """Wire the hooks (the settings are in ``app.config``: :mod:`webapp.config`); ``store_url``:
+    the game store's, whose Redis the rate limits share when it is one."""
     for per_address, per_client in (("ADDRESS_CREATE_LIMIT", "CREATE_LIMIT"), ("ADDRESS_ARENA_LIMIT", "ARENA_LIMIT")):
         if app.config[per_address] is None:
             app.config[per_address] = app.config[per_client] * app.config["ADDRESS_FACTOR"]
@@ -350,7 +319,6 @@ def init_app(app: Flask, store_url: str, explicit: dict | None = None) -> None:
     app.before_request(check_request)  # before the rate limits: a refused body costs no creation
     app.extensions["rate_limits"] = make_limiter(app, store_url)
     app.extensions["socket_budget"] = SocketBudget(app.config["SOCKET_EVENT_LIMIT"])
-    app.after_request(add_headers)
     app.register_error_handler(ArcadeError, refused)
     app.register_error_handler(RateLimitExceeded, rate_limited)
     app.register_error_handler(HTTPException, http_error)

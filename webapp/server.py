@@ -37,6 +37,7 @@ from typing import Any, Callable
 
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger
+from gunicorn.http import wsgi as gunicorn_wsgi
 from gunicorn.workers.base import Worker
 from gunicorn.workers.gthread import TConn, ThreadWorker
 
@@ -49,15 +50,29 @@ STOP_AFTER = 2.0  # seconds a stopping worker gives the HTTP requests in flight
 EXIT_BUDGET = 5.0  # seconds the app's shutdown and the exit handlers may take
 GRACEFUL = 10  # seconds the master waits for a stopping worker before it kills it
 SPARE_CONNECTIONS = 1000  # idle kept-alive connections on top of the busy ones
-# seconds a client may take to send a request's headers or a piece of its body (ARCADE_READ_TIMEOUT)
-READ_TIMEOUT = float(os.environ.get("ARCADE_READ_TIMEOUT", 30))
+READ_TIMEOUT = 30.0  # seconds a request's headers or a piece of its body may take (config READ_TIMEOUT)
 # Open connections (websockets included) one address may hold: a flood guard, not a quota. A
 # class of 60 behind one school address holds about 60 websockets and a few kept-alive HTTP
 # connections each (a browser opens up to 6): 300 leaves them room and the others 200 threads.
-# ARCADE_CONNECTIONS_PER_ADDRESS overrides it; 0: no cap (behind a proxy, whose address every
-# client has: let the proxy cap them, e.g. nginx's limit_conn).
-CONNECTIONS_PER_ADDRESS = int(os.environ.get("ARCADE_CONNECTIONS_PER_ADDRESS", 300))
+# (config CONNECTIONS_PER_ADDRESS; 0: no cap, e.g. behind a proxy, whose address every client
+# has: let the proxy cap them, e.g. nginx's limit_conn).
+CONNECTIONS_PER_ADDRESS = 300
 REFUSED = b"HTTP/1.1 429 Too Many Requests\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+
+
+def _without_server_banner(default_headers: Callable[[Any], list[str]]) -> Callable[[Any], list[str]]:
+    """gunicorn names itself and its version in a ``Server`` header and has no setting to stop
+    it; a banner only helps an attacker pick an exploit."""
+
+    def headers(response: Any) -> list[str]:
+        return [line for line in default_headers(response) if not line.startswith("Server:")]
+
+    return headers
+
+
+if not getattr(gunicorn_wsgi.Response.default_headers, "arcade", False):
+    gunicorn_wsgi.Response.default_headers = _without_server_banner(gunicorn_wsgi.Response.default_headers)
+    gunicorn_wsgi.Response.default_headers.arcade = True
 
 
 class MaskedLogger(Logger):
@@ -110,9 +125,11 @@ class TimedConn(TConn):
         self.on_close: Callable[["TimedConn"], None] | None = on_close
         self.bucket = address_bucket(client[0]) if isinstance(client, tuple) else str(client)
 
+    read_timeout = READ_TIMEOUT  # (the served app's READ_TIMEOUT: ArcadeServer.load)
+
     def init(self):
         super().init()
-        self.sock.settimeout(READ_TIMEOUT)  # each request on the connection, kept-alive ones too
+        self.sock.settimeout(self.read_timeout)  # each request on the connection, kept-alive ones too
 
     def close(self, graceful=False):
         if self.on_close is not None:
@@ -140,7 +157,8 @@ class SlowClients(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.exc_info and isinstance(record.exc_info[1], TimeoutError):
-            record.msg, record.args = "closed a connection whose request did not come within %g s", (READ_TIMEOUT,)
+            record.msg, record.args = "closed a connection whose request did not come within %g s", (
+                TimedConn.read_timeout,)
             record.exc_info, record.exc_text, record.levelno, record.levelname = None, None, logging.INFO, "INFO"
         return True
 
@@ -250,6 +268,9 @@ class ArcadeServer(BaseApplication):
         app = self.make_app()
         _served.append(app)
         app.wsgi_app = no_timeout_for_websockets(app.wsgi_app)
+        # the worker's own limits, from the app's settings (this is the worker process)
+        TimedConn.read_timeout = float(app.config["READ_TIMEOUT"])
+        ArcadeWorker.per_address = int(app.config["CONNECTIONS_PER_ADDRESS"])
         return app
 
 
