@@ -33,7 +33,7 @@ def test_a_worker_over_the_limit_is_replaced_after_its_search():
                    timeout=60)
         wait_until(lambda: not alive(first))
         again = pool.choose(parse_agent("alphabeta"), nim, nim.start(), cancel=threading.Event(), time_cap=5)
-        assert again.best_move == result.best_move and pool.stats()["restarts"] == 0
+        assert again.score == result.score and pool.stats()["restarts"] == 0  # the new worker searches the same
     finally:
         pool.shutdown()
 
