@@ -21,8 +21,10 @@ def start_server(cmd: list[str], url: str, cwd: Path, *, real_limits: bool = Fal
     (``real_limits`` keeps it, for the starvation benchmark)."""
     env = dict(os.environ)
     env.pop("ARCADE_CREATE_LIMIT", None)
+    env.pop("ARCADE_SOCKET_EVENT_LIMIT", None)
     if not real_limits:
         env["ARCADE_CREATE_LIMIT"] = "100000"
+        env["ARCADE_SOCKET_EVENT_LIMIT"] = ""  # every player moves as fast as it can, from one address
     proc = start_process_group(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:

@@ -102,6 +102,18 @@ def close(sio: socketio.Client | None) -> None:
 
 
 # ----- the victims -----------------------------------------------------------------------------
+class Person(load.Player):
+    """load.Player at a person's pace: PACE seconds between seeing the board and moving (a
+    client sending a hundred moves a second is a flood the server cuts off)."""
+
+    PACE = 0.25
+
+    def _wait_turn(self, *args, **kwargs):
+        seen = super()._wait_turn(*args, **kwargs)
+        self.stop.wait(self.PACE)
+        return seen
+
+
 class SeenGame(queue.Queue):
     """load.Player's event queue, noting the id of the game its states are about."""
 
@@ -300,16 +312,27 @@ def spam_hints(attack: Attack, stop: threading.Event, seats: int) -> None:
 
     def one_seat(game: dict) -> None:
         answers: queue.Queue = queue.Queue()
-        sio = connect(attack.url, {"hint": lambda d: answers.put(("hint", d)),
-                                   "error": lambda d: answers.put(("error", d))}, attack.ip)
-        attack.clients.append(sio)
-        token = game["seats"][0]["token"]
-        sio.emit("join", {"game_id": game["id"], "token": token})
+        token, sio = game["seats"][0]["token"], None
         while not stop.is_set():
-            for _ in range(2):
-                sio.emit("hint", {"game_id": game["id"], "token": token})
+            if sio is None or not sio.connected:  # closed by the server: come back, as a script would
+                if sio is not None:
+                    attack.count_event("reconnects")
+                try:
+                    sio = connect(attack.url, {"hint": lambda d: answers.put(("hint", d)),
+                                               "error": lambda d: answers.put(("error", d))}, attack.ip)
+                except Exception as exc:
+                    attack.count_event(f"connect {type(exc).__name__}", str(exc))
+                    stop.wait(0.5)
+                    continue
+                attack.clients.append(sio)
+                sio.emit("join", {"game_id": game["id"], "token": token})
+            try:
+                for _ in range(2):
+                    sio.emit("hint", {"game_id": game["id"], "token": token})
+            except socketio.exceptions.SocketIOError:
+                continue
             pending = 2
-            while pending and not stop.is_set():
+            while pending and not stop.is_set() and sio.connected:
                 try:
                     name, data = answers.get(timeout=0.5)
                 except queue.Empty:
@@ -467,7 +490,7 @@ def latency(values: list[float]) -> dict:
 
 def run(url: str, phases: list[str], seconds: float, pgid: int | None) -> dict:
     ready = threading.Barrier(2)
-    victim = load.Player(url, "nim", {}, "alphabeta", random.Random(1), ready)
+    victim = Person(url, "nim", {}, "alphabeta", random.Random(1), ready)
     victim.events = seen = SeenGame()
     victim.start()
     ready.wait(120)

@@ -116,7 +116,8 @@ class AIRunner:
                                progress_interval=float(config["AI_PROGRESS_INTERVAL"]),
                                table_entries=config["TT_MAX_ENTRIES"],
                                max_queued=int(config["MAX_QUEUED_PER_CLIENT"]),
-                               address_factor=int(config["ADDRESS_FACTOR"]))
+                               address_factor=int(config["ADDRESS_FACTOR"]),
+                               max_rss_mb=config["WORKER_MAX_RSS_MB"])
         factor = int(config["ADDRESS_FACTOR"])
         ai_games, arena_runs = int(config["MAX_AI_GAMES_PER_CLIENT"]), int(config["MAX_ARENA_RUNS_PER_CLIENT"])
         self.ai_games = ClientCaps("AI-against-AI games", ai_games, self._ai_game_playing, ai_games * factor)

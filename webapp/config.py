@@ -31,7 +31,7 @@ DEFAULTS = {
     "KEEP_FINISHED_DAYS": 30.0,  # a finished game's record stays readable this long
     "KEEP_IDLE_DAYS": 7.0,  # an unfinished game nobody moved in or watched this long is dropped
     "KEEP_ARENA_DAYS": 30.0,  # an arena run is dropped this long after its last update (as a finished game)
-    "MAX_ARENA_RUNS_KEPT": 50,  # runs one client's list keeps (its oldest finished go first; 20x per address)
+    "MAX_ARENA_RUNS_KEPT": 50,  # runs one client's list keeps (its oldest finished go first; ADDRESS_FACTOR x per address)
     "SWEEP_INTERVAL": 60.0,  # seconds between two expiry sweeps (run on the back of requests)
     "HOT_GAMES": 256,  # games kept rebuilt in memory when nobody is connected to them
     # Several processes on one Redis store: a process holds a game's AI turn for this many
@@ -44,6 +44,9 @@ DEFAULTS = {
     "MAX_ARENA_RUNS_PER_CLIENT": 2,  # arena runs running at once per client (then 429)
     "MAX_QUEUED_PER_CLIENT": 4,  # hints and teaching searches one client may have waiting (then 429)
     "TT_MAX_ENTRIES": None,  # a worker's transposition-table size limit (None: the engine's, ~75 MB)
+    # A search worker holding more resident memory than this when its search ends is replaced
+    # (docs/limits.md says why 300 MB; 0: no limit)
+    "WORKER_MAX_RSS_MB": 300,
     "MAX_ARENA_GAMES": 10_000,
     "TRACE_MAX_NODES": 5000,
     # redis://HOST:PORT/DB shared by several server processes
@@ -56,14 +59,22 @@ DEFAULTS = {
     "CLASS_GAME_PERIOD": 60.0,
     # requests (webapp.security, webapp.wsgi_guard)
     "MAX_CONTENT_LENGTH": 1_000_000,  # bytes of a request body (Flask's own setting too)
-    "CREATE_PERIOD": 60.0,  # seconds of the creation limits' moving windows
-    "CREATE_LIMIT": 30,  # games one client may create per CREATE_PERIOD
+    "CREATE_PERIOD": 60.0,  # seconds of the creation limits' moving windows (webapp.security)
+    "CREATE_LIMIT": 30,  # games one client (webapp.clients) may create per CREATE_PERIOD
     "ARENA_LIMIT": 10,  # arena runs one client may start per CREATE_PERIOD
     # The flood guards per address bucket (None: ADDRESS_FACTOR times the client's limit): a
     # class of 60 behind one school address, each starting a game or two a minute, never meets them.
     "ADDRESS_FACTOR": 20,
     "ADDRESS_CREATE_LIMIT": None,
     "ADDRESS_ARENA_LIMIT": None,
+    # Socket.IO messages (and connections) per client ("": unlimited): a person's page sends a
+    # few a second at most; thirty sockets asking hints in a loop sent 250 a second.
+    "SOCKET_EVENT_LIMIT": "200 per 10 seconds",
+    # the production server (webapp.server): seconds a request's headers or a piece of its body
+    # may take, and open connections (websockets included) one address may hold (0: no cap;
+    # behind a proxy every client has its address: let the proxy cap them)
+    "READ_TIMEOUT": 30.0,
+    "CONNECTIONS_PER_ADDRESS": 300,
     "MAX_JSON_DEPTH": 16,  # nesting of arrays and objects in a body or a socket payload
     "MAX_JSON_ITEMS": 2_000,  # values in a body or a socket payload, all levels together
 }

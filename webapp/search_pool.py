@@ -41,6 +41,7 @@ import itertools
 import json
 import logging
 import multiprocessing
+import os
 import pickle
 import queue
 import signal
@@ -278,6 +279,18 @@ def _worker_main(conn, table_entries: int | None = None) -> None:
 
 # ----- in the server ----------------------------------------------------------------------------
 _ids = itertools.count(1)
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def rss_mb(pid: int | None) -> float | None:
+    """The resident memory of process ``pid`` in MB (Linux /proc/<pid>/statm), or None."""
+    if pid is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/statm") as statm:
+            return int(statm.read().split()[1]) * _PAGE / 2**20
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 @dataclass(eq=False)
@@ -309,6 +322,7 @@ class Task:
     refusable: bool = False  # a request (hint, teaching tool) refused when its client has too much queued
     cancel_sent: bool = False
     overdue: bool = False  # overran its cap: cancelled, and killed if it does not stop
+    memory_checked: float = 0.0  # monotonic time its worker's memory was last read (SearchPool._check_memory)
 
     @property
     def user(self) -> str:
@@ -406,8 +420,26 @@ class _Worker:
                 pool._cond.notify_all()  # a waiting task that needs a free slot may go
             if pool._closing:
                 break
+            if pool.max_rss_mb and (rss_mb(self.pid) or 0.0) > pool.max_rss_mb:
+                self._recycle()
         with contextlib.suppress(Exception):
             self.send(("stop",))
+
+    def _recycle(self) -> None:
+        """Replace this worker, idle now, whose memory has grown past the pool's limit (the
+        allocator keeps what big tables took: only a new process gives it back)."""
+        pool = self.pool
+        log.info("search worker %d (pid %s) holds %.0f MB, over the %g MB limit: replacing it", self.index,
+                 self.pid, rss_mb(self.pid) or 0.0, pool.max_rss_mb)
+        self.send(("stop",))
+        with contextlib.suppress(Exception):
+            self.process.join(2)
+        self._reap()
+        pool.recycled += 1
+        while not self._launch():
+            if pool._closing:
+                return
+            time.sleep(1.0)
 
     def _run(self, task: Task) -> None:
         """Run ``task`` here; when the worker dies under it, start a new one and retry once."""
@@ -561,11 +593,17 @@ class SearchPool:
     ``table_entries``: the workers' transposition-table size limit (None: the engine's default).
     ``max_queued``: requests (``refusable`` tasks: hints, teaching tools) one client may have
     waiting; ``address_factor`` times that per address bucket. Beyond: a 429 ``busy``.
+    ``max_rss_mb``: a worker whose resident memory is above this when its search ends is
+    replaced by a new one; one above twice this during a search is killed (the search is
+    retried once on a new worker, as when a worker dies). None: no limit.
     """
 
     def __init__(self, processes: int, *, max_time: float = 10.0, progress_interval: float = 0.0,
-                 table_entries: int | None = None, max_queued: int = 4, address_factor: int = 20):
+                 table_entries: int | None = None, max_queued: int = 4, address_factor: int = 20,
+                 max_rss_mb: float | None = None):
         self.processes = processes
+        self.max_rss_mb = max_rss_mb
+        self.recycled = 0  # workers replaced for their memory (see _Worker._recycle)
         self.max_queued = max_queued
         self.address_factor = address_factor
         self.for_anyone_limit = max(1, processes - 1)  # workers that searches nobody waits on may hold
@@ -667,6 +705,8 @@ class SearchPool:
                 "workers": [{"pid": w.pid, "key": w.task.key if w.task else None} for w in self._workers],
                 "queued": self._queue.keys(),
                 "restarts": self.restarts,
+                "recycled": self.recycled,
+                "rss_mb": [rss_mb(w.pid) for w in self._workers],
                 "hurried": self.hurried,
             }
 
@@ -776,23 +816,28 @@ class SearchPool:
             worker.send(("cancel", task.id))
 
     def _hurry(self, now: float) -> None:
-        """A person has waited HURRY_WAIT for the AI's move while every worker is busy: the
-        move search that has run longest, FAIR_SLICE at least, with one finished iteration at
-        least, is told to stop and play the best move it has found (its result stands, one
-        iteration shallower than its time allowed), and the waiting game goes first in line.
+        """Someone has waited HURRY_WAIT for a worker while every worker they may take is busy:
+        the search that has run longest, FAIR_SLICE at least, with one finished iteration at
+        least, is told to stop and answer with the best move it has found (its result stands,
+        one iteration shallower than its time allowed), and the waiting task goes first in line.
 
-        Of the people waiting, the one whose client (address; else game) has had the least
-        worker time lately (see ``_used``) goes, and only ahead of a search whose client has
-        had more: a person playing Nim is not kept behind the ten games another client plays
-        against a slow AI, while one client's games wait in turn as before. Only a search a
-        person waits for is hurried (an arena's or a hint's keeps its full time: those never
-        hold the worker kept for people anyway). One at a time: the next waiting person
-        waits until it has stopped."""
+        Who waits: a person for the AI's move (every worker busy), or a person on a page for a
+        hint or a teaching tool (``refusable``; the workers shared by such tasks busy). Of them,
+        the one whose client has had the least worker time lately (see ``_used``) goes, and only
+        ahead of a search whose client has had more: a person playing Nim is not kept behind
+        the ten games another client plays against a slow AI, nor a learner's hint behind
+        another client's thirty, while one client's own searches wait in turn as before. Only
+        an AI move a person waits for, or a hint, is hurried (an arena's or AI against AI's
+        searches keep their full time: their results are what they measure). One at a time:
+        the next one waiting waits until it has stopped."""
         with self._cond:
             running = [w.task for w in self._workers if w.task is not None]
-            if len(running) < len(self._workers) or any(t.hurried for t in running):
+            if any(t.hurried for t in running):
                 return
-            waiting_ones = [t for t in self._queue.heads() if t.person_waiting and now - t.queued >= HURRY_WAIT]
+            shared = [w.task for w in self._workers if w.for_anyone and w.task is not None]
+            all_busy, shared_busy = len(running) == len(self._workers), len(shared) >= self.for_anyone_limit
+            waiting_ones = [t for t in self._queue.heads() if now - t.queued >= HURRY_WAIT
+                            and (all_busy if t.person_waiting else t.refusable and shared_busy)]
             if not waiting_ones:
                 return
 
@@ -801,7 +846,8 @@ class SearchPool:
 
             waiting = min(waiting_ones, key=lambda t: load(t.user))  # the client served least lately
             used = load(waiting.user)
-            long_ones = [t for t in running if t.kind == "choose" and t.person_waiting and t.deepest >= 1
+            long_ones = [t for t in (running if waiting.person_waiting else shared)
+                         if t.kind == "choose" and (t.person_waiting or t.refusable) and t.deepest >= 1
                          and not t.cancel_sent and now - t.started >= FAIR_SLICE and t.key != waiting.key
                          and load(t.user) > used]
             if not long_ones:
@@ -810,7 +856,7 @@ class SearchPool:
             task.hurried = True
             self.hurried += 1
             self._queue.promote(waiting.key)
-        log.info("a %s task of %r hurried after %.1f s: a person waits for game %r", task.kind, task.key,
+        log.info("a %s task of %r hurried after %.1f s: someone waits for %r", task.kind, task.key,
                  now - task.started, waiting.key)
         self._send_cancel(task)
 
@@ -854,6 +900,22 @@ class SearchPool:
                     if stuck:
                         log.error("search worker %d (pid %s) ignores its cancel: killing it", worker.index, worker.pid)
                         worker.process.kill()
+                self._check_memory(worker, task, now)
+
+    def _check_memory(self, worker: _Worker, task: Task, now: float) -> None:
+        """Kill a worker whose memory passes twice the limit during a search (about once a
+        second): its search is retried once on a new worker, as when a worker dies."""
+        if not self.max_rss_mb or now - task.memory_checked < 1.0:
+            return
+        task.memory_checked = now
+        rss = rss_mb(worker.pid) or 0.0
+        if rss > 2 * self.max_rss_mb:
+            with self._cond:
+                still = worker.task is task
+            if still:
+                log.error("search worker %d (pid %s) holds %.0f MB during a %s task of %r, over twice the %g MB "
+                          "limit: killing it", worker.index, worker.pid, rss, task.kind, task.key, self.max_rss_mb)
+                worker.process.kill()
 
 
 __all__ = ["AFFINITY_SKIPS", "FairQueue", "Pinned", "PoolClosed", "SearchCancelled", "SearchPool", "WorkerDied"]

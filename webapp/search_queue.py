@@ -19,8 +19,8 @@ import itertools
 from collections import OrderedDict, deque
 from typing import Any, Callable
 
-AFFINITY_LOOK = 4  # a worker looks this many clients down the line for a task its table knows
-AFFINITY_SKIPS = 2  # ... and passes over the first client at most this many times in a row
+AFFINITY_LOOK = 4  # a worker looks at this many of the next client's keys for a task its table knows
+AFFINITY_SKIPS = 2  # ... and passes over that client's first key at most this many times in a row
 
 Task = Any  # webapp.search_pool.Task: ``user``, ``key``, ``table``
 
@@ -28,15 +28,15 @@ Task = Any  # webapp.search_pool.Task: ``user``, ``key``, ``table``
 class FairQueue:
     """Tasks waiting for a worker: FIFO within a key, a client's keys in turn, clients in turn.
 
-    A worker may take a task its own table is warm for (``mine``) from one of the next few
-    clients before the first one, passing over that first client at most AFFINITY_SKIPS times:
-    a game configuration's searches then mostly stay on one worker, whose table has proved
-    most of its positions already, and every client is still served in turn, a little later
-    at worst."""
+    Clients are served strictly in turn. Within the client whose turn it is, a worker may take
+    a task its own table is warm for (``mine``) from one of its first few keys before its first
+    key, passing over that key at most AFFINITY_SKIPS times: a game configuration's searches
+    then mostly stay on one worker, whose table has proved most of its positions already,
+    and never at another client's expense."""
 
     def __init__(self):
         self._users: OrderedDict[str, OrderedDict[str, deque]] = OrderedDict()
-        self._skips = 0  # times the first client was passed over
+        self._skips: dict[str, int] = {}  # client -> times its first key was passed over in a row
 
     def __len__(self) -> int:
         return sum(len(tasks) for keys in self._users.values() for tasks in keys.values())
@@ -58,11 +58,14 @@ class FairQueue:
         if first is None:
             return None
         user, key = first
-        if mine is not None and self._skips < AFFINITY_SKIPS and not mine(self._users[user][key][0]):
-            user, key = next((line for line in itertools.islice(lines, AFFINITY_LOOK - 1)
-                              if mine(self._users[line[0]][line[1]][0])), first)
-        self._skips = 0 if (user, key) == first else self._skips + 1
         keys = self._users[user]
+        skips = self._skips.pop(user, 0)
+        if mine is not None and skips < AFFINITY_SKIPS and not mine(keys[key][0]):
+            ready = (k for k, tasks in itertools.islice(keys.items(), AFFINITY_LOOK)
+                     if (allowed is None or allowed(tasks[0])) and mine(tasks[0]))
+            key = next(ready, key)
+        if key != first[1]:
+            self._skips[user] = skips + 1
         tasks = keys[key]
         task = tasks.popleft()
         if tasks:
@@ -73,6 +76,7 @@ class FairQueue:
             self._users.move_to_end(user)
         else:
             del self._users[user]
+            self._skips.pop(user, None)
         return task
 
     def heads(self) -> list[Task]:
@@ -86,7 +90,7 @@ class FairQueue:
             if key in keys:
                 keys.move_to_end(key, last=False)
                 self._users.move_to_end(user, last=False)
-                self._skips = AFFINITY_SKIPS
+                self._skips[user] = AFFINITY_SKIPS
                 return
 
     def remove(self, keep: Callable[[Task], bool]) -> list[Task]:
@@ -105,6 +109,7 @@ class FairQueue:
                         del keys[key]
             if not keys:
                 del self._users[user]
+                self._skips.pop(user, None)
         return removed
 
     def count(self, which: Callable[[Task], bool]) -> int:

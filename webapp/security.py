@@ -33,6 +33,9 @@ from typing import Any, Callable
 
 from flask import Flask, Response, current_app, jsonify, request
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
+from limits import parse as parse_limit
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
 from werkzeug.exceptions import HTTPException
 
 from . import clients
@@ -212,6 +215,20 @@ def make_limiter(app: Flask, store_url: str) -> Limiter:
                    storage_uri=storage, headers_enabled=False, key_prefix="arcade-limits")
 
 
+class SocketBudget:
+    """Socket.IO events a client may send (``limit``, e.g. ``100 per 10 seconds``, a moving
+    window per client, in this process: a socket lives in one): a person's page sends a few a
+    second at most; a client past it is flooding, and its socket is closed."""
+
+    def __init__(self, limit: str | None):
+        self._item = parse_limit(limit) if limit else None
+        self._windows = MovingWindowRateLimiter(MemoryStorage())
+
+    def take(self, client: str) -> bool:
+        """Count one event of ``client``'s: False once it is over its budget."""
+        return self._item is None or self._windows.hit(self._item, "socket-events", client)
+
+
 def rate_limited(exc: RateLimitExceeded) -> Response:
     """429 in the one JSON shape, with ``Retry-After``: when the oldest hit in the window expires."""
     limit = current_app.extensions["rate_limits"].current_limit
@@ -305,14 +322,15 @@ def mask_access_logs() -> None:
 
 
 def init_app(app: Flask, store_url: str) -> None:
-    """Wire the hooks (the settings are in ``app.config``: :mod:`webapp.config`); the rate
-    limits share ``store_url``'s Redis when it is one."""
+    """Wire the hooks (the settings are in ``app.config``: :mod:`webapp.config`); ``store_url``:
+    the game store's, whose Redis the rate limits share when it is one."""
     for per_address, per_client in (("ADDRESS_CREATE_LIMIT", "CREATE_LIMIT"), ("ADDRESS_ARENA_LIMIT", "ARENA_LIMIT")):
         if app.config[per_address] is None:
             app.config[per_address] = app.config[per_client] * app.config["ADDRESS_FACTOR"]
     clients.init_app(app)
     app.before_request(check_request)  # before the rate limits: a refused body costs no creation
     app.extensions["rate_limits"] = make_limiter(app, store_url)
+    app.extensions["socket_budget"] = SocketBudget(app.config["SOCKET_EVENT_LIMIT"])
     app.register_error_handler(ArcadeError, refused)
     app.register_error_handler(RateLimitExceeded, rate_limited)
     app.register_error_handler(SearchCancelled, search_not_run)

@@ -23,6 +23,8 @@ Why this shape (measured with ``benchmarks/websockets.py``, README "Running in p
 from __future__ import annotations
 
 import atexit
+import contextlib
+import errno
 import logging
 import multiprocessing
 import os
@@ -37,8 +39,9 @@ from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger
 from gunicorn.http import wsgi as gunicorn_wsgi
 from gunicorn.workers.base import Worker
-from gunicorn.workers.gthread import ThreadWorker
+from gunicorn.workers.gthread import TConn, ThreadWorker
 
+from .clients import address_bucket
 from .security import MaskTokens
 
 THREADS = 500  # connections served at once: open websockets + HTTP requests in flight
@@ -47,6 +50,14 @@ STOP_AFTER = 2.0  # seconds a stopping worker gives the HTTP requests in flight
 EXIT_BUDGET = 5.0  # seconds the app's shutdown and the exit handlers may take
 GRACEFUL = 10  # seconds the master waits for a stopping worker before it kills it
 SPARE_CONNECTIONS = 1000  # idle kept-alive connections on top of the busy ones
+READ_TIMEOUT = 30.0  # seconds a request's headers or a piece of its body may take (config READ_TIMEOUT)
+# Open connections (websockets included) one address may hold: a flood guard, not a quota. A
+# class of 60 behind one school address holds about 60 websockets and a few kept-alive HTTP
+# connections each (a browser opens up to 6): 300 leaves them room and the others 200 threads.
+# (config CONNECTIONS_PER_ADDRESS; 0: no cap, e.g. behind a proxy, whose address every client
+# has: let the proxy cap them, e.g. nginx's limit_conn).
+CONNECTIONS_PER_ADDRESS = 300
+REFUSED = b"HTTP/1.1 429 Too Many Requests\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 
 
 def _without_server_banner(default_headers: Callable[[Any], list[str]]) -> Callable[[Any], list[str]]:
@@ -70,6 +81,7 @@ class MaskedLogger(Logger):
     def setup(self, cfg):
         super().setup(cfg)
         self.access_log.addFilter(MaskTokens())
+        self.error_log.addFilter(SlowClients())
 
 
 _finishing = threading.Lock()
@@ -103,10 +115,100 @@ def finish_worker(arbiter=None, worker=None) -> None:
     os._exit(0)
 
 
+class TimedConn(TConn):
+    """A connection whose request headers and body must come within READ_TIMEOUT (gthread's
+    own reads block for good: one header-only request held a thread). A websocket's own reads
+    wait as long as the page stays open (:func:`no_timeout_for_websockets`)."""
+
+    def __init__(self, cfg, sock, client, server, on_close: Callable[["TimedConn"], None]):
+        super().__init__(cfg, sock, client, server)
+        self.on_close: Callable[["TimedConn"], None] | None = on_close
+        self.bucket = address_bucket(client[0]) if isinstance(client, tuple) else str(client)
+
+    read_timeout = READ_TIMEOUT  # (the served app's READ_TIMEOUT: ArcadeServer.load)
+
+    def init(self):
+        super().init()
+        self.sock.settimeout(self.read_timeout)  # each request on the connection, kept-alive ones too
+
+    def close(self, graceful=False):
+        if self.on_close is not None:
+            self.on_close(self)
+            self.on_close = None  # counted once, however often it is closed
+        super().close(graceful)
+
+
+def no_timeout_for_websockets(wsgi_app):
+    """WSGI middleware: a websocket upgrade's socket reads without READ_TIMEOUT (a page that
+    is open but quiet between two pings is no slow client)."""
+    def app(environ, start_response):
+        if environ.get("HTTP_UPGRADE", "").lower() == "websocket":
+            sock = environ.get("gunicorn.socket")
+            if sock is not None:
+                sock.settimeout(None)
+        return wsgi_app(environ, start_response)
+
+    return app
+
+
+class SlowClients(logging.Filter):
+    """One line, not a traceback, for a connection closed because its request did not come
+    within READ_TIMEOUT (gthread logs every socket error with its traceback)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and isinstance(record.exc_info[1], TimeoutError):
+            record.msg, record.args = "closed a connection whose request did not come within %g s", (
+                TimedConn.read_timeout,)
+            record.exc_info, record.exc_text, record.levelno, record.levelname = None, None, logging.INFO, "INFO"
+        return True
+
+
 class ArcadeWorker(ThreadWorker):
-    """gunicorn's gthread worker that does not wait for websockets when asked to stop."""
+    """gunicorn's gthread worker that does not wait for websockets when asked to stop, times
+    out slow requests, and caps the connections one address holds open."""
 
     _quitting = False
+    per_address = CONNECTIONS_PER_ADDRESS  # (0: no cap, behind a proxy that caps them itself)
+
+    def init_process(self):
+        self._open: dict[str, int] = {}  # address bucket -> open connections (the main thread's)
+        self._open_lock = threading.Lock()
+        super().init_process()
+
+    def accept(self, listener):
+        """gthread's accept, refusing an address that holds its CONNECTIONS_PER_ADDRESS already
+        (a 429, then closed: nothing of it reaches a thread)."""
+        try:
+            client_sock, client_addr = listener.accept()
+        except OSError as e:
+            if e.errno not in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
+                raise
+            return
+        conn = TimedConn(self.cfg, client_sock, client_addr, listener.getsockname(), self._closed)
+        with self._open_lock:
+            held = self._open.get(conn.bucket, 0)
+            if self.per_address and held >= self.per_address:
+                refused = True
+            else:
+                refused = False
+                self._open[conn.bucket] = held + 1
+        if refused:
+            with contextlib.suppress(OSError):
+                client_sock.send(REFUSED)
+            with contextlib.suppress(OSError):
+                client_sock.close()
+            return
+        self.nr_conns += 1
+        client_sock.setblocking(True)
+        self.enqueue_req(conn)
+
+    def _closed(self, conn: TimedConn) -> None:
+        with self._open_lock:
+            left = self._open.get(conn.bucket, 0) - 1
+            if left > 0:
+                self._open[conn.bucket] = left
+            else:
+                self._open.pop(conn.bucket, None)
 
     def handle_quit(self, sig, frame):
         """Ctrl-C (the master's SIGQUIT, and the terminal's SIGINT too): leave at once.
@@ -165,6 +267,10 @@ class ArcadeServer(BaseApplication):
     def load(self):
         app = self.make_app()
         _served.append(app)
+        app.wsgi_app = no_timeout_for_websockets(app.wsgi_app)
+        # the worker's own limits, from the app's settings (this is the worker process)
+        TimedConn.read_timeout = float(app.config["READ_TIMEOUT"])
+        ArcadeWorker.per_address = int(app.config["CONNECTIONS_PER_ADDRESS"])
         return app
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import functools
 import logging
 
-from flask import request
+import flask_socketio
+from flask import current_app, request
 from flask_socketio import emit, join_room
 from socketio.packet import Packet
 
@@ -30,12 +31,25 @@ class JSONPacket(Packet):
     uses_binary_events = False
 
 
+def within_budget(event: str) -> bool:
+    """Count the event against its client's budget; past it, say so and close the socket."""
+    if current_app.extensions["socket_budget"].take(client()):
+        return True
+    emit("error", {"code": "rate_limited", "event": event,
+                   "message": "too many messages from you: this connection is closed, reload the page in a minute"})
+    flask_socketio.disconnect()
+    return False
+
+
 def on_event(socketio, event: str):
-    """Register ``fn(payload)`` for ``event``; turn refusals into ``error`` events."""
+    """Register ``fn(payload)`` for ``event``: counted against its client's budget, refusals
+    turned into ``error`` events."""
 
     def wrap(fn):
         @functools.wraps(fn)
         def run(payload=None):
+            if not within_budget(event):
+                return None
             try:
                 if not isinstance(payload, dict):
                     raise ArcadeError("bad_payload", f"'{event}' needs a JSON object, got {type(payload).__name__}")
@@ -74,6 +88,12 @@ def register(socketio, arcade) -> None:
     def tell_presence(game_id: str) -> None:
         """Who holding a seat has the game open: the page shows whether the friend is there."""
         socketio.emit("presence", {"game_id": game_id, "seats": store.present(game_id)}, to=game_id)
+
+    @socketio.on("connect")
+    def connect(*args):
+        """A connection counts against its client's budget: one that comes back in a loop
+        after being closed is refused at once."""
+        return current_app.extensions["socket_budget"].take(client())
 
     @socketio.on("disconnect")
     def disconnect(*args):

@@ -95,3 +95,28 @@ def test_a_teaching_search_is_cancelled_when_its_connection_closes(make_live_ser
     page.close()  # the page is closed: seven rungs of 30 s each are nobody's to wait for
     freed(server)
     assert requests.get(f"{server.url}/api/catalog", timeout=10).status_code == 200
+
+
+def test_a_hint_waiting_behind_another_clients_long_hint_hurries_it():
+    """Two workers, one shared by hints and teaching tools. Client A's 10 s hint holds it;
+    client B's hint waits: A's is hurried (it answers with its best move so far) and B's runs
+    next, long before A's time is over; the worker kept for people stays free throughout."""
+    from engine.games import get_game
+
+    two = SearchPool(2, max_time=10)
+    try:
+        assert two.wait_ready()
+        nim, small = big_nim(), get_game("nim").from_options({"piles": "2,3"})
+        greedy = in_thread(two.choose, parse_agent("alphabeta:time=10"), nim, nim.start(), cancel=threading.Event(),
+                           key="a-game", client="A", refusable=True)
+        wait_until(lambda: any(w["key"] == "a-game" for w in two.stats()["workers"]))
+        mine = in_thread(two.choose, parse_agent("alphabeta"), small, small.start(), cancel=threading.Event(),
+                         key="b-game", client="B", refusable=True, time_cap=5)
+        for t in (greedy, mine):
+            t.join(30)
+            assert t.out[0] == "ok", t.out
+        assert greedy.out[2] < mine.out[2]  # A stopped first, then B ran
+        assert greedy.out[1].best_move in nim.legal_moves(nim.start()) and greedy.out[1].stats.depth >= 1
+        assert two.stats()["hurried"] == 1  # A's search was told to answer early
+    finally:
+        two.shutdown()

@@ -89,3 +89,45 @@ def test_a_socket_is_the_client_its_page_was(app):
     socket.emit("move", {"game_id": data["id"], "token": data["seats"][0]["token"], "move": "1:1"})
     live = app.extensions["arcade"].store.get(data["id"]).live
     assert live.client.startswith("id:") and len(live.client) > 10
+
+
+def test_a_client_flooding_socket_events_is_cut_off(make_live_server):
+    """Past SOCKET_EVENT_LIMIT a client's socket gets one ``rate_limited`` error and is closed;
+    another browser behind the same address keeps its own budget."""
+    import queue
+
+    import requests
+    import socketio
+
+    server = make_live_server(**dict(CONFIG, SOCKET_EVENT_LIMIT="5 per 60 seconds"))
+    gid = requests.post(f"{server.url}/api/games", json=NIM, timeout=10).json()["id"]
+
+    def browser_socket():
+        cookie = requests.get(f"{server.url}/", timeout=10).cookies[COOKIE]
+        events: queue.Queue = queue.Queue()
+        sio = socketio.Client(reconnection=False)
+        for name in ("error", "state"):
+            sio.on(name, lambda data, name=name: events.put((name, data)))
+        sio.on("disconnect", lambda *args: events.put(("disconnect", None)))
+        sio.connect(server.url, headers={"Cookie": f"{COOKIE}={cookie}"}, transports=["websocket"])
+        return sio, events
+
+    def next_event(events, name):
+        while True:
+            got, data = events.get(timeout=10)
+            if got == name:
+                return data
+
+    flood, flood_events = browser_socket()
+    calm, calm_events = browser_socket()
+    try:
+        for _ in range(6):
+            flood.emit("join", {"game_id": gid})
+        error = next_event(flood_events, "error")
+        assert error["code"] == "rate_limited" and "too many messages" in error["message"]
+        next_event(flood_events, "disconnect")
+        calm.emit("join", {"game_id": gid})
+        assert next_event(calm_events, "state")["id"] == gid and calm.connected
+    finally:
+        for sio in (flood, calm):
+            sio.disconnect()

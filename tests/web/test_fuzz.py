@@ -21,7 +21,8 @@ from webapp import create_app, get_socketio
 
 CONFIG = {"TESTING": True, "AI_PROCESSES": 0, "AI_PAUSE": 0.05, "AI_TIME_CAP": 2.0, "HINT_TIME": 0.5,
           "COMPARE_TIME_CAP": 0.5, "CREATE_LIMIT": 1_000_000, "TRACE_MAX_NODES": 200,
-          "STORE": ":memory:"}  # apps made at collection too: never the project's instance store
+          "STORE": ":memory:",  # apps made at collection too: never the project's instance store
+          "SOCKET_EVENT_LIMIT": ""}  # thousands of events from one client: bad input, not a flood, is tested here
 FUZZ = settings(max_examples=25, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                        HealthCheck.function_scoped_fixture])

@@ -165,15 +165,18 @@ def test_the_fair_queue_serves_keys_in_turn():
 
 
 def test_a_worker_takes_a_task_its_table_knows_a_little_early_but_never_starves_a_key():
+    """Within one client's turn: a warm key may go before the first key, at most
+    AFFINITY_SKIPS times in a row; another client's turn is never taken for a warm table."""
     q = FairQueue()
-    for key, table in (("a", "cold"), ("b", "warm"), ("c", "warm"), ("d", "warm"), ("e", "warm")):
+    for key, table in (("a", "cold"), ("b", "warm"), ("c", "warm"), ("d", "warm")):
         for _ in range(3):
-            q.put(Task(key=key, kind="choose", args=(), cancel=threading.Event(), table=(table,)))
+            q.put(Task(key=key, kind="choose", args=(), cancel=threading.Event(), table=(table,), client="one"))
+    q.put(Task(key="x", kind="choose", args=(), cancel=threading.Event(), table=("warm",), client="two"))
+    q.put(Task(key="y", kind="choose", args=(), cancel=threading.Event(), table=("cold",), client="three"))
     mine = lambda task: task.table == ("warm",)  # noqa: E731
-    order = [q.pop(mine=mine).key for _ in range(4)]
-    # "a" is passed over at most AFFINITY_SKIPS times, then served before any key again
-    assert order == ["b", "c", "a", "d"] and AFFINITY_SKIPS == 2
-    assert [q.pop().key for _ in range(3)] == ["e", "b", "c"]  # without a preference: in turn
+    order = [(q.pop(mine=mine).key) for _ in range(6)]
+    # clients in turn (one, two, three, one, ...); in one's turns, "a" is passed over at most twice
+    assert order == ["b", "x", "y", "c", "a", "d"] and AFFINITY_SKIPS == 2
 
 
 def test_a_game_is_not_starved_by_another_games_queue():
@@ -310,10 +313,11 @@ def test_progress_held_back_is_sent_once_due():
 def test_promote_puts_a_key_first_in_line():
     q = FairQueue()
     for key in "abc":
-        q.put(Task(key=key, kind="choose", args=(), cancel=threading.Event()))
+        q.put(Task(key=key, kind="choose", args=(), cancel=threading.Event(), client="one"))
+    q.put(Task(key="z", kind="choose", args=(), cancel=threading.Event(), client="two"))
     q.promote("c")
-    # c goes first even for a worker whose table knows b (which it may then take early)
-    assert [q.pop(mine=lambda t: t.key == "b").key for _ in range(3)] == ["c", "b", "a"]
+    # c (and its client) go first even for a worker whose table knows b (which it may then take early)
+    assert [q.pop(mine=lambda t: t.key == "b").key for _ in range(4)] == ["c", "z", "b", "a"]
 
 
 def test_cancel_key_drops_queued_searches_and_stops_the_running_one():

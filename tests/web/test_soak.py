@@ -58,7 +58,7 @@ def server():
     url = f"http://127.0.0.1:{port}"
     log = open(ROOT / "instance" / f"soak-{port}.log" if (ROOT / "instance").is_dir() else os.devnull, "wb")
     proc = start_process_group([sys.executable, "-m", "webapp", "--port", str(port)], cwd=ROOT,
-                               env=dict(os.environ, ARCADE_CREATE_LIMIT="100000"),
+                               env=dict(os.environ, ARCADE_CREATE_LIMIT="100000", ARCADE_SOCKET_EVENT_LIMIT=""),
                                stdout=log, stderr=subprocess.STDOUT)
     try:
         deadline = time.monotonic() + 60

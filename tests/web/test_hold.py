@@ -1,0 +1,108 @@
+"""Finding 2 of issue 33: one client cannot hold the server's threads. A request whose headers
+never finish is closed after the read timeout; an address holding its cap of open connections
+gets a 429 for the next one while others are served. A real server (``python -m webapp``,
+gunicorn) on loopback with a small thread pool; every attack bounded."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.web.test_shutdown import descendants, free_port
+from webapp.server import start_process_group
+
+ROOT = Path(__file__).resolve().parents[2]
+THREADS = 6
+
+
+@pytest.fixture
+def server(tmp_path):
+    """``python -m webapp --threads 6`` with a 2 s read timeout and 4 connections an address."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = {k: v for k, v in os.environ.items() if k != "ARCADE_STORE"}
+    env.update(ARCADE_READ_TIMEOUT="2", ARCADE_CONNECTIONS_PER_ADDRESS="4")
+    log = open(tmp_path / "server.log", "ab")
+    proc = start_process_group([sys.executable, "-m", "webapp", "--port", str(port), "--threads", str(THREADS),
+                                "--store", str(tmp_path / "games.sqlite3")], cwd=ROOT, stdout=log,
+                               stderr=subprocess.STDOUT, env=env)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if requests.get(f"{url}/api/catalog", timeout=2).status_code == 200:
+                    break
+            except requests.RequestException:
+                pass
+            assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "server.log").read_text()
+            time.sleep(0.1)
+        yield url, port, tmp_path / "server.log"
+    finally:
+        for pid in descendants(proc.pid):
+            try:
+                os.kill(pid, 9)
+            except ProcessLookupError:
+                pass
+        try:
+            os.killpg(proc.pid, 9)
+        except ProcessLookupError:
+            pass
+        proc.wait(10)
+        log.close()
+
+
+def half_request(port: int, source: str) -> socket.socket:
+    """A connection that sends half its headers and then nothing (slowloris)."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+    sock.sendall(b"GET / HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+    return sock
+
+
+def test_requests_whose_headers_never_finish_are_closed_and_others_served(server):
+    url, port, log = server
+    sources = [f"127.0.0.{2 + i // 4}" for i in range(THREADS * 2)]  # 4 an address: under the cap
+    slow = [half_request(port, ip) for ip in sources]  # every thread, twice over
+    try:
+        # served once the read timeout has closed the slow ones (on main: never)
+        assert requests.get(f"{url}/api/catalog", timeout=30).status_code == 200
+        closed = 0
+        for sock in slow:
+            sock.settimeout(10)
+            try:
+                closed += sock.recv(1024) == b""
+            except OSError:
+                closed += 1
+        assert closed == len(slow)
+    finally:
+        for sock in slow:
+            sock.close()
+    text = log.read_text(errors="replace")
+    assert "did not come within 2 s" in text and "Traceback" not in text  # one line each, no traceback
+
+
+def test_an_address_holding_its_cap_of_connections_gets_429_and_others_are_served(server):
+    url, port, _ = server
+    held = [socket.create_connection(("127.0.0.1", port), timeout=10, source_address=("127.0.0.9", 0))
+            for _ in range(4)]
+    try:
+        time.sleep(0.5)  # accepted
+        extra = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=("127.0.0.9", 0))
+        assert extra.recv(1024).startswith(b"HTTP/1.1 429")
+        extra.close()
+        other = requests.Session()
+        assert other.get(f"{url}/api/catalog", timeout=10).status_code == 200  # another address
+    finally:
+        for sock in held:
+            sock.close()
+    time.sleep(0.5)
+    again = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=("127.0.0.9", 0))
+    again.sendall(b"GET /api/catalog HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert again.recv(1024).startswith(b"HTTP/1.1 200")  # its connections closed: it may again
+    again.close()

@@ -1,0 +1,50 @@
+"""Finding 5 of issue 33: search workers are recycled above a memory limit (measured RSS).
+A worker over the limit when its search ends is replaced (the search's answer stands); one
+over twice the limit during a search is killed and the search retried, as with a dead worker."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+
+from engine.agents import parse_agent
+from engine.games import get_game
+from tests.web.test_search_pool import alive, big_nim, wait_until
+from webapp.search_pool import SearchPool, WorkerDied, rss_mb
+
+
+def test_rss_is_read_from_proc():
+    mine = rss_mb(os.getpid())
+    assert mine is not None and 5 < mine < 10_000
+    assert rss_mb(None) is None and rss_mb(2**31 - 1) is None
+
+
+def test_a_worker_over_the_limit_is_replaced_after_its_search():
+    pool = SearchPool(1, max_rss_mb=1.0)  # every worker is over 1 MB: replaced after each search
+    try:
+        assert pool.wait_ready()
+        first = pool.worker_pids()[0]
+        nim = get_game("nim").from_options({"piles": "3,4,5"})
+        result = pool.choose(parse_agent("alphabeta"), nim, nim.start(), cancel=threading.Event(), time_cap=5)
+        assert result.completed and result.best_move in nim.legal_moves(nim.start())  # the answer stands
+        wait_until(lambda: pool.stats()["recycled"] == 1 and pool.worker_pids() and pool.worker_pids()[0] != first,
+                   timeout=60)
+        wait_until(lambda: not alive(first))
+        again = pool.choose(parse_agent("alphabeta"), nim, nim.start(), cancel=threading.Event(), time_cap=5)
+        assert again.score == result.score and pool.stats()["restarts"] == 0  # the new worker searches the same
+    finally:
+        pool.shutdown()
+
+
+def test_a_worker_far_over_the_limit_during_a_search_is_killed_and_the_search_retried():
+    pool = SearchPool(1, max_rss_mb=1.0)
+    try:
+        assert pool.wait_ready()
+        nim = big_nim()
+        with pytest.raises(WorkerDied, match="died twice"):  # killed on each of its two attempts
+            pool.choose(parse_agent("alphabeta:time=3"), nim, nim.start(), cancel=threading.Event())
+        assert pool.stats()["restarts"] == 2
+    finally:
+        pool.shutdown()
