@@ -274,7 +274,8 @@ class Mode:
 class Deployment:
     """The processes of one mode, each in its own process group: a ``redis-server`` when the
     mode uses Redis, and the server processes (each with its search workers); with ``pin``
-    cores per server, server i runs on cores ``i*pin .. i*pin+pin-1`` of this machine's."""
+    cores per server, server i runs on cores ``i*pin .. i*pin+pin-1`` of this machine's. Each
+    server gets as many search workers as cores (its pinned ones, or its share of the machine's)."""
 
     def __init__(self, root: Path, mode: Mode, server_args: list[str], pin: int | None = None):
         self.mode = mode
@@ -287,6 +288,9 @@ class Deployment:
                 self.redis, redis_url = start_redis()
                 args += ["--store", redis_url, "--message-queue", redis_url]
             cores = sorted(os.sched_getaffinity(0))
+            if "--workers" not in args and "--workers" in (root / "webapp" / "__main__.py").read_text():
+                # the processes share the cores for their search workers, as scripts/cluster.sh does
+                args += ["--workers", str(pin or max(1, len(cores) // mode.processes))]
             for i in range(mode.processes):
                 proc, url = start_server(root, args, cores[i * pin:(i + 1) * pin] if pin else None)
                 self.servers.append(proc)
