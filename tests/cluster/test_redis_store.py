@@ -156,3 +156,31 @@ def test_a_move_through_a_current_copy_is_one_round_trip(redis_url, monkeypatch)
     moved, _ = service.update(session.id, lambda s: s.play(0, "2:1"))
     assert sent == ["EVALSHA", "EVALSHA"]  # the read, the compare-and-set
     assert [e["move"] for e in moved.history] == ["1:1", "1:1", "2:1"] and moved.version == 4
+
+
+def test_a_turn_taken_with_a_write_and_never_started_is_given_back(store):
+    """A write took the AI's turn for this process, but no search started (the request failed
+    after the write): the turn is given back within a renewal or two, so another process (or
+    the sweep) takes it, instead of being renewed for nobody."""
+    from webapp.cluster import TurnLeases
+
+    leases = TurnLeases(store, ttl=0.6, on_lost=lambda game_id: None)
+    try:
+        store.create(record("g"))
+        holder = leases.claim_name(2)
+        assert store.write_turn(record("g", version=2, ai_due=True), 1, claim=holder, ttl=leases.ttl) == (True, True)
+        leases.adopt("g", holder, 2)
+        assert leases.holds("g", 2) and store.unclaimed(["g"]) == []
+        deadline = time.monotonic() + 5
+        while store.unclaimed(["g"]) != ["g"]:
+            assert time.monotonic() < deadline, "the unstarted turn is still held"
+            time.sleep(0.05)
+        assert not leases.holds("g", 2)
+        # a turn that was started (take) is kept, renewed
+        assert store.write_turn(record("g", version=3, ai_due=True), 2, claim=leases.claim_name(3), ttl=0.6)[1]
+        leases.adopt("g", leases.claim_name(3), 3)
+        assert leases.take("g", 3)
+        time.sleep(1.0)
+        assert leases.holds("g", 3) and store.unclaimed(["g"]) == []
+    finally:
+        leases.close()
