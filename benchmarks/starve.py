@@ -59,8 +59,7 @@ import requests
 import serving  # benchmarks/serving.py
 import socketio
 
-from webapp import DEFAULTS as APP_DEFAULTS
-from webapp.security import DEFAULTS as SECURITY_DEFAULTS
+from webapp.config import DEFAULTS as APP_DEFAULTS
 from webapp.server import stop_process_group
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -456,7 +455,7 @@ def limits() -> dict:
     keys = ("AI_TIME_CAP", "HINT_TIME", "AI_PROCESSES", "MAX_AI_GAMES_PER_CLIENT", "MAX_ARENA_RUNS_PER_CLIENT",
             "HOT_GAMES")
     out = {k: APP_DEFAULTS[k] for k in keys}
-    out.update({k: SECURITY_DEFAULTS[k] for k in ("CREATE_LIMIT", "CREATE_PERIOD", "MAX_CONTENT_LENGTH",
+    out.update({k: APP_DEFAULTS[k] for k in ("CREATE_LIMIT", "CREATE_PERIOD", "MAX_CONTENT_LENGTH",
                                                   "MAX_JSON_DEPTH")})
     return out
 

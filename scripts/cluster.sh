@@ -64,8 +64,8 @@ if [ -z "$redis_url" ]; then
 fi
 
 # The processes share this machine's cores: each gets its part for search workers
-# (at least one; $ARCADE_WORKERS, if set, decides instead).
-workers=${ARCADE_WORKERS:-$(( $(nproc) / n > 0 ? $(nproc) / n : 1 ))}
+# (at least one; $ARCADE_AI_PROCESSES, if set, decides instead).
+workers=${ARCADE_AI_PROCESSES:-$(( $(nproc) / n > 0 ? $(nproc) / n : 1 ))}
 urls=()
 for i in $(seq 0 $((n - 1))); do
   p=$((port + i))

@@ -1,5 +1,5 @@
-"""``python -m webapp [--host H] [--port P] [--store URL] [--message-queue URL] [--threads N] [--workers N] [--dev]``:
-serve the arcade and print the lobby's URL.
+"""``python -m webapp [--host H] [--port P] [--store URL] [--message-queue URL] [--threads N]
+[--workers N] [--trusted-proxies N] [--dev]``: serve the arcade and print the lobby's URL.
 
 By default this is the production server (:mod:`webapp.server`: gunicorn in this process, one
 worker of ``--threads`` threads); ``--dev`` (or ``--debug``) runs werkzeug's development server
@@ -14,10 +14,10 @@ import sys
 
 from . import create_app, get_socketio
 from .cluster import RedisUnavailable, connect
+from .config import MAX_DEFAULT_WORKERS
 from .store import StoreError, open_store
 
 log = logging.getLogger("webapp")
-MAX_DEFAULT_WORKERS = 2  # each worker keeps its transposition tables (up to ~75 MB)
 MAX_WORKERS = 64
 
 
@@ -37,10 +37,14 @@ def main(argv=None):
     parser.add_argument("--threads", type=int, default=THREADS,
                         help=f"connections served at once: open websockets (one per player's page) plus "
                              f"HTTP requests in flight (default {THREADS})")
-    parser.add_argument("--workers", type=int, default=None,
-                        help="search worker processes (default: $ARCADE_WORKERS, else one per core this process "
-                             f"may run on, at most {MAX_DEFAULT_WORKERS}; several server processes on one machine "
-                             "should share its cores: scripts/cluster.sh gives each its part)")
+    parser.add_argument("--workers", type=int, default=None, metavar="N",
+                        help="search worker processes (default: $ARCADE_AI_PROCESSES, else one per core this "
+                             f"process may run on, at most {MAX_DEFAULT_WORKERS}; several server processes on one "
+                             "machine should share its cores: scripts/cluster.sh gives each its part)")
+    parser.add_argument("--trusted-proxies", type=int, default=None, metavar="N",
+                        help="believe the client address and scheme that N proxies in front of this server "
+                             "forward (X-Forwarded-For, X-Forwarded-Proto): 1 behind deploy/nginx.conf "
+                             "(default: $ARCADE_TRUSTED_PROXIES, else 0)")
     parser.add_argument("--access-log", action="store_true", help="log every request (seat tokens masked)")
     parser.add_argument("--dev", action="store_true", help="werkzeug's development server instead of gunicorn")
     parser.add_argument("--debug", action="store_true", help="the development server in debug mode")
@@ -49,14 +53,13 @@ def main(argv=None):
         parser.error(f"--port must be 1..65535, got {args.port}")
     if not 2 <= args.threads <= 10_000:
         parser.error(f"--threads must be 2..10000, got {args.threads}")
-    try:
-        workers = default_workers() if args.workers is None else args.workers
-    except ValueError as exc:
-        parser.error(str(exc))
-    if not 0 <= workers <= MAX_WORKERS:
-        parser.error(f"--workers must be 0..{MAX_WORKERS} (0: search in the server process), got {workers}")
+    if args.workers is not None and not 0 <= args.workers <= MAX_WORKERS:
+        parser.error(f"--workers must be 0..{MAX_WORKERS} (0: search in the server process), got {args.workers}")
+    if args.trusted_proxies is not None and not 0 <= args.trusted_proxies <= 10:
+        parser.error(f"--trusted-proxies must be 0..10, got {args.trusted_proxies}")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    config = {"MESSAGE_QUEUE": args.message_queue, "AI_PROCESSES": workers}
+    config = {"MESSAGE_QUEUE": args.message_queue, "TRUSTED_PROXIES": args.trusted_proxies,
+              "AI_PROCESSES": args.workers}
     if args.store:
         config["STORE"] = args.store
     try:
@@ -76,17 +79,6 @@ def main(argv=None):
     # The app is made in gunicorn's worker process; the worker stops it (webapp.server).
     ArcadeServer(lambda: create_app(config), args.host, args.port, threads=args.threads,
                  access_log=args.access_log).run()
-
-
-def default_workers() -> int:
-    """``$ARCADE_WORKERS``, else one search worker per core this process may run on (its CPU
-    affinity: a server pinned to one core gets one), at most MAX_DEFAULT_WORKERS."""
-    text = os.environ.get("ARCADE_WORKERS", "").strip()
-    if text:
-        if not text.isdigit():
-            raise ValueError(f"ARCADE_WORKERS must be a number of search workers, got {text!r}")
-        return int(text)
-    return max(1, min(MAX_DEFAULT_WORKERS, len(os.sched_getaffinity(0))))
 
 
 def preflight(config: dict) -> None:

@@ -102,11 +102,11 @@ class AIRunner:
         self.hint_time = float(config["HINT_TIME"])
         self.hint_agent = config["HINT_AGENT"]
         self.pool = SearchPool(int(config["AI_PROCESSES"]), max_time=self.time_cap,
-                               progress_interval=float(config.get("AI_PROGRESS_INTERVAL", 0.0)),
-                               table_entries=config.get("TT_MAX_ENTRIES"))
-        self.ai_games = ClientCaps("AI-against-AI games", int(config.get("MAX_AI_GAMES_PER_CLIENT", 4)),
+                               progress_interval=float(config["AI_PROGRESS_INTERVAL"]),
+                               table_entries=config["TT_MAX_ENTRIES"])
+        self.ai_games = ClientCaps("AI-against-AI games", int(config["MAX_AI_GAMES_PER_CLIENT"]),
                                    self._ai_game_playing)
-        self.arena_runs = ClientCaps("arena runs", int(config.get("MAX_ARENA_RUNS_PER_CLIENT", 2)),
+        self.arena_runs = ClientCaps("arena runs", int(config["MAX_ARENA_RUNS_PER_CLIENT"]),
                                      lambda job: job.status == "running")
         self._hinting: set[tuple[str, int]] = set()  # (game id, seat) with a hint in flight
         self._hint_lock = threading.Lock()

@@ -3,7 +3,8 @@
 - **Bodies**: a POST, PUT or PATCH must say ``Content-Type: application/json`` (415
   otherwise, body or not: a cross-site form or a no-cors ``fetch`` cannot set that type
   without a CORS preflight, which this server never grants), and any body must be JSON.
-  ``MAX_CONTENT_LENGTH`` (1 MB) is checked from the header, before the body is read (413).
+  ``MAX_CONTENT_LENGTH`` (1 MB) is checked before the body is read (413), by
+  :mod:`webapp.wsgi_guard`, in front of engine.io too.
 - **Shapes**: the JSON (and the query string, the URL's own parts, the Socket.IO payloads)
   must be small: strings of bounded length (:data:`FIELD_LIMITS`), bounded nesting and
   item count, no NaN or Infinity. A refusal names the field and never echoes it whole.
@@ -11,8 +12,9 @@
   games per ``CREATE_PERIOD`` seconds; 429 with ``Retry-After``).
 - **Errors** under ``/api`` (and for any JSON refusal) are JSON ``{"error", "code",
   "message"}``, 400/404/405/413/415/429/500 alike; messages are clipped (:func:`clip`).
-- **Headers** on every answer: a CSP without inline script, no framing, no Referer (seat
-  tokens ride in invite URLs), no MIME sniffing.
+- **Headers** on every answer (added by :mod:`webapp.wsgi_guard`, ``/socket.io`` included): a
+  CSP without inline script, no framing, no Referer (seat tokens ride in invite URLs), no MIME
+  sniffing.
 - **Logs**: ``token=...`` in access-log lines is masked (:class:`MaskTokens`).
 
 ``init_app(app)`` wires all of it; ``check_payload`` is the same shape check for Socket.IO.
@@ -23,7 +25,6 @@ from __future__ import annotations
 import json
 import logging
 import math
-import os
 import re
 import threading
 import time
@@ -33,14 +34,6 @@ from flask import Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from .sessions import ArcadeError
-
-DEFAULTS = {
-    "MAX_CONTENT_LENGTH": 1_000_000,  # bytes of a request body (Flask's own setting too)
-    "CREATE_LIMIT": 30,  # games one client address may create per CREATE_PERIOD ...
-    "CREATE_PERIOD": 60.0,  # ... seconds (a token bucket: bursts up to CREATE_LIMIT)
-    "MAX_JSON_DEPTH": 16,  # nesting of arrays and objects in a body or a socket payload
-    "MAX_JSON_ITEMS": 2_000,  # values in a body or a socket payload, all levels together
-}
 
 #: Longest string accepted for a field, by the field's name (the last object key on its
 #: path, the query argument's or the URL part's name); any other string: DEFAULT_LIMIT.
@@ -91,10 +84,14 @@ def clip(message: str, echo: int = ECHO, total: int = 600) -> str:
     return message if len(message) <= total else message[:total - 1] + "…"
 
 
-def error_response(code: str, message: str, status: int, headers: dict | None = None) -> Response:
+def error_payload(code: str, message: str) -> dict:
     """The one JSON shape of every refusal: ``{"error", "code", "message"}``."""
     message = clip(message)
-    response = jsonify({"error": message, "code": code, "message": message})
+    return {"error": message, "code": code, "message": message}
+
+
+def error_response(code: str, message: str, status: int, headers: dict | None = None) -> Response:
+    response = jsonify(error_payload(code, message))
     response.status_code = status
     for name, value in (headers or {}).items():
         response.headers[name] = value
@@ -201,11 +198,8 @@ class RateLimiter:
 # ----- the hooks -------------------------------------------------------------------------------
 def check_request():
     """``before_request``: refuse what no view should see (raises ArcadeError)."""
-    config = current_app.config
+    # Lengths and chunked bodies were checked before anything read them (wsgi_guard.RequestGuard).
     length = request.content_length
-    if length is not None and length > config["MAX_CONTENT_LENGTH"]:
-        raise ArcadeError("too_large", f"the body is {length:,} bytes: at most "
-                                       f"{config['MAX_CONTENT_LENGTH']:,} are accepted", 413)
     has_body = bool(length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
     if request.method in BODY_METHODS or has_body:
         if request.mimetype != "application/json":
@@ -228,14 +222,7 @@ def check_request():
             exc.headers = {"Retry-After": str(math.ceil(wait))}
             raise exc
     if has_body:
-        # An over-long chunked body stops at MAX_CONTENT_LENGTH while it is read (413).
         check_payload(parse_json_body(request.get_data(cache=True)))
-
-
-def add_headers(response: Response) -> Response:
-    for name, value in HEADERS.items():
-        response.headers.setdefault(name, value)
-    return response
 
 
 def wants_json() -> bool:
@@ -294,18 +281,10 @@ def mask_access_logs() -> None:
             logger.addFilter(MaskTokens())
 
 
-def init_app(app: Flask, explicit: dict | None = None) -> None:
-    """Wire the hooks; ``explicit`` is the config the app factory was given (it wins over the
-    environment's ``ARCADE_CREATE_LIMIT``)."""
-    explicit = explicit or {}
-    for key, value in DEFAULTS.items():
-        if app.config.get(key) is None:  # Flask itself has MAX_CONTENT_LENGTH = None
-            app.config[key] = value
-    if "ARCADE_CREATE_LIMIT" in os.environ and "CREATE_LIMIT" not in explicit:  # e.g. a load test
-        app.config["CREATE_LIMIT"] = int(os.environ["ARCADE_CREATE_LIMIT"])
+def init_app(app: Flask) -> None:
+    """Wire the hooks (the settings are in ``app.config``: :mod:`webapp.config`)."""
     app.extensions["create_limiter"] = RateLimiter(app.config["CREATE_LIMIT"], app.config["CREATE_PERIOD"])
     app.before_request(check_request)
-    app.after_request(add_headers)
     app.register_error_handler(ArcadeError, refused)
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(500, internal_error)

@@ -367,10 +367,16 @@ class GameSession:
         self.touch()
         return undone
 
-    def request_takeback(self, seat_index: int) -> str:
+    def request_takeback(self, seat_index: int, ply: int | None = None) -> str:
         """``seat_index`` asks to take back its last move. Against the AI it happens at once
         ("taken"); against a human it becomes an offer ("offered") that the other seat's own
-        ``takeback`` accepts ("accepted": the offering seat's move is taken back)."""
+        ``takeback`` accepts ("accepted": the offering seat's move is taken back).
+
+        ``ply`` is the number of plies the asker saw: once the game has left it (a double
+        click, a second tab, both seats at once) the request is stale and changes nothing."""
+        if ply is not None and ply != len(self.history):
+            raise ArcadeError("stale", f"the game has moved on since you asked (ply {ply}, now {len(self.history)}): "
+                                       f"nothing was taken back")
         offer = self.extra.get("takeback_offer")
         if offer is not None and offer["seat"] != seat_index:
             self.take_back(offer["seat"])

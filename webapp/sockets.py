@@ -113,7 +113,10 @@ def register(socketio, arcade) -> None:
         ``takeback`` accepts and its ``takeback_decline`` refuses."""
         session = session_of(payload)
         seat = session.seat_for_token(payload.get("token"))
-        session, outcome = store.update(session.id, lambda s: s.request_takeback(seat.index))
+        ply = payload.get("ply")
+        if ply is not None and (type(ply) is not int or ply < 0):
+            raise ArcadeError("bad_payload", "'ply' must be the number of plies you saw, a whole number from 0")
+        session, outcome = store.update(session.id, lambda s: s.request_takeback(seat.index, ply))
         if outcome == "offered":
             socketio.emit("takeback_offer", {"game_id": session.id, "seat": seat.index}, to=session.id)
         after_change(session, stopped=outcome != "offered")

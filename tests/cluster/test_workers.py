@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from webapp.__main__ import default_workers, main
+from webapp.__main__ import main
+from webapp.config import search_workers
 
 
-def search_workers(pgid: int) -> int:
+def workers_running(pgid: int) -> int:
     """Search workers (spawned ``multiprocessing`` children, not their resource tracker) in a
     process group."""
     count = 0
@@ -25,33 +26,26 @@ def search_workers(pgid: int) -> int:
 
 @pytest.mark.parametrize("args, env, workers", [
     (["--workers", "1"], {}, 1),
-    ([], {"ARCADE_WORKERS": "3"}, 3),
+    ([], {"ARCADE_AI_PROCESSES": "3"}, 3),
 ])
 def test_a_server_starts_the_search_workers_it_is_told(servers, args, env, workers):
     (server,) = servers(1, *args, env=env)
     deadline = time.monotonic() + 30
-    while search_workers(server.proc.pid) != workers:
-        assert time.monotonic() < deadline, f"{search_workers(server.proc.pid)} search workers, not {workers}"
+    while workers_running(server.proc.pid) != workers:
+        assert time.monotonic() < deadline, f"{workers_running(server.proc.pid)} search workers, not {workers}"
         time.sleep(0.2)
 
 
 def test_by_default_one_worker_per_core_the_process_may_use(monkeypatch):
-    monkeypatch.delenv("ARCADE_WORKERS", raising=False)
     cores = len(os.sched_getaffinity(0))
-    assert default_workers() == min(2, cores)
+    assert search_workers() == min(2, cores)
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})  # pinned to one core
-    assert default_workers() == 1
+    assert search_workers() == 1
 
 
-@pytest.mark.parametrize("args, env, says", [
-    (["--workers", "-1"], {}, "--workers must be 0..64"),
-    (["--workers", "1000"], {}, "--workers must be 0..64"),
-    ([], {"ARCADE_WORKERS": "many"}, "ARCADE_WORKERS must be a number of search workers, got 'many'"),
-])
-def test_a_bad_worker_count_is_refused(args, env, says, capsys, monkeypatch):
-    for name, value in env.items():
-        monkeypatch.setenv(name, value)
+@pytest.mark.parametrize("value", ["-1", "1000"])
+def test_a_bad_worker_count_is_refused(value, capsys):
     with pytest.raises(SystemExit) as exit_:
-        main(args)
+        main(["--workers", value])
     assert exit_.value.code == 2
-    assert says in capsys.readouterr().err
+    assert f"--workers must be 0..64 (0: search in the server process), got {value}" in capsys.readouterr().err
