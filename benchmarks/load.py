@@ -16,14 +16,15 @@ the store, pushing states), their search workers, the ``redis-server`` and this 
 itself (all on the same cores when run on one machine), with the load average.
 
 ``--processes N`` starts a ``redis-server`` on a free loopback port and N server processes
-sharing it (``--store`` and ``--message-queue``), players spread over them in turn (as a
-sticky proxy would); ``--redis`` does that with one process too; ``--url`` takes a
-comma-separated list of running servers. ``--modes sqlite,redis,2`` measures several such
-deployments back to back (``--repeat`` rounds of them) and prints them side by side, each
-mode's AI moves a second as a ratio to the first mode's in the same round: on a shared
-machine, compare those ratios, not absolute figures. ``--pin`` runs each server process and
-its search workers on a core of its own (``--pin 2``: two cores each; the redis-server and
-this client float), so that N processes get N cores as N machines would.
+sharing it (``--store`` and ``--message-queue``), players spread over them in turn, each
+server getting every game of the mix (as a sticky proxy would spread people); ``--redis``
+does that with one process too; ``--url`` takes a comma-separated list of running servers.
+``--modes sqlite,redis,2`` measures several such deployments back to back (``--repeat``
+rounds of them) and prints them side by side, each mode's AI moves a second as a ratio to
+the first mode's in the same round: on a shared machine, compare those ratios, not absolute
+figures. ``--pin`` runs each server process and its search workers on a core of its own
+(``--pin 2``: two cores each; the redis-server and this client float), so that N processes
+get N cores as N machines would.
 
     .venv/bin/python benchmarks/load.py --players 50 --modes sqlite,redis,2 --repeat 2
     .venv/bin/python benchmarks/load.py --players 50 --modes 1,2 --pin
@@ -274,7 +275,8 @@ class Mode:
 class Deployment:
     """The processes of one mode, each in its own process group: a ``redis-server`` when the
     mode uses Redis, and the server processes (each with its search workers); with ``pin``
-    cores per server, server i runs on cores ``i*pin .. i*pin+pin-1`` of this machine's."""
+    cores per server, server i runs on cores ``i*pin .. i*pin+pin-1`` of this machine's. Each
+    server gets as many search workers as cores (its pinned ones, or its share of the machine's)."""
 
     def __init__(self, root: Path, mode: Mode, server_args: list[str], pin: int | None = None):
         self.mode = mode
@@ -287,6 +289,9 @@ class Deployment:
                 self.redis, redis_url = start_redis()
                 args += ["--store", redis_url, "--message-queue", redis_url]
             cores = sorted(os.sched_getaffinity(0))
+            if "--workers" not in args and "--workers" in (root / "webapp" / "__main__.py").read_text():
+                # the processes share the cores for their search workers, as scripts/cluster.sh does
+                args += ["--workers", str(pin or max(1, len(cores) // mode.processes))]
             for i in range(mode.processes):
                 proc, url = start_server(root, args, cores[i * pin:(i + 1) * pin] if pin else None)
                 self.servers.append(proc)
@@ -327,7 +332,8 @@ def run(urls: list[str], players: int, seconds: float, agent: str, seed: int,
         deployment: Deployment | None = None, warmup: float = 5.0) -> dict:
     rng = random.Random(seed)
     ready = threading.Barrier(players + 1)
-    team = [Player(urls[i % len(urls)], *MIX[i % len(MIX)], agent, random.Random(rng.random()), ready)
+    # each server gets every game of the mix (players i..i+3 on one server, the next four on the next)
+    team = [Player(urls[i // len(MIX) % len(urls)], *MIX[i % len(MIX)], agent, random.Random(rng.random()), ready)
             for i in range(players)]
     for p in team:
         p.start()

@@ -63,10 +63,14 @@ if [ -z "$redis_url" ]; then
   done
 fi
 
+# The processes share this machine's cores: each gets its part for search workers
+# (at least one; $ARCADE_AI_PROCESSES, if set, decides instead).
+workers=${ARCADE_AI_PROCESSES:-$(( $(nproc) / n > 0 ? $(nproc) / n : 1 ))}
 urls=()
 for i in $(seq 0 $((n - 1))); do
   p=$((port + i))
-  setsid $PY -m webapp --host "$host" --port "$p" --store "$redis_url" --message-queue "$redis_url" &
+  setsid $PY -m webapp --host "$host" --port "$p" --store "$redis_url" --message-queue "$redis_url" \
+    --workers "$workers" &
   pids+=($!)
   urls+=("http://$([ "$host" = 0.0.0.0 ] && echo 127.0.0.1 || echo "$host"):$p/")
 done

@@ -1,5 +1,5 @@
 """``python -m webapp [--host H] [--port P] [--store URL] [--message-queue URL] [--threads N]
-[--trusted-proxies N] [--dev]``: serve the arcade and print the lobby's URL.
+[--workers N] [--trusted-proxies N] [--dev]``: serve the arcade and print the lobby's URL.
 
 By default this is the production server (:mod:`webapp.server`: gunicorn in this process, one
 worker of ``--threads`` threads); ``--dev`` (or ``--debug``) runs werkzeug's development server
@@ -14,9 +14,11 @@ import sys
 
 from . import create_app, get_socketio
 from .cluster import RedisUnavailable, connect
+from .config import MAX_DEFAULT_WORKERS
 from .store import StoreError, open_store
 
 log = logging.getLogger("webapp")
+MAX_WORKERS = 64
 
 
 def main(argv=None):
@@ -35,6 +37,10 @@ def main(argv=None):
     parser.add_argument("--threads", type=int, default=THREADS,
                         help=f"connections served at once: open websockets (one per player's page) plus "
                              f"HTTP requests in flight (default {THREADS})")
+    parser.add_argument("--workers", type=int, default=None, metavar="N",
+                        help="search worker processes (default: $ARCADE_AI_PROCESSES, else one per core this "
+                             f"process may run on, at most {MAX_DEFAULT_WORKERS}; several server processes on one "
+                             "machine should share its cores: scripts/cluster.sh gives each its part)")
     parser.add_argument("--trusted-proxies", type=int, default=None, metavar="N",
                         help="believe the client address and scheme that N proxies in front of this server "
                              "forward (X-Forwarded-For, X-Forwarded-Proto): 1 behind deploy/nginx.conf "
@@ -47,10 +53,13 @@ def main(argv=None):
         parser.error(f"--port must be 1..65535, got {args.port}")
     if not 2 <= args.threads <= 10_000:
         parser.error(f"--threads must be 2..10000, got {args.threads}")
+    if args.workers is not None and not 0 <= args.workers <= MAX_WORKERS:
+        parser.error(f"--workers must be 0..{MAX_WORKERS} (0: search in the server process), got {args.workers}")
     if args.trusted_proxies is not None and not 0 <= args.trusted_proxies <= 10:
         parser.error(f"--trusted-proxies must be 0..10, got {args.trusted_proxies}")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    config = {"MESSAGE_QUEUE": args.message_queue, "TRUSTED_PROXIES": args.trusted_proxies}
+    config = {"MESSAGE_QUEUE": args.message_queue, "TRUSTED_PROXIES": args.trusted_proxies,
+              "AI_PROCESSES": args.workers}
     if args.store:
         config["STORE"] = args.store
     try:

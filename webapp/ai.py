@@ -127,6 +127,7 @@ class AIRunner:
         self._hints_of: dict[str, set[threading.Event]] = {}  # socket id -> cancels of its hints in flight
         # several processes on one store: a game's AI turn is searched by the lease holder only
         self.leases = TurnLeases(store.backend, float(config["AI_LEASE"]), on_lost=self._lost_turn)
+        store.turns = self.leases  # a write that makes the AI due takes its turn along (one round trip)
         self.on_push: list[Callable[[GameSession], None]] = []  # told of every game state pushed
 
     def socket_gone(self, sid: str) -> None:
@@ -179,8 +180,9 @@ class AIRunner:
         whose search runs, here or, with a shared store, in another process (its lease)."""
         data = session.to_json()
         ai_seat = session.ai_to_move()
-        if (data["ai"]["thinking"] is None and ai_seat is not None and session.ai_due
-                and self.store.backend.shared and not self.store.backend.unclaimed([session.id])):
+        if (data["ai"]["thinking"] is None and ai_seat is not None and session.ai_due and self.store.backend.shared
+                and (self.leases.holds(session.id, session.version)
+                     or not self.store.backend.unclaimed([session.id]))):
             data["ai"]["thinking"] = ai_seat.index
         return data
 
@@ -225,7 +227,7 @@ class AIRunner:
             log.exception("AI turn of game %s failed", session.id)
             kick = False  # a retry (retry_ai, the next sweep, a restart) starts it again
         finally:
-            self._done(session, cancel)
+            self._done(session, cancel, f"{self.leases.owner}@{session.version}")
         if event is not None:
             self.socketio.emit(event[0], event[1], to=session.id)
         self.push_state(session)  # a dropped search too: pages must not keep showing it thinking
@@ -293,13 +295,15 @@ class AIRunner:
         self.leases.forget(game_id, holder)
         return event
 
-    def _done(self, session: GameSession, cancel: threading.Event) -> None:
+    def _done(self, session: GameSession, cancel: threading.Event, holder: str) -> None:
+        """The search of ``session`` ended: give back its turn (``holder``, unless the write of
+        its move did), not a newer turn that write took."""
         live = session.live
         with live.lock:
             if live.cancel is cancel:
                 live.thinking = None
                 live.cancel = None
-                self.leases.drop(session.id)
+                self.leases.drop(session.id, holder)
 
     def _lost_turn(self, game_id: str) -> None:
         """The game this process searches moved on (through another process), or another

@@ -19,13 +19,23 @@ from flask import Flask
 
 ENV_PREFIX = "ARCADE"
 
+MAX_DEFAULT_WORKERS = 2  # each search worker keeps its transposition tables (up to ~75 MB)
+
+
+def search_workers() -> int:
+    """One search worker per core this process may run on (a server pinned to one core with
+    ``taskset`` gets one), at most MAX_DEFAULT_WORKERS."""
+    return max(1, min(MAX_DEFAULT_WORKERS, len(os.sched_getaffinity(0))))
+
+
 DEFAULTS = {
     "AI_TIME_CAP": 10.0,  # seconds an AI move may take at most, whatever its spec says
     "AI_PAUSE": 0.8,  # seconds between moves when AI plays AI, so people can watch
     "HINT_TIME": 2.0,  # seconds a hint may search
     "HINT_AGENT": "alphabeta",
-    # worker processes for searches (0: search in a thread of the server process)
-    "AI_PROCESSES": min(2, os.cpu_count() or 1),
+    # worker processes for searches (0: search in a thread of the server process): one per core
+    # this process may run on (its CPU affinity), at most MAX_DEFAULT_WORKERS; python -m webapp --workers
+    "AI_PROCESSES": search_workers(),
     # where games live: a file path, sqlite:///PATH (None: arcade.sqlite3 in the instance folder)
     "STORE": None,
     "KEEP_FINISHED_DAYS": 30.0,  # a finished game's record stays readable this long

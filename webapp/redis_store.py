@@ -53,11 +53,16 @@ return {version, redis.call('HGET', KEYS[1], 'data')}
 """
 
 # KEYS: game, games, deadline, ai_due, turn. ARGV: id, expected, version, status, ai_due,
-# updated, data, keep, ttl_ms, holder. A written move also gives back the writer's lease on
-# the game's AI turn (``holder``, if it has one): one round trip for the AI's move.
+# updated, data, keep, ttl_ms, release, claim, lease_ms. A write also gives back the writer's
+# lease on the game's AI turn (``release``, if it holds it), and takes the new version's turn
+# for ``claim`` if the AI is due in it: a move and the AI's turn in one round trip.
+# 0: not written; 1: written; 2: written and the turn claimed.
 _COMPARE_AND_SET = """
 if redis.call('HGET', KEYS[1], 'version') ~= ARGV[2] then return 0 end
 if ARGV[10] ~= '' and redis.call('GET', KEYS[5]) == ARGV[10] then redis.call('DEL', KEYS[5]) end
+local claimed = 1
+if ARGV[11] ~= '' and ARGV[4] == 'playing' and ARGV[5] == '1'
+   and redis.call('SET', KEYS[5], ARGV[11], 'NX', 'PX', ARGV[12]) then claimed = 2 end
 redis.call('HSET', KEYS[1], 'version', ARGV[3], 'status', ARGV[4], 'ai_due', ARGV[5],
            'updated', ARGV[6], 'data', ARGV[7])
 redis.call('PEXPIRE', KEYS[1], ARGV[9])
@@ -66,7 +71,7 @@ redis.call('ZADD', KEYS[2], ARGV[6], ARGV[1])
 redis.call('ZADD', KEYS[3], used + tonumber(ARGV[8]), ARGV[1])
 if ARGV[4] == 'playing' and ARGV[5] == '1' then redis.call('SADD', KEYS[4], ARGV[1])
 else redis.call('SREM', KEYS[4], ARGV[1]) end
-return 1
+return claimed
 """
 
 # KEYS: deadline, then one game key per id. ARGV: now, keep_finished, keep_idle, margin_ms, ids...
@@ -213,14 +218,20 @@ class RedisStore(GameStore):
             return None
         return int(found[0]), GameRecord.from_json(found[1]) if len(found) > 1 else None
 
-    def compare_and_set(self, record: GameRecord, expected_version: int, *, release_turn: str | None = None) -> bool:
+    def compare_and_set(self, record: GameRecord, expected_version: int) -> bool:
+        return self.write_turn(record, expected_version)[0]
+
+    def write_turn(self, record: GameRecord, expected_version: int, *, release: str | None = None,
+                   claim: str | None = None, ttl: float = 0.0) -> tuple[bool, bool]:
         if record.version <= expected_version:
             raise ValueError(f"a new version must be above {expected_version}, got {record.version}")
         keep = self._keep(record.status)
-        return bool(self._cas(
+        written = self._cas(
             keys=[game_key(record.id), GAMES, DEADLINE, AI_DUE, turn_key(record.id)],
             args=[record.id, str(expected_version), record.version, record.status, int(record.ai_due),
-                  repr(record.updated), record.to_json(), repr(keep), self._ttl_ms(keep), release_turn or ""]))
+                  repr(record.updated), record.to_json(), repr(keep), self._ttl_ms(keep), release or "",
+                  claim or "", int(ttl * 1000)])
+        return written > 0, written == 2
 
     def list_games(self, *, status: str | None = None, ai_due: bool | None = None) -> list[GameRecord]:
         ids = self._redis.smembers(AI_DUE) if ai_due else self._redis.zrange(GAMES, 0, -1)

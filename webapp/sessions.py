@@ -20,7 +20,7 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from engine.agents import Agent, AgentError, parse_agent
 from engine.game import Game, IllegalMove
@@ -28,6 +28,9 @@ from engine.games import get_game
 from engine.options import OptionError
 
 from .store import GameRecord, GameStore, hash_token
+
+if TYPE_CHECKING:
+    from .cluster import TurnLeases
 
 T = TypeVar("T")
 CAS_RETRIES = 20
@@ -416,6 +419,7 @@ class SessionStore:
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
         self._lock = threading.Lock()
         self._clients: dict[str, set[str]] = {}  # sid -> ids of the games it joined
+        self.turns: TurnLeases | None = None  # this process's AI turn leases, taken along with writes
 
     # ----- the in-memory hot set ---------------------------------------------------------------
     def _live_for(self, game_id: str) -> LiveGame:
@@ -501,8 +505,9 @@ class SessionStore:
         With a store shared over the network, where a read is a round trip, the first try is on
         this process's copy, unread: the compare-and-set checks it, and a refusal or a
         no-change decided on it is decided again on the version read from the store.
-        ``release_turn``: the writer's AI turn lease, given back with the write.
-        Returns the version now current and what ``change`` returned."""
+        The write also gives back ``release_turn`` (the writer's AI turn lease) and, where the
+        AI is due in the new version, takes its turn for this process (``turns``), which then
+        starts the search without another round trip. Returns the version now current and what ``change`` returned."""
         live = self._live_for(game_id) if isinstance(game_id, str) else None
         current = live.session if live is not None and self.backend.shared else None
         verified = current is None
@@ -529,8 +534,14 @@ class SessionStore:
                         return current, result
                     verified = True
                     continue
-                if self.backend.compare_and_set(new.to_record(), current.version, release_turn=release_turn):
+                turns = self.turns
+                claim = turns.claim_name(new.version) if turns is not None and new.ai_due else None
+                written, claimed = self.backend.write_turn(new.to_record(), current.version, release=release_turn,
+                                                           claim=claim, ttl=turns.ttl if turns is not None else 0.0)
+                if written:
                     live.session = new
+                    if claimed and turns is not None and claim is not None:
+                        turns.adopt(game_id, claim, new.version)
                     return new, result
                 verified = True
         raise ArcadeError("conflict", "the game kept changing while this request was applied: try again", 409)

@@ -135,10 +135,8 @@ class GameStore(ABC):
         return None if record is None else (record.version, record)
 
     @abstractmethod
-    def compare_and_set(self, record: GameRecord, expected_version: int, *, release_turn: str | None = None) -> bool:
-        """Replace the game iff its stored version is ``expected_version`` (see the class doc);
-        if it does, also give back the game's AI turn lease if ``release_turn`` holds it (the
-        AI's move and the end of its turn in one write)."""
+    def compare_and_set(self, record: GameRecord, expected_version: int) -> bool:
+        """Replace the game iff its stored version is ``expected_version`` (see the class doc)."""
 
     @abstractmethod
     def list_games(self, *, status: str | None = None, ai_due: bool | None = None) -> list[GameRecord]:
@@ -200,6 +198,13 @@ class GameStore(ABC):
         """Extend the leases of ``{game_id: (holder, version searched)}`` still held whose game
         is still at that version (giving up the others); return the ids of those renewed."""
         return list(turns)
+
+    def write_turn(self, record: GameRecord, expected_version: int, *, release: str | None = None,
+                   claim: str | None = None, ttl: float = 0.0) -> tuple[bool, bool]:
+        """``compare_and_set``, and in the same write the game's AI turn: give the lease back if
+        ``release`` holds it, and take it for ``claim`` (``ttl`` seconds) if the AI is due in
+        the version written and nobody holds it. Returns (written, claimed)."""
+        return self.compare_and_set(record, expected_version), False
 
     def release_turn(self, game_id: str, holder: str) -> None:
         """Give the lease up (only if ``holder`` has it)."""
@@ -289,7 +294,7 @@ class SQLiteStore(GameStore):
             return None
         return rows[0][0], GameRecord.from_json(rows[0][1]) if rows[0][1] is not None else None
 
-    def compare_and_set(self, record: GameRecord, expected_version: int, *, release_turn: str | None = None) -> bool:
+    def compare_and_set(self, record: GameRecord, expected_version: int) -> bool:
         if record.version <= expected_version:
             raise ValueError(f"a new version must be above {expected_version}, got {record.version}")
         cur = self._run("UPDATE games SET version = ?, status = ?, ai_due = ?, updated = ?, data = ? "

@@ -5,6 +5,7 @@ import signal
 import socket
 import subprocess
 import time
+from pathlib import Path
 
 import requests
 
@@ -21,6 +22,18 @@ def as_in_a_terminal() -> None:
     started in the background by a shell without job control inherits SIGINT ignored, and
     bash cannot trap a signal ignored when it starts (the script would never hear Ctrl-C)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def server_flag(port: int, flag: str) -> str | None:
+    """The value of ``flag`` on the command line of the ``python -m webapp`` serving ``port``."""
+    for entry in Path("/proc").iterdir():
+        try:
+            args = (entry / "cmdline").read_bytes().decode().split("\0")
+        except (OSError, UnicodeDecodeError):
+            continue
+        if "webapp" in args and "--port" in args and args[args.index("--port") + 1] == str(port):
+            return args[args.index(flag) + 1] if flag in args else None
+    return None
 
 
 def test_cluster_script_serves_one_set_of_games_and_ctrl_c_stops_everything(redis_server, tmp_path):
@@ -47,6 +60,9 @@ def test_cluster_script_serves_one_set_of_games_and_ctrl_c_stops_everything(redi
                           json={"game": "nim", "options": {"piles": "3,4"}, "players": ["human", "human"]})
         assert r.status_code == 201, r.text
         assert requests.get(f"{urls[1]}api/games/{r.json()['id']}", timeout=10).json()["version"] == 1
+        # the two processes share this machine's cores for their search workers
+        share = str(max(1, len(os.sched_getaffinity(0)) // 2))
+        assert [server_flag(p, "--workers") for p in (port, port + 1)] == [share, share]
         os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in its terminal sends
         proc.wait(30)
         deadline = time.monotonic() + 15

@@ -7,12 +7,12 @@ import requests
 
 from tests.cluster.procs import free_port
 from webapp.__main__ import main
-from webapp.cluster import CHANNEL
+from webapp.cluster import CHANNEL, PacketQueue
 
 
 def test_a_game_is_played_through_the_message_queue(redis_server, redis_url, servers, players):
-    """With a message queue even a process's own clients get their events through Redis:
-    the game is played and every ``state`` it pushes is published on the arcade's channel."""
+    """With a message queue the game is played and every ``state`` it pushes is published on
+    the arcade's channel, once, as the Socket.IO packet the other processes send on."""
     (server,) = servers(1, "--message-queue", redis_url)
     pubsub = redis_server.client.pubsub(ignore_subscribe_messages=True)
     pubsub.subscribe(CHANNEL)
@@ -36,8 +36,11 @@ def test_a_game_is_played_through_the_message_queue(redis_server, redis_url, ser
                 break
     finally:
         pubsub.close()
-    states = [json.loads(m["data"]) for m in published]
-    assert any(m.get("event") == "state" and m.get("room") == gid for m in states), states[:3]
+    frames = [PacketQueue.unframe(m["data"]) for m in published]
+    events = [(room, json.loads(packet[1:])) for _host, _namespace, room, packet in frames]  # "2" + [event, data]
+    states = [data for room, (event, data) in events if event == "state" and room == gid]
+    assert [len(s["history"]) for s in states] == [1, 2], events[:3]  # the move, the AI's reply
+    assert states[-1] == after
 
 
 @pytest.mark.parametrize("url, says", [

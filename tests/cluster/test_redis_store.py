@@ -103,14 +103,32 @@ def test_a_turn_is_claimed_for_the_current_version_only_and_given_back_with_the_
     assert not store.claim_turn("nope", "a@1", ttl=5, version=1)
     assert store.claim_turn("g", "a@1", ttl=5, version=1)
     assert not store.claim_turn("g", "b@1", ttl=5, version=1)
-    # the AI's move stored by someone else's lease name gives nothing back
-    assert store.compare_and_set(record("g", version=2), 1, release_turn="b@1")
+    # a write naming someone else's lease gives nothing back
+    assert store.write_turn(record("g", version=2), 1, release="b@1") == (True, False)
     assert store.unclaimed(["g"]) == []
     # a write that loses the race gives nothing back either
-    assert not store.compare_and_set(record("g", version=3), 1, release_turn="a@1")
+    assert store.write_turn(record("g", version=3), 1, release="a@1") == (False, False)
     assert store.unclaimed(["g"]) == []
-    assert store.compare_and_set(record("g", version=3), 2, release_turn="a@1")
+    assert store.write_turn(record("g", version=3), 2, release="a@1") == (True, False)
     assert store.unclaimed(["g"]) == ["g"]
+
+
+def test_a_write_that_makes_the_ai_due_takes_its_turn_along(store, redis_server):
+    store.create(record("g"))
+    # the AI is not due in version 2: nothing to take
+    assert store.write_turn(record("g", version=2), 1, claim="a@2", ttl=5) == (True, False)
+    assert store.unclaimed(["g"]) == ["g"]
+    assert store.write_turn(record("g", version=3, ai_due=True), 2, claim="a@3", ttl=5) == (True, True)
+    assert redis_server.client.get("arcade:turn:g") == b"a@3"
+    assert 0 < redis_server.client.pttl("arcade:turn:g") <= 5000
+    # the AI's move (by a's lease) gives it back and takes the next turn (AI against AI)
+    assert store.write_turn(record("g", version=4, ai_due=True), 3, release="a@3", claim="a@4", ttl=5) == (True, True)
+    assert redis_server.client.get("arcade:turn:g") == b"a@4"
+    # held by someone else: written, not taken
+    store.release_turn("g", "a@4")
+    assert store.claim_turn("g", "b@4", ttl=5)
+    assert store.write_turn(record("g", version=5, ai_due=True), 4, claim="a@5", ttl=5) == (True, False)
+    assert redis_server.client.get("arcade:turn:g") == b"b@4"
 
 
 def test_the_sweep_finds_due_turns_nobody_holds_in_one_call(store):
@@ -138,3 +156,31 @@ def test_a_move_through_a_current_copy_is_one_round_trip(redis_url, monkeypatch)
     moved, _ = service.update(session.id, lambda s: s.play(0, "2:1"))
     assert sent == ["EVALSHA", "EVALSHA"]  # the read, the compare-and-set
     assert [e["move"] for e in moved.history] == ["1:1", "1:1", "2:1"] and moved.version == 4
+
+
+def test_a_turn_taken_with_a_write_and_never_started_is_given_back(store):
+    """A write took the AI's turn for this process, but no search started (the request failed
+    after the write): the turn is given back within a renewal or two, so another process (or
+    the sweep) takes it, instead of being renewed for nobody."""
+    from webapp.cluster import TurnLeases
+
+    leases = TurnLeases(store, ttl=0.6, on_lost=lambda game_id: None)
+    try:
+        store.create(record("g"))
+        holder = leases.claim_name(2)
+        assert store.write_turn(record("g", version=2, ai_due=True), 1, claim=holder, ttl=leases.ttl) == (True, True)
+        leases.adopt("g", holder, 2)
+        assert leases.holds("g", 2) and store.unclaimed(["g"]) == []
+        deadline = time.monotonic() + 5
+        while store.unclaimed(["g"]) != ["g"]:
+            assert time.monotonic() < deadline, "the unstarted turn is still held"
+            time.sleep(0.05)
+        assert not leases.holds("g", 2)
+        # a turn that was started (take) is kept, renewed
+        assert store.write_turn(record("g", version=3, ai_due=True), 2, claim=leases.claim_name(3), ttl=0.6)[1]
+        leases.adopt("g", leases.claim_name(3), 3)
+        assert leases.take("g", 3)
+        time.sleep(1.0)
+        assert leases.holds("g", 3) and store.unclaimed(["g"]) == []
+    finally:
+        leases.close()
