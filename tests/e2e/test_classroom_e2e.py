@@ -151,6 +151,8 @@ def test_a_lesson(contexts, base_url, shots):
     assert serious_violations(late) == []
     teacher.set_viewport_size({"width": 390, "height": 844})
     assert serious_violations(teacher) == []
+    for page in (teacher, students[0]):
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than a phone
     teacher.screenshot(path=str(shots / "classroom-dashboard-390.png"), full_page=True)
     teacher.set_viewport_size(DESKTOP["viewport"])
 
