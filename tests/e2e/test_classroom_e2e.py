@@ -179,13 +179,14 @@ def reload_and_move(student: Page) -> None:
     play_a_move(student)
 
 
-def test_the_pages_at_phone_and_desktop_size_pass_axe(contexts, base_url):
+def test_the_pages_at_phone_and_desktop_size_pass_axe(contexts, base_url, shots):
     made = requests.post(f"{base_url}/api/classes", json={"name": "Axe", "game": "sim", "options": {},
                                                           "opponent": "alphabeta:strength=1"}).json()
     for size in (PHONE, DESKTOP):
         page = contexts(**size)
         page.goto("/join")
         expect(page.get_by_test_id("join-name")).to_have_value(re.compile(r"\w+ \w+"))
+        page.screenshot(path=str(shots / f"classroom-join-{size['viewport']['width']}.png"))
         assert serious_violations(page) == []
         page.goto(made["dashboard_url"])
         page.evaluate(f"localStorage.setItem('arcade.class.{made['id']}', '{made['teacher_token']}')")

@@ -204,8 +204,11 @@ def test_the_class_budget_limits_how_fast_its_games_start(tmp_path):
     assert len(teacher_view(client, klass)["students"][0]["games"]) == 3
 
 
-def test_random_pairs_play_each_other_and_the_odd_one_plays_the_computer(client, klass):
+def test_random_pairs_play_each_other_and_the_odd_one_plays_the_computer(app, client, klass):
     pupils = [student(client, klass, name) for name in ("Brave Fox", "Calm Owl", "Kind Seal")]
+    sio = get_socketio(app).test_client(app, flask_test_client=client)
+    sio.emit("class_join", {"class_id": klass["id"], "token": pupils[0]["student_token"]})
+    sio.get_received()
     answer = client.post(f"/api/classes/{klass['id']}/pairs", json={"token": klass["teacher_token"]})
     assert answer.status_code == 201
     pairs = answer.get_json()["pairs"]
@@ -219,7 +222,12 @@ def test_random_pairs_play_each_other_and_the_odd_one_plays_the_computer(client,
     first, second = (next(s for s in view["students"] if s["name"] == n) for n in pair)
     assert first["games"][-1]["id"] == second["games"][-1]["id"]
     assert {first["games"][-1]["seat"], second["games"][-1]["seat"]} == {0, 1}
-    assert len(pupils) == 3
+    assert [e["name"] for e in sio.get_received()].count("class_new_games") == 1  # the pages open their games
+    # each student's token plays their own seat of the pair's game
+    by_name = {p["name"]: p for p in pupils}
+    me = client.get(f"/api/classes/{klass['id']}/me?token={by_name[pair[1]]['student_token']}").get_json()
+    assert me["games"][-1] == {"id": first["games"][-1]["id"], "seat": second["games"][-1]["seat"], "status": "playing",
+                               "moves": 0}
 
 
 def test_the_teacher_renames_a_student_but_not_to_a_taken_or_bad_name(client, klass):

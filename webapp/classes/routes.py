@@ -166,6 +166,8 @@ def pair_students(class_id):
     record = as_teacher(class_id, json_body())
     groups = classroom().pair(record.id, client_address())
     names = {sid: s["name"] for sid, s in record.students.items()}
+    # every student's page opens its new game (GET .../me lists it)
+    socketio().emit("class_new_games", {"class_id": record.id}, to=students_room(record.id))
     changed(record.id)
     return jsonify({"pairs": [[names[sid] for sid in group] for group in groups]}), 201
 
