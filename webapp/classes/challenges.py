@@ -61,7 +61,7 @@ def _verdict_after(game, after, mover: int, budget: float, cancel) -> dict:
     if game.to_move(after) == CHANCE:
         return {"outcome": None, "distance": None, "score": None, "depth": 0, "exact": False,
                 "text": "chance moves next: no proved verdict"}
-    found = search_root(game, after, depth=0, budget=budget, cancel=cancel)
+    found = search_root(game, after, time_limit=budget, cancel=cancel)  # deepens until solved or out of time
     same_side = game.to_move(after) == mover
     if found.completed and found.outcome is not None:
         outcome = found.outcome if same_side else FLIP[found.outcome]
