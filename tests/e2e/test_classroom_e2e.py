@@ -182,6 +182,8 @@ def reload_and_move(student: Page) -> None:
 def test_the_pages_at_phone_and_desktop_size_pass_axe(contexts, base_url, shots):
     made = requests.post(f"{base_url}/api/classes", json={"name": "Axe", "game": "sim", "options": {},
                                                           "opponent": "alphabeta:strength=1"}).json()
+    pupil = requests.post(f"{base_url}/api/classes/join", json={"code": made["code"], "name": "Axe Student"}).json()
+    requests.post(f"{base_url}/api/classes/{made['id']}/games", json={"token": pupil["student_token"]})
     for size in (PHONE, DESKTOP):
         page = contexts(**size)
         page.goto("/join")
@@ -192,4 +194,9 @@ def test_the_pages_at_phone_and_desktop_size_pass_axe(contexts, base_url, shots)
         page.evaluate(f"localStorage.setItem('arcade.class.{made['id']}', '{made['teacher_token']}')")
         page.reload()
         expect(page.get_by_test_id("class-code")).to_have_text(made["code"])
+        expect(page.locator("[data-student] .thumb-board [data-point]").first).to_be_attached()
         assert serious_violations(page) == []
+        page.get_by_test_id("project").click()
+        expect(page.get_by_test_id("status")).not_to_have_text("Connecting…")
+        assert serious_violations(page) == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["viewport"]["width"]
