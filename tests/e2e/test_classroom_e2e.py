@@ -31,10 +31,12 @@ def shots(tmp_path) -> Path:
 
 @pytest.fixture
 def contexts(browser, base_url):
+    """``contexts(**options)``: a page in a new browser context (``base_url=`` another server)."""
     made = []
 
     def make(**options):
-        context = browser.new_context(base_url=base_url, bypass_csp=True, **options)  # (axe is injected)
+        options.setdefault("base_url", base_url)
+        context = browser.new_context(bypass_csp=True, **options)  # (axe is injected)
         made.append(context)
         return context.new_page()
 
@@ -74,7 +76,13 @@ def play_a_move(student: Page) -> None:
 
 
 def test_a_lesson(contexts, base_url, shots):
-    teacher = contexts(**DESKTOP)
+    lesson(contexts, base_url, base_url, shots)
+
+
+def lesson(contexts, base_url: str, students_url: str, shots: Path) -> None:
+    """The lesson, the teacher on the server at ``base_url``, the students on ``students_url``
+    (the same server, or another process of a cluster)."""
+    teacher = contexts(**DESKTOP, base_url=base_url)
     class_id, code = create_class(teacher)
     assert "/join" in teacher.get_by_test_id("join-link").inner_text()
     qr = requests.get(f"{base_url}/api/classes/{class_id}/qr.svg").text
@@ -82,11 +90,11 @@ def test_a_lesson(contexts, base_url, shots):
 
     students = []
     for i, name in enumerate(NAMES):
-        student = contexts(**PHONE)
+        student = contexts(**PHONE, base_url=students_url)
         join(student, code, name, by_link=i >= 3)
         students.append(student)
     # a nickname already in the class is refused with a clear message, and the page stays
-    late = contexts(**PHONE)
+    late = contexts(**PHONE, base_url=students_url)
     late.goto(f"/join?code={code}")
     late.get_by_test_id("join-name").fill("calm owl")
     late.get_by_test_id("join-button").click()
@@ -164,7 +172,7 @@ def test_a_lesson(contexts, base_url, shots):
     teacher.get_by_test_id("delete-class").click()
     expect(teacher.get_by_test_id("class-deleted")).to_be_visible()
     for game_id in game_ids:
-        assert requests.get(f"{base_url}/api/games/{game_id}").status_code == 404
+        assert requests.get(f"{students_url}/api/games/{game_id}").status_code == 404
     expect(students[0].get_by_test_id("join-error")).to_contain_text("ended the class")
 
 
