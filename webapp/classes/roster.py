@@ -27,6 +27,7 @@ from engine.options import OptionError
 from ..security import RateLimiter
 from ..sessions import ArcadeError, GameSession, Seat
 from ..store import hash_token
+from .challenges import challenge_summary
 from .storage import ClassRecord, ClassStore
 
 T = TypeVar("T")
@@ -382,8 +383,6 @@ class Classroom:
                 "current": thumbnail(current) if current is not None else None,
                 "results": {"games": len(games), "wins": outcomes.count("win"), "losses": outcomes.count("loss"),
                             "draws": outcomes.count("draw")}})
-        from .challenges import challenge_summary  # (challenges imports this module)
-
         current_challenge = record.challenges.get(record.current_challenge or "")
         return {"id": record.id, "code": record.code, "name": record.name, "game": record.game,
                 "options": get_game(record.game).from_options(record.settings).public_settings(),

@@ -249,6 +249,7 @@ def join_page():
 
 @bp.get("/class/<class_id>")
 def dashboard(class_id):
+    classroom().expire()
     try:
         record = classroom().get(class_id)
     except ArcadeError as exc:
