@@ -45,10 +45,11 @@ def contexts(browser, base_url):
         context.close()
 
 
-def create_class(teacher: Page) -> tuple[str, str]:
+def create_class(teacher: Page, shots: Path) -> tuple[str, str]:
     teacher.goto("/?game=nim")
     teacher.get_by_test_id("class-name").fill("Year 9 algorithms")
     teacher.get_by_test_id("class-level").select_option("3")
+    teacher.get_by_test_id("teach-class").screenshot(path=str(shots / "classroom-lobby-form.png"))
     teacher.get_by_test_id("create-class").click()
     teacher.wait_for_url(re.compile(r"/class/[^/]+$"))
     code = teacher.get_by_test_id("class-code")
@@ -83,7 +84,7 @@ def lesson(contexts, base_url: str, students_url: str, shots: Path) -> None:
     """The lesson, the teacher on the server at ``base_url``, the students on ``students_url``
     (the same server, or another process of a cluster)."""
     teacher = contexts(**DESKTOP, base_url=base_url)
-    class_id, code = create_class(teacher)
+    class_id, code = create_class(teacher, shots)
     assert "/join" in teacher.get_by_test_id("join-link").inner_text()
     qr = requests.get(f"{base_url}/api/classes/{class_id}/qr.svg").text
     assert f"join?code={code}" in qr  # the QR holds the link a phone opens
