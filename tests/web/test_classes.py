@@ -339,6 +339,21 @@ def test_a_second_answer_a_late_one_and_an_illegal_one_are_refused(client, klass
     assert summary["answered"] == 1 and summary["answers"] == {"1:1": 1}
 
 
+def test_a_challenge_is_revealed_by_itself_when_its_time_is_up(app, client, klass):
+    pupil = student(client, klass)
+    sio = get_socketio(app).test_client(app, flask_test_client=client)
+    sio.emit("class_join", {"class_id": klass["id"], "token": pupil["student_token"]})
+    cid = challenge(client, klass, seconds=5).get_json()["id"]
+    deadline = time.monotonic() + 15
+    revealed = []
+    while not revealed and time.monotonic() < deadline:
+        revealed = [e["args"][0] for e in sio.get_received() if e["name"] == "class_reveal"]
+        time.sleep(0.1)
+    assert revealed and revealed[0]["challenge_id"] == cid and revealed[0]["best"]
+    summary = client.get(f"/api/classes/{klass['id']}/challenges/{cid}?token={klass['teacher_token']}").get_json()
+    assert not summary["open"]
+
+
 @pytest.mark.parametrize("body,words", [
     ({"moves": ["9:9"]}, ["not legal"]),
     ({"moves": "1:1"}, ["list"]),

@@ -21,11 +21,12 @@ from flask_socketio import emit, join_room
 
 from ..sessions import ArcadeError, GameSession
 from ..sockets import on_event
-from .challenges import is_open, student_view
+from .challenges import challenge_in, challenge_summary, is_open, reveal_view, student_view
 from .roster import Classroom
 
 log = logging.getLogger(__name__)
 COALESCE = 0.1  # seconds: changes of one class within this make one class_state
+DEADLINE_GRACE = 0.5  # seconds after a challenge's deadline before it is revealed by itself
 
 
 def teacher_room(class_id: str) -> str:
@@ -44,6 +45,33 @@ class ClassPush:
         self.classroom = classroom
         self._pending: set[str] = set()
         self._lock = threading.Lock()
+
+    def reveal(self, class_id: str, challenge_id: str) -> dict:
+        """Close a challenge; every student gets ``class_reveal`` (the verdict, the best moves,
+        who found one). Returns the teacher's summary of it."""
+        def close(record):
+            challenge_in(record, challenge_id)["closed"] = True
+
+        record, _ = self.classroom.update(class_id, close)
+        challenge = challenge_in(record, challenge_id)
+        self.socketio.emit("class_reveal", reveal_view(record, challenge), to=students_room(class_id))
+        self.soon(class_id)
+        return challenge_summary(record, challenge)
+
+    def reveal_at_deadline(self, class_id: str, challenge_id: str, seconds: float) -> None:
+        """In the background: reveal the challenge when its time is up, unless it was already."""
+        def wait_and_reveal():
+            self.socketio.sleep(seconds + DEADLINE_GRACE)
+            try:
+                challenge = challenge_in(self.classroom.get(class_id), challenge_id)
+                if not challenge["closed"]:
+                    self.reveal(class_id, challenge_id)
+            except ArcadeError:
+                pass  # the class or the challenge is gone
+            except Exception:
+                log.exception("revealing challenge %s of class %s failed", challenge_id, class_id)
+
+        self.socketio.start_background_task(wait_and_reveal)
 
     def game_changed(self, session: GameSession) -> None:
         """A game's state was pushed: if it is a student's, its class's dashboard hears of it."""

@@ -19,7 +19,7 @@ from engine.games import catalog
 from ..api import client_address, json_body
 from ..security import refused
 from ..sessions import ArcadeError
-from .challenges import challenge_in, challenge_summary, make_challenge, record_answer, reveal_view, student_view
+from .challenges import challenge_in, challenge_summary, make_challenge, record_answer, student_view
 from .events import students_room
 from .roster import Classroom, student_seat, suggest_nickname
 
@@ -35,8 +35,12 @@ def socketio():
     return current_app.extensions["arcade"].socketio
 
 
+def push():
+    return current_app.extensions["class_push"]
+
+
 def changed(class_id: str) -> None:
-    current_app.extensions["class_push"].soon(class_id)
+    push().soon(class_id)
 
 
 def clock() -> float:
@@ -201,6 +205,7 @@ def start_challenge(class_id):
 
     record, _ = classroom().update(record.id, add)
     socketio().emit("class_challenge", student_view(record, challenge), to=students_room(record.id))
+    push().reveal_at_deadline(record.id, challenge["id"], challenge["seconds"])
     changed(record.id)
     return jsonify({"id": challenge["id"], "seconds": challenge["seconds"], "deadline": challenge["deadline"]}), 201
 
@@ -227,18 +232,11 @@ def challenge_state(class_id, challenge_id):
 
 @bp.post("/api/classes/<class_id>/challenges/<challenge_id>/reveal")
 def reveal_challenge(class_id, challenge_id):
-    """Close the challenge and show every student the engine's verdict."""
+    """Close the challenge and show every student the engine's verdict (at once: it would be at
+    the deadline anyway)."""
     record = as_teacher(class_id, json_body())
     challenge_in(record, challenge_id)
-
-    def close(r):
-        challenge_in(r, challenge_id)["closed"] = True
-
-    record, _ = classroom().update(record.id, close)
-    challenge = challenge_in(record, challenge_id)
-    socketio().emit("class_reveal", reveal_view(record, challenge), to=students_room(record.id))
-    changed(record.id)
-    return jsonify(challenge_summary(record, challenge))
+    return jsonify(push().reveal(record.id, challenge_id))
 
 
 # ----- pages ------------------------------------------------------------------------------------------
