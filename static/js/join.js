@@ -81,6 +81,11 @@
     socket.on("class_challenge", startChallenge);
     socket.on("class_reveal", reveal);
     socket.on("class_new_games", refreshGames);
+    socket.on("class_removed", () => {
+      localStorage.removeItem(KEY);
+      gameId = null;
+      showForm("Your teacher removed you from the class: join again with a nickname.");
+    });
     socket.on("class_deleted", () => {
       localStorage.removeItem(KEY);
       gameId = null;

@@ -155,16 +155,23 @@ def test_the_teachers_token_is_not_a_students(client, klass):
     refused(client.post(f"/api/classes/{klass['id']}/games", json={"token": klass["teacher_token"]}), 403, "student")
 
 
-def test_a_removed_students_token_opens_nothing(client, klass):
-    pupil = student(client, klass)
+def test_a_removed_students_token_opens_nothing(app, client, klass):
+    pupil, other = student(client, klass), student(client, klass, "Calm Owl")
     game = client.post(f"/api/classes/{klass['id']}/games", json={"token": pupil["student_token"]}).get_json()
+    phones = []
+    for who in (pupil, other):
+        phones.append(get_socketio(app).test_client(app, flask_test_client=client))
+        phones[-1].emit("class_join", {"class_id": klass["id"], "token": who["student_token"]})
+        phones[-1].get_received()
     answer = client.delete(f"/api/classes/{klass['id']}/students/{pupil['student_id']}?token={klass['teacher_token']}")
     assert answer.status_code == 204
+    assert [e["name"] for e in phones[0].get_received()].count("class_removed") == 1  # the page says so
+    assert "class_removed" not in [e["name"] for e in phones[1].get_received()]  # only that student's
     refused(client.post(f"/api/classes/{klass['id']}/games", json={"token": pupil["student_token"]}), 403,
             "no student of this class")
     refused(client.get(f"/api/classes/{klass['id']}/me?token={pupil['student_token']}"), 403, "join again")
     refused(client.get(f"/api/games/{game['id']}"), 404, "no game")
-    assert teacher_view(client, klass)["students"] == []
+    assert [s["name"] for s in teacher_view(client, klass)["students"]] == ["Calm Owl"]
 
 
 # ----- games ---------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 A teacher's sockets are in the room ``class:<id>:teacher`` and get ``class_state`` after every
 change of the class or of a student's game; a student's sockets are in ``class:<id>:students``
 and get ``class_challenge``, ``class_reveal``, ``class_new_games`` (the teacher paired them:
-a new game each) and ``class_deleted``. Pushes go through
+a new game each) and ``class_deleted``; ``class_removed`` when the teacher removes them. Pushes go through
 Flask-SocketIO's emit, hence through the message queue when processes share one: a move made
 on one process reaches a teacher connected to another.
 
@@ -35,6 +35,11 @@ def teacher_room(class_id: str) -> str:
 
 def students_room(class_id: str) -> str:
     return f"class:{class_id}:students"
+
+
+def student_room(class_id: str, student_id: str) -> str:
+    """One student's sockets (their phone, a second tab): told when the teacher removes them."""
+    return f"class:{class_id}:student:{student_id}"
 
 
 class ClassPush:
@@ -112,6 +117,7 @@ def register(socketio, classroom: Classroom) -> None:
         except ArcadeError:
             student = classroom.student_of(record, token)  # 403 unless a student's either
             join_room(students_room(record.id))
+            join_room(student_room(record.id, student["id"]))
             emit("class_joined", {"class_id": record.id, "role": "student", "student_id": student["id"],
                                   "name": student["name"], "class_name": record.name})
             challenge = record.challenges.get(record.current_challenge or "")

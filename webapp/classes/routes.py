@@ -20,7 +20,7 @@ from ..api import client_address, json_body
 from ..security import refused
 from ..sessions import ArcadeError
 from .challenges import challenge_in, challenge_summary, make_challenge, record_answer, student_view
-from .events import students_room
+from .events import student_room, students_room
 from .roster import Classroom, student_seat, suggest_nickname
 
 bp = Blueprint("classes", __name__)
@@ -160,6 +160,8 @@ def rename_student(class_id, student_id):
 def remove_student(class_id, student_id):
     as_teacher(class_id)
     record = classroom().remove(class_id, student_id)
+    socketio().emit("class_removed", {"class_id": record.id, "message": "the teacher removed you from the class"},
+                    to=student_room(record.id, student_id))
     changed(record.id)
     return Response(status=204)
 
