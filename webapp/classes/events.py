@@ -82,6 +82,7 @@ class ClassPush:
         """A game's state was pushed: if it is a student's, its class's dashboard hears of it."""
         class_id = session.extra.get("class")
         if isinstance(class_id, str):
+            self.classroom.summaries.forget(session.id)
             self.soon(class_id)
 
     def soon(self, class_id: str) -> None:

@@ -17,6 +17,7 @@ import secrets
 import threading
 import time
 import unicodedata
+from collections import OrderedDict
 from typing import Any, Callable, Iterable, TypeVar
 
 from engine.agents import parse_agent
@@ -127,6 +128,44 @@ def thumbnail(session: GameSession) -> dict:
     return data
 
 
+class SummaryCache:
+    """What a class shows of its students' older games, kept between two ``class_state``: a
+    student who played thirty games would otherwise have thirty games rebuilt from the store
+    for every move of the class. An entry is dropped when its game changes here (the push
+    hook) and is read again after ``ttl`` seconds at most (a change made by another process).
+
+    >>> cache = SummaryCache(ttl=60)
+    >>> cache.put("g1", {"id": "g1"}); cache.get("g1")
+    {'id': 'g1'}
+    >>> cache.forget("g1"); cache.get("g1") is None
+    True
+    """
+
+    def __init__(self, ttl: float = 30.0, size: int = 20_000):
+        self.ttl, self.size = ttl, size
+        self._entries: OrderedDict[str, tuple[float, dict]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: str) -> dict | None:
+        with self._lock:
+            entry = self._entries.get(game_id)
+            if entry is None or time.monotonic() > entry[0]:
+                return None
+            return entry[1]
+
+    def put(self, game_id: str, summary: dict) -> None:
+        with self._lock:
+            # spread the re-reads of a whole class over the ttl, not all in one class_state
+            self._entries[game_id] = (time.monotonic() + self.ttl * random.uniform(0.5, 1.0), summary)
+            self._entries.move_to_end(game_id)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def forget(self, game_id: str) -> None:
+        with self._lock:
+            self._entries.pop(game_id, None)
+
+
 class Classroom:
     """Every class, through its store (see the module doc)."""
 
@@ -138,6 +177,7 @@ class Classroom:
         self._locks: dict[str, threading.Lock] = {}
         self._locks_guard = threading.Lock()
         self._next_expiry = 0.0
+        self.summaries = SummaryCache()
 
     # ----- reading -------------------------------------------------------------------------------
     def get(self, class_id: Any) -> ClassRecord:
@@ -370,13 +410,19 @@ class Classroom:
         for sid in record.order:
             student = record.students[sid]
             games, current = [], None
-            for game_id in student["games"]:
+            for i, game_id in enumerate(student["games"]):
+                latest = i == len(student["games"]) - 1
+                if not latest and (summary := self.summaries.get(game_id)) is not None:
+                    games.append(summary)
+                    continue
                 try:
                     session = self.arcade.store.get(game_id)
                 except ArcadeError:
                     continue  # expired
-                games.append(game_summary(session, student_seat(session, student["token_hash"])))
-                current = session
+                summary = game_summary(session, student_seat(session, student["token_hash"]))
+                self.summaries.put(game_id, summary)
+                games.append(summary)
+                current = session if latest else None
             outcomes = [g["outcome"] for g in games if g["outcome"] and not g["abandoned"]]
             students.append({
                 "id": sid, "name": student["name"], "games": games,
