@@ -40,6 +40,7 @@ NAME_MAX = 24  # characters of a nickname
 CLASS_NAME_MAX = 60
 MAX_STUDENTS = 200
 CAS_RETRIES = 30
+LOCK_STRIPES = 64
 HTML_ISH = re.compile(r"[<>&\"'`]|://")
 
 ADJECTIVES = ("Brave", "Calm", "Clever", "Curious", "Eager", "Gentle", "Happy", "Jolly", "Kind", "Lucky",
@@ -174,8 +175,7 @@ class Classroom:
         self.arcade = arcade
         self.keep = keep  # seconds a class stays after its last change
         self.budget = RateLimiter(game_limit, game_period)  # games a class may start (per process)
-        self._locks: dict[str, threading.Lock] = {}
-        self._locks_guard = threading.Lock()
+        self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
         self._next_expiry = 0.0
         self.summaries = SummaryCache()
 
@@ -206,21 +206,21 @@ class Classroom:
 
     # ----- changing -----------------------------------------------------------------------------
     def _lock(self, class_id: str) -> threading.Lock:
-        with self._locks_guard:
-            return self._locks.setdefault(class_id, threading.Lock())
+        """This process's lock for a class's writes (an optimisation: compare-and-set keeps them
+        right), one of a fixed few: unknown ids make no new ones."""
+        return self._locks[hash(class_id) % len(self._locks)]
 
     def update(self, class_id: Any, change: Callable[[ClassRecord], T]) -> tuple[ClassRecord, T]:
         """Apply ``change`` to a copy of the class and store it (compare-and-set; ``change``
         raises ArcadeError to refuse, writing nothing, and runs again if it lost a race)."""
-        self.get(class_id)
-        with self._lock(class_id):
+        with self._lock(str(class_id)):
             for _ in range(CAS_RETRIES):
-                current = self.get(class_id)
-                new = current.copy()
+                new = self.get(class_id)  # a fresh copy, ours to change
+                expected = new.version
                 result = change(new)
-                new.version = current.version + 1
+                new.version = expected + 1
                 new.updated = time.time()
-                if self.store.compare_and_set(new, current.version):
+                if self.store.compare_and_set(new, expected):
                     return new, result
         raise ArcadeError("conflict", "the class kept changing while this request was applied: try again", 409)
 
