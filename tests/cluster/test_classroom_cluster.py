@@ -98,7 +98,7 @@ def test_both_class_stores_keep_codes_unique_compare_and_set_and_expire(kind, re
         assert not store.create(ClassRecord(**{**old.__dict__, "id": "c2"}))  # the code is taken
         assert not store.create(ClassRecord(**{**old.__dict__, "code": "BBBBBB"}))  # so is the id
         assert store.by_code("AAAAAA") == "c1" and store.by_code("BBBBBB") is None
-        newer = old.copy()
+        newer = ClassRecord.from_json(old.to_json())
         newer.version, newer.name, newer.updated = 2, "New", 200.0
         assert store.compare_and_set(newer, 1)
         assert not store.compare_and_set(newer, 1)  # a writer that lost the race writes nothing

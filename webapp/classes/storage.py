@@ -53,9 +53,6 @@ class ClassRecord:
         data = json.loads(text)
         return cls(**{k: v for k, v in data.items() if k in _FIELDS})
 
-    def copy(self) -> "ClassRecord":
-        return ClassRecord.from_json(self.to_json())
-
 
 _FIELDS = tuple(f.name for f in fields(ClassRecord))
 
