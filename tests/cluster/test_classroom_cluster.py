@@ -104,7 +104,14 @@ def test_both_class_stores_keep_codes_unique_compare_and_set_and_expire(kind, re
         assert not store.compare_and_set(newer, 1)  # a writer that lost the race writes nothing
         assert store.get("c1").name == "New"
         assert store.expired(150.0) == [] and store.expired(250.0) == ["c1"]
+        assert store.add_answer("c1", "q1", "s1", "1:1") and store.add_answer("c1", "q1", "s2", "2:1")
+        assert not store.add_answer("c1", "q1", "s1", "3:1")  # one answer each: the first stays
+        assert store.answers("c1", "q1") == {"s1": "1:1", "s2": "2:1"} and store.answers("c1", "q2") == {}
+        newer.challenges = {"q1": {}}
+        newer.version = 3
+        assert store.compare_and_set(newer, 2)
         assert store.delete("c1").name == "New"
+        assert store.answers("c1", "q1") == {}  # gone with the class
         assert store.get("c1") is None and store.by_code("AAAAAA") is None and store.delete("c1") is None
         assert store.create(ClassRecord(**{**old.__dict__, "id": "c3"}))  # the code is free again
     finally:

@@ -58,7 +58,7 @@ class ClassPush:
             challenge_in(record, challenge_id)["closed"] = True
 
         record, _ = self.classroom.update(class_id, close)
-        challenge = challenge_in(record, challenge_id)
+        challenge = self.classroom.challenge(record, challenge_id)
         self.socketio.emit("class_reveal", reveal_view(record, challenge), to=students_room(class_id))
         self.soon(class_id)
         return challenge_summary(record, challenge)
@@ -121,7 +121,7 @@ def register(socketio, classroom: Classroom) -> None:
             join_room(student_room(record.id, student["id"]))
             emit("class_joined", {"class_id": record.id, "role": "student", "student_id": student["id"],
                                   "name": student["name"], "class_name": record.name})
-            challenge = record.challenges.get(record.current_challenge or "")
+            challenge = classroom.challenge(record, record.current_challenge) if record.current_challenge else None
             if challenge and is_open(challenge) and student["id"] not in challenge["answers"]:
                 emit("class_challenge", student_view(record, challenge))
             return

@@ -28,7 +28,7 @@ from engine.options import OptionError
 from ..security import RateLimiter
 from ..sessions import ArcadeError, GameSession, Seat
 from ..store import hash_token
-from .challenges import challenge_summary
+from .challenges import challenge_in, challenge_summary, check_answer
 from .storage import ClassRecord, ClassStore
 
 T = TypeVar("T")
@@ -402,6 +402,21 @@ class Classroom:
                   "seats": [dict(seat, token=None, join_url=None) for seat in created["seats"]]}
         return session, answer
 
+    # ----- challenges ----------------------------------------------------------------------------
+    def challenge(self, record: ClassRecord, challenge_id: Any) -> dict:
+        """A challenge of the class with its answers (404 for an unknown one)."""
+        challenge = challenge_in(record, challenge_id)
+        challenge["answers"] = self.store.answers(record.id, challenge["id"])
+        return challenge
+
+    def answer(self, record: ClassRecord, challenge_id: Any, student: dict, move: Any, now: float) -> str:
+        """Keep a student's answer (one each, before the deadline); the move in notation."""
+        challenge = self.challenge(record, challenge_id)
+        notation = check_answer(challenge, student, move, now)
+        if not self.store.add_answer(record.id, challenge["id"], student["id"], notation):
+            raise ArcadeError("already_answered", "you already answered this challenge: one answer each", 409)
+        return notation
+
     # ----- the teacher's view -------------------------------------------------------------------
     def state(self, record: ClassRecord) -> dict:
         """``GET /api/classes/<id>``: the class, every student with their games (newest last)
@@ -429,7 +444,7 @@ class Classroom:
                 "current": thumbnail(current) if current is not None else None,
                 "results": {"games": len(games), "wins": outcomes.count("win"), "losses": outcomes.count("loss"),
                             "draws": outcomes.count("draw")}})
-        current_challenge = record.challenges.get(record.current_challenge or "")
+        current_challenge = self.challenge(record, record.current_challenge) if record.current_challenge else None
         return {"id": record.id, "code": record.code, "name": record.name, "game": record.game,
                 "options": get_game(record.game).from_options(record.settings).public_settings(),
                 "opponent": record.opponent, "version": record.version, "students": students,

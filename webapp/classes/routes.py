@@ -19,7 +19,7 @@ from engine.games import catalog
 from ..api import client_address, json_body
 from ..security import refused
 from ..sessions import ArcadeError
-from .challenges import challenge_in, challenge_summary, make_challenge, record_answer, student_view
+from .challenges import challenge_in, challenge_summary, make_challenge, student_view
 from .events import student_room, students_room
 from .roster import Classroom, student_seat, suggest_nickname
 
@@ -219,9 +219,7 @@ def answer_challenge(class_id, challenge_id):
     challenge_in(record, challenge_id)  # 404 before anything else
     if "move" not in body:
         raise ArcadeError("bad_request", "missing field 'move' (your answer)")
-    now, token = clock(), body_token(body)
-    _, move = classroom().update(
-        record.id, lambda r: record_answer(r, challenge_id, classroom().student_of(r, token), body["move"], now))
+    move = classroom().answer(record, challenge_id, student, body["move"], clock())
     changed(record.id)
     return jsonify({"move": move}), 201
 
@@ -229,7 +227,7 @@ def answer_challenge(class_id, challenge_id):
 @bp.get("/api/classes/<class_id>/challenges/<challenge_id>")
 def challenge_state(class_id, challenge_id):
     record = as_teacher(class_id)
-    return jsonify(challenge_summary(record, challenge_in(record, challenge_id)))
+    return jsonify(challenge_summary(record, classroom().challenge(record, challenge_id)))
 
 
 @bp.post("/api/classes/<class_id>/challenges/<challenge_id>/reveal")
