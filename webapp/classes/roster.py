@@ -146,6 +146,7 @@ class SummaryCache:
         self.ttl, self.size = ttl, size
         self._entries: OrderedDict[str, tuple[float, dict]] = OrderedDict()
         self._lock = threading.Lock()
+        self._jitter = random.Random()  # (its own: the global generator is the caller's)
 
     def get(self, game_id: str) -> dict | None:
         with self._lock:
@@ -157,7 +158,7 @@ class SummaryCache:
     def put(self, game_id: str, summary: dict) -> None:
         with self._lock:
             # spread the re-reads of a whole class over the ttl, not all in one class_state
-            self._entries[game_id] = (time.monotonic() + self.ttl * random.uniform(0.5, 1.0), summary)
+            self._entries[game_id] = (time.monotonic() + self.ttl * self._jitter.uniform(0.5, 1.0), summary)
             self._entries.move_to_end(game_id)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
