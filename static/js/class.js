@@ -171,8 +171,10 @@
   $("challenge-form").addEventListener("submit", async (e) => {
     e.preventDefault();
     let moves = [];
-    const gameId = $("challenge-position").value;
-    if (gameId) {
+    const gameId = $("challenge-position").value, typed = $("challenge-moves").value.trim();
+    if (typed) {
+      moves = typed.split(",").map((m) => m.trim()).filter(Boolean);
+    } else if (gameId) {
       const record = await api("GET", `/api/games/${encodeURIComponent(gameId)}/record`);
       if (!record.ok) { note(record.error); return; }
       moves = record.data.moves.map((m) => m.move);

@@ -56,6 +56,13 @@
     if (last) openGame(last.id, last.seat);
   }
 
+  /** The teacher paired the class: open this student's newest game. */
+  async function refreshGames() {
+    const got = await api("GET", `/api/classes/${encodeURIComponent(me.class_id)}/me?token=${encodeURIComponent(me.token)}`);
+    const last = got.ok && got.data.games[got.data.games.length - 1];
+    if (last && last.id !== gameId) openGame(last.id, last.seat);
+  }
+
   function showForm(error) {
     home.hidden = true;
     form.hidden = false;
@@ -73,6 +80,12 @@
     socket.on("state", (state) => { if (state.id === gameId) renderGame(state); });
     socket.on("class_challenge", startChallenge);
     socket.on("class_reveal", reveal);
+    socket.on("class_new_games", refreshGames);
+    socket.on("class_removed", () => {
+      localStorage.removeItem(KEY);
+      gameId = null;
+      showForm("Your teacher removed you from the class: join again with a nickname.");
+    });
     socket.on("class_deleted", () => {
       localStorage.removeItem(KEY);
       gameId = null;

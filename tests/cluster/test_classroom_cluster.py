@@ -5,9 +5,11 @@ count on A, and a class deleted on A is gone on B with its games."""
 
 from __future__ import annotations
 
+import pytest
 import requests
 
 from tests.cluster.test_two_processes import cluster_args
+from webapp.classes.storage import ClassRecord, RedisClassStore, SQLiteClassStore
 
 NAMES = ["Brave Fox", "Calm Owl", "Kind Seal", "Lucky Lynx", "Witty Heron"]
 CLASS_EVENTS = ("class_state", "class_joined", "class_challenge", "class_reveal", "class_deleted")
@@ -83,3 +85,34 @@ def test_a_lesson_with_the_teacher_on_one_process_and_the_students_on_another(re
         assert requests.get(f"{b.url}/api/games/{game_id}", timeout=10).status_code == 404
         again = requests.post(f"{b.url}/api/classes/{cid}/games", json={"token": pupil["student_token"]}, timeout=10)
         assert again.status_code == 404 and "no class" in again.json()["error"]
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "redis"])
+def test_both_class_stores_keep_codes_unique_compare_and_set_and_expire(kind, redis_url, tmp_path):
+    """The SQLite and the Redis class stores keep the same promises."""
+    store = (RedisClassStore(redis_url) if kind == "redis" else SQLiteClassStore(str(tmp_path / "c.sqlite3")))
+    try:
+        old = ClassRecord(id="c1", code="AAAAAA", name="Old", game="nim", settings={}, opponent="random",
+                          teacher_hash="h", updated=100.0)
+        assert store.create(old)
+        assert not store.create(ClassRecord(**{**old.__dict__, "id": "c2"}))  # the code is taken
+        assert not store.create(ClassRecord(**{**old.__dict__, "code": "BBBBBB"}))  # so is the id
+        assert store.by_code("AAAAAA") == "c1" and store.by_code("BBBBBB") is None
+        newer = ClassRecord.from_json(old.to_json())
+        newer.version, newer.name, newer.updated = 2, "New", 200.0
+        assert store.compare_and_set(newer, 1)
+        assert not store.compare_and_set(newer, 1)  # a writer that lost the race writes nothing
+        assert store.get("c1").name == "New"
+        assert store.expired(150.0) == [] and store.expired(250.0) == ["c1"]
+        assert store.add_answer("c1", "q1", "s1", "1:1") and store.add_answer("c1", "q1", "s2", "2:1")
+        assert not store.add_answer("c1", "q1", "s1", "3:1")  # one answer each: the first stays
+        assert store.answers("c1", "q1") == {"s1": "1:1", "s2": "2:1"} and store.answers("c1", "q2") == {}
+        newer.challenges = {"q1": {}}
+        newer.version = 3
+        assert store.compare_and_set(newer, 2)
+        assert store.delete("c1").name == "New"
+        assert store.answers("c1", "q1") == {}  # gone with the class
+        assert store.get("c1") is None and store.by_code("AAAAAA") is None and store.delete("c1") is None
+        assert store.create(ClassRecord(**{**old.__dict__, "id": "c3"}))  # the code is free again
+    finally:
+        store.close()

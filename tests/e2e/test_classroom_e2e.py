@@ -31,10 +31,12 @@ def shots(tmp_path) -> Path:
 
 @pytest.fixture
 def contexts(browser, base_url):
+    """``contexts(**options)``: a page in a new browser context (``base_url=`` another server)."""
     made = []
 
     def make(**options):
-        context = browser.new_context(base_url=base_url, bypass_csp=True, **options)  # (axe is injected)
+        options.setdefault("base_url", base_url)
+        context = browser.new_context(bypass_csp=True, **options)  # (axe is injected)
         made.append(context)
         return context.new_page()
 
@@ -43,10 +45,11 @@ def contexts(browser, base_url):
         context.close()
 
 
-def create_class(teacher: Page) -> tuple[str, str]:
+def create_class(teacher: Page, shots: Path) -> tuple[str, str]:
     teacher.goto("/?game=nim")
     teacher.get_by_test_id("class-name").fill("Year 9 algorithms")
     teacher.get_by_test_id("class-level").select_option("3")
+    teacher.get_by_test_id("teach-class").screenshot(path=str(shots / "classroom-lobby-form.png"))
     teacher.get_by_test_id("create-class").click()
     teacher.wait_for_url(re.compile(r"/class/[^/]+$"))
     code = teacher.get_by_test_id("class-code")
@@ -74,19 +77,25 @@ def play_a_move(student: Page) -> None:
 
 
 def test_a_lesson(contexts, base_url, shots):
-    teacher = contexts(**DESKTOP)
-    class_id, code = create_class(teacher)
+    lesson(contexts, base_url, base_url, shots)
+
+
+def lesson(contexts, base_url: str, students_url: str, shots: Path) -> None:
+    """The lesson, the teacher on the server at ``base_url``, the students on ``students_url``
+    (the same server, or another process of a cluster)."""
+    teacher = contexts(**DESKTOP, base_url=base_url)
+    class_id, code = create_class(teacher, shots)
     assert "/join" in teacher.get_by_test_id("join-link").inner_text()
     qr = requests.get(f"{base_url}/api/classes/{class_id}/qr.svg").text
     assert f"join?code={code}" in qr  # the QR holds the link a phone opens
 
     students = []
     for i, name in enumerate(NAMES):
-        student = contexts(**PHONE)
+        student = contexts(**PHONE, base_url=students_url)
         join(student, code, name, by_link=i >= 3)
         students.append(student)
     # a nickname already in the class is refused with a clear message, and the page stays
-    late = contexts(**PHONE)
+    late = contexts(**PHONE, base_url=students_url)
     late.goto(f"/join?code={code}")
     late.get_by_test_id("join-name").fill("calm owl")
     late.get_by_test_id("join-button").click()
@@ -151,6 +160,8 @@ def test_a_lesson(contexts, base_url, shots):
     assert serious_violations(late) == []
     teacher.set_viewport_size({"width": 390, "height": 844})
     assert serious_violations(teacher) == []
+    for page in (teacher, students[0]):
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than a phone
     teacher.screenshot(path=str(shots / "classroom-dashboard-390.png"), full_page=True)
     teacher.set_viewport_size(DESKTOP["viewport"])
 
@@ -162,7 +173,7 @@ def test_a_lesson(contexts, base_url, shots):
     teacher.get_by_test_id("delete-class").click()
     expect(teacher.get_by_test_id("class-deleted")).to_be_visible()
     for game_id in game_ids:
-        assert requests.get(f"{base_url}/api/games/{game_id}").status_code == 404
+        assert requests.get(f"{students_url}/api/games/{game_id}").status_code == 404
     expect(students[0].get_by_test_id("join-error")).to_contain_text("ended the class")
 
 
@@ -177,16 +188,24 @@ def reload_and_move(student: Page) -> None:
     play_a_move(student)
 
 
-def test_the_pages_at_phone_and_desktop_size_pass_axe(contexts, base_url):
+def test_the_pages_at_phone_and_desktop_size_pass_axe(contexts, base_url, shots):
     made = requests.post(f"{base_url}/api/classes", json={"name": "Axe", "game": "sim", "options": {},
                                                           "opponent": "alphabeta:strength=1"}).json()
+    pupil = requests.post(f"{base_url}/api/classes/join", json={"code": made["code"], "name": "Axe Student"}).json()
+    requests.post(f"{base_url}/api/classes/{made['id']}/games", json={"token": pupil["student_token"]})
     for size in (PHONE, DESKTOP):
         page = contexts(**size)
         page.goto("/join")
         expect(page.get_by_test_id("join-name")).to_have_value(re.compile(r"\w+ \w+"))
+        page.screenshot(path=str(shots / f"classroom-join-{size['viewport']['width']}.png"))
         assert serious_violations(page) == []
         page.goto(made["dashboard_url"])
         page.evaluate(f"localStorage.setItem('arcade.class.{made['id']}', '{made['teacher_token']}')")
         page.reload()
         expect(page.get_by_test_id("class-code")).to_have_text(made["code"])
+        expect(page.locator("[data-student] .thumb-board [data-point]").first).to_be_attached()
         assert serious_violations(page) == []
+        page.get_by_test_id("project").click()
+        expect(page.get_by_test_id("status")).not_to_have_text("Connecting…")
+        assert serious_violations(page) == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["viewport"]["width"]

@@ -155,16 +155,23 @@ def test_the_teachers_token_is_not_a_students(client, klass):
     refused(client.post(f"/api/classes/{klass['id']}/games", json={"token": klass["teacher_token"]}), 403, "student")
 
 
-def test_a_removed_students_token_opens_nothing(client, klass):
-    pupil = student(client, klass)
+def test_a_removed_students_token_opens_nothing(app, client, klass):
+    pupil, other = student(client, klass), student(client, klass, "Calm Owl")
     game = client.post(f"/api/classes/{klass['id']}/games", json={"token": pupil["student_token"]}).get_json()
+    phones = []
+    for who in (pupil, other):
+        phones.append(get_socketio(app).test_client(app, flask_test_client=client))
+        phones[-1].emit("class_join", {"class_id": klass["id"], "token": who["student_token"]})
+        phones[-1].get_received()
     answer = client.delete(f"/api/classes/{klass['id']}/students/{pupil['student_id']}?token={klass['teacher_token']}")
     assert answer.status_code == 204
+    assert [e["name"] for e in phones[0].get_received()].count("class_removed") == 1  # the page says so
+    assert "class_removed" not in [e["name"] for e in phones[1].get_received()]  # only that student's
     refused(client.post(f"/api/classes/{klass['id']}/games", json={"token": pupil["student_token"]}), 403,
             "no student of this class")
     refused(client.get(f"/api/classes/{klass['id']}/me?token={pupil['student_token']}"), 403, "join again")
     refused(client.get(f"/api/games/{game['id']}"), 404, "no game")
-    assert teacher_view(client, klass)["students"] == []
+    assert [s["name"] for s in teacher_view(client, klass)["students"]] == ["Calm Owl"]
 
 
 # ----- games ---------------------------------------------------------------------------------------------
@@ -204,8 +211,11 @@ def test_the_class_budget_limits_how_fast_its_games_start(tmp_path):
     assert len(teacher_view(client, klass)["students"][0]["games"]) == 3
 
 
-def test_random_pairs_play_each_other_and_the_odd_one_plays_the_computer(client, klass):
+def test_random_pairs_play_each_other_and_the_odd_one_plays_the_computer(app, client, klass):
     pupils = [student(client, klass, name) for name in ("Brave Fox", "Calm Owl", "Kind Seal")]
+    sio = get_socketio(app).test_client(app, flask_test_client=client)
+    sio.emit("class_join", {"class_id": klass["id"], "token": pupils[0]["student_token"]})
+    sio.get_received()
     answer = client.post(f"/api/classes/{klass['id']}/pairs", json={"token": klass["teacher_token"]})
     assert answer.status_code == 201
     pairs = answer.get_json()["pairs"]
@@ -219,7 +229,12 @@ def test_random_pairs_play_each_other_and_the_odd_one_plays_the_computer(client,
     first, second = (next(s for s in view["students"] if s["name"] == n) for n in pair)
     assert first["games"][-1]["id"] == second["games"][-1]["id"]
     assert {first["games"][-1]["seat"], second["games"][-1]["seat"]} == {0, 1}
-    assert len(pupils) == 3
+    assert [e["name"] for e in sio.get_received()].count("class_new_games") == 1  # the pages open their games
+    # each student's token plays their own seat of the pair's game
+    by_name = {p["name"]: p for p in pupils}
+    me = client.get(f"/api/classes/{klass['id']}/me?token={by_name[pair[1]]['student_token']}").get_json()
+    assert me["games"][-1] == {"id": first["games"][-1]["id"], "seat": second["games"][-1]["seat"], "status": "playing",
+                               "moves": 0}
 
 
 def test_the_teacher_renames_a_student_but_not_to_a_taken_or_bad_name(client, klass):
@@ -329,6 +344,21 @@ def test_a_second_answer_a_late_one_and_an_illegal_one_are_refused(client, klass
     refused(client.post(url + "/answers", json={"token": c["student_token"], "move": "1:1"}), 409, "time")
     summary = client.get(url + f"?token={klass['teacher_token']}").get_json()
     assert summary["answered"] == 1 and summary["answers"] == {"1:1": 1}
+
+
+def test_a_challenge_is_revealed_by_itself_when_its_time_is_up(app, client, klass):
+    pupil = student(client, klass)
+    sio = get_socketio(app).test_client(app, flask_test_client=client)
+    sio.emit("class_join", {"class_id": klass["id"], "token": pupil["student_token"]})
+    cid = challenge(client, klass, seconds=5).get_json()["id"]
+    deadline = time.monotonic() + 15
+    revealed = []
+    while not revealed and time.monotonic() < deadline:
+        revealed = [e["args"][0] for e in sio.get_received() if e["name"] == "class_reveal"]
+        time.sleep(0.1)
+    assert revealed and revealed[0]["challenge_id"] == cid and revealed[0]["best"]
+    summary = client.get(f"/api/classes/{klass['id']}/challenges/{cid}?token={klass['teacher_token']}").get_json()
+    assert not summary["open"]
 
 
 @pytest.mark.parametrize("body,words", [

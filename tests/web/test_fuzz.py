@@ -102,9 +102,11 @@ class Target:
 
     def snapshot(self):
         state = self.client.get(f"/api/games/{self.game_id}").get_json()
-        klass = self.app.extensions["classes"].get(self.class_id)
+        classes = self.app.extensions["classes"]
+        klass = classes.get(self.class_id)
+        answers = {cid: classes.store.answers(self.class_id, cid) for cid in klass.challenges}
         return (state["version"], json.dumps(state["history"]), state["status"],
-                len(self.arcade.store.all()), len(self.arcade.arenas), klass.version)
+                len(self.arcade.store.all()), len(self.arcade.arenas), klass.version, answers)
 
     def stop_arenas(self):
         for job in list(self.arcade.arenas.values()):

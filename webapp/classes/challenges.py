@@ -61,7 +61,7 @@ def _verdict_after(game, after, mover: int, budget: float, cancel) -> dict:
     if game.to_move(after) == CHANCE:
         return {"outcome": None, "distance": None, "score": None, "depth": 0, "exact": False,
                 "text": "chance moves next: no proved verdict"}
-    found = search_root(game, after, depth=0, budget=budget, cancel=cancel)
+    found = search_root(game, after, time_limit=budget, cancel=cancel)  # deepens until solved or out of time
     same_side = game.to_move(after) == mover
     if found.completed and found.outcome is not None:
         outcome = found.outcome if same_side else FLIP[found.outcome]
@@ -136,10 +136,10 @@ def make_challenge(record: ClassRecord, body: dict, pool) -> dict:
             "verdict": verdict, "best": best_moves(verdict), "closed": False}
 
 
-def record_answer(record: ClassRecord, challenge_id: Any, student: dict, move: Any, now: float) -> str:
-    """Store ``student``'s answer (in the game's notation, returned); refused if the student
-    answered already or the time is up (409), or the move is not legal (400)."""
-    challenge = challenge_in(record, challenge_id)
+def check_answer(challenge: dict, student: dict, move: Any, now: float) -> str:
+    """``student``'s answer to ``challenge`` (its answers loaded) in the game's notation;
+    refused if the student answered already or the time is up (409), or the move is not legal
+    (400)."""
     if student["id"] in challenge["answers"]:
         raise ArcadeError("already_answered", "you already answered this challenge: one answer each", 409)
     if challenge["closed"] or now > challenge["deadline"]:
@@ -152,7 +152,6 @@ def record_answer(record: ClassRecord, challenge_id: Any, student: dict, move: A
         notation = game.notation(state, game.parse_move(state, move))
     except IllegalMove as exc:
         raise ArcadeError("illegal_move", f"that move is not legal here: {exc}") from None
-    challenge["answers"][student["id"]] = notation
     return notation
 
 

@@ -2,7 +2,8 @@
 
 A teacher's sockets are in the room ``class:<id>:teacher`` and get ``class_state`` after every
 change of the class or of a student's game; a student's sockets are in ``class:<id>:students``
-and get ``class_challenge``, ``class_reveal`` and ``class_deleted``. Pushes go through
+and get ``class_challenge``, ``class_reveal``, ``class_new_games`` (the teacher paired them:
+a new game each) and ``class_deleted``; ``class_removed`` when the teacher removes them. Pushes go through
 Flask-SocketIO's emit, hence through the message queue when processes share one: a move made
 on one process reaches a teacher connected to another.
 
@@ -20,11 +21,12 @@ from flask_socketio import emit, join_room
 
 from ..sessions import ArcadeError, GameSession
 from ..sockets import on_event
-from .challenges import is_open, student_view
+from .challenges import challenge_in, challenge_summary, is_open, reveal_view, student_view
 from .roster import Classroom
 
 log = logging.getLogger(__name__)
 COALESCE = 0.1  # seconds: changes of one class within this make one class_state
+DEADLINE_GRACE = 0.5  # seconds after a challenge's deadline before it is revealed by itself
 
 
 def teacher_room(class_id: str) -> str:
@@ -33,6 +35,11 @@ def teacher_room(class_id: str) -> str:
 
 def students_room(class_id: str) -> str:
     return f"class:{class_id}:students"
+
+
+def student_room(class_id: str, student_id: str) -> str:
+    """One student's sockets (their phone, a second tab): told when the teacher removes them."""
+    return f"class:{class_id}:student:{student_id}"
 
 
 class ClassPush:
@@ -44,10 +51,38 @@ class ClassPush:
         self._pending: set[str] = set()
         self._lock = threading.Lock()
 
+    def reveal(self, class_id: str, challenge_id: str) -> dict:
+        """Close a challenge; every student gets ``class_reveal`` (the verdict, the best moves,
+        who found one). Returns the teacher's summary of it."""
+        def close(record):
+            challenge_in(record, challenge_id)["closed"] = True
+
+        record, _ = self.classroom.update(class_id, close)
+        challenge = self.classroom.challenge(record, challenge_id)
+        self.socketio.emit("class_reveal", reveal_view(record, challenge), to=students_room(class_id))
+        self.soon(class_id)
+        return challenge_summary(record, challenge)
+
+    def reveal_at_deadline(self, class_id: str, challenge_id: str, seconds: float) -> None:
+        """In the background: reveal the challenge when its time is up, unless it was already."""
+        def wait_and_reveal():
+            self.socketio.sleep(seconds + DEADLINE_GRACE)
+            try:
+                challenge = challenge_in(self.classroom.get(class_id), challenge_id)
+                if not challenge["closed"]:
+                    self.reveal(class_id, challenge_id)
+            except ArcadeError:
+                pass  # the class or the challenge is gone
+            except Exception:
+                log.exception("revealing challenge %s of class %s failed", challenge_id, class_id)
+
+        self.socketio.start_background_task(wait_and_reveal)
+
     def game_changed(self, session: GameSession) -> None:
         """A game's state was pushed: if it is a student's, its class's dashboard hears of it."""
         class_id = session.extra.get("class")
         if isinstance(class_id, str):
+            self.classroom.summaries.forget(session.id)
             self.soon(class_id)
 
     def soon(self, class_id: str) -> None:
@@ -83,9 +118,10 @@ def register(socketio, classroom: Classroom) -> None:
         except ArcadeError:
             student = classroom.student_of(record, token)  # 403 unless a student's either
             join_room(students_room(record.id))
+            join_room(student_room(record.id, student["id"]))
             emit("class_joined", {"class_id": record.id, "role": "student", "student_id": student["id"],
                                   "name": student["name"], "class_name": record.name})
-            challenge = record.challenges.get(record.current_challenge or "")
+            challenge = classroom.challenge(record, record.current_challenge) if record.current_challenge else None
             if challenge and is_open(challenge) and student["id"] not in challenge["answers"]:
                 emit("class_challenge", student_view(record, challenge))
             return

@@ -17,6 +17,7 @@ import secrets
 import threading
 import time
 import unicodedata
+from collections import OrderedDict
 from typing import Any, Callable, Iterable, TypeVar
 
 from limits import RateLimitItemPerSecond
@@ -29,6 +30,7 @@ from engine.options import OptionError
 
 from ..sessions import ArcadeError, GameSession, Seat
 from ..store import hash_token
+from .challenges import challenge_in, challenge_summary, check_answer
 from .storage import ClassRecord, ClassStore
 
 T = TypeVar("T")
@@ -40,6 +42,7 @@ NAME_MAX = 24  # characters of a nickname
 CLASS_NAME_MAX = 60
 MAX_STUDENTS = 200
 CAS_RETRIES = 30
+LOCK_STRIPES = 64
 HTML_ISH = re.compile(r"[<>&\"'`]|://")
 
 ADJECTIVES = ("Brave", "Calm", "Clever", "Curious", "Eager", "Gentle", "Happy", "Jolly", "Kind", "Lucky",
@@ -128,6 +131,45 @@ def thumbnail(session: GameSession) -> dict:
     return data
 
 
+class SummaryCache:
+    """What a class shows of its students' older games, kept between two ``class_state``: a
+    student who played thirty games would otherwise have thirty games rebuilt from the store
+    for every move of the class. An entry is dropped when its game changes here (the push
+    hook) and is read again after ``ttl`` seconds at most (a change made by another process).
+
+    >>> cache = SummaryCache(ttl=60)
+    >>> cache.put("g1", {"id": "g1"}); cache.get("g1")
+    {'id': 'g1'}
+    >>> cache.forget("g1"); cache.get("g1") is None
+    True
+    """
+
+    def __init__(self, ttl: float = 30.0, size: int = 20_000):
+        self.ttl, self.size = ttl, size
+        self._entries: OrderedDict[str, tuple[float, dict]] = OrderedDict()
+        self._lock = threading.Lock()
+        self._jitter = random.Random()  # (its own: the global generator is the caller's)
+
+    def get(self, game_id: str) -> dict | None:
+        with self._lock:
+            entry = self._entries.get(game_id)
+            if entry is None or time.monotonic() > entry[0]:
+                return None
+            return entry[1]
+
+    def put(self, game_id: str, summary: dict) -> None:
+        with self._lock:
+            # spread the re-reads of a whole class over the ttl, not all in one class_state
+            self._entries[game_id] = (time.monotonic() + self.ttl * self._jitter.uniform(0.5, 1.0), summary)
+            self._entries.move_to_end(game_id)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def forget(self, game_id: str) -> None:
+        with self._lock:
+            self._entries.pop(game_id, None)
+
+
 class Classroom:
     """Every class, through its store (see the module doc)."""
 
@@ -140,9 +182,9 @@ class Classroom:
         # (Flask-Limiter's storage: Redis when the store is, so every process counts them)
         self.limiter = limiter
         self.budget = RateLimitItemPerSecond(game_limit, max(1, round(game_period)))
-        self._locks: dict[str, threading.Lock] = {}
-        self._locks_guard = threading.Lock()
+        self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
         self._next_expiry = 0.0
+        self.summaries = SummaryCache()
 
     # ----- reading -------------------------------------------------------------------------------
     def get(self, class_id: Any) -> ClassRecord:
@@ -171,21 +213,21 @@ class Classroom:
 
     # ----- changing -----------------------------------------------------------------------------
     def _lock(self, class_id: str) -> threading.Lock:
-        with self._locks_guard:
-            return self._locks.setdefault(class_id, threading.Lock())
+        """This process's lock for a class's writes (an optimisation: compare-and-set keeps them
+        right), one of a fixed few: unknown ids make no new ones."""
+        return self._locks[hash(class_id) % len(self._locks)]
 
     def update(self, class_id: Any, change: Callable[[ClassRecord], T]) -> tuple[ClassRecord, T]:
         """Apply ``change`` to a copy of the class and store it (compare-and-set; ``change``
         raises ArcadeError to refuse, writing nothing, and runs again if it lost a race)."""
-        self.get(class_id)
-        with self._lock(class_id):
+        with self._lock(str(class_id)):
             for _ in range(CAS_RETRIES):
-                current = self.get(class_id)
-                new = current.copy()
+                new = self.get(class_id)  # a fresh copy, ours to change
+                expected = new.version
                 result = change(new)
-                new.version = current.version + 1
+                new.version = expected + 1
                 new.updated = time.time()
-                if self.store.compare_and_set(new, current.version):
+                if self.store.compare_and_set(new, expected):
                     return new, result
         raise ArcadeError("conflict", "the class kept changing while this request was applied: try again", 409)
 
@@ -367,6 +409,21 @@ class Classroom:
                   "seats": [dict(seat, token=None, join_url=None) for seat in created["seats"]]}
         return session, answer
 
+    # ----- challenges ----------------------------------------------------------------------------
+    def challenge(self, record: ClassRecord, challenge_id: Any) -> dict:
+        """A challenge of the class with its answers (404 for an unknown one)."""
+        challenge = challenge_in(record, challenge_id)
+        challenge["answers"] = self.store.answers(record.id, challenge["id"])
+        return challenge
+
+    def answer(self, record: ClassRecord, challenge_id: Any, student: dict, move: Any, now: float) -> str:
+        """Keep a student's answer (one each, before the deadline); the move in notation."""
+        challenge = self.challenge(record, challenge_id)
+        notation = check_answer(challenge, student, move, now)
+        if not self.store.add_answer(record.id, challenge["id"], student["id"], notation):
+            raise ArcadeError("already_answered", "you already answered this challenge: one answer each", 409)
+        return notation
+
     # ----- the teacher's view -------------------------------------------------------------------
     def state(self, record: ClassRecord) -> dict:
         """``GET /api/classes/<id>``: the class, every student with their games (newest last)
@@ -375,22 +432,26 @@ class Classroom:
         for sid in record.order:
             student = record.students[sid]
             games, current = [], None
-            for game_id in student["games"]:
+            for i, game_id in enumerate(student["games"]):
+                latest = i == len(student["games"]) - 1
+                if not latest and (summary := self.summaries.get(game_id)) is not None:
+                    games.append(summary)
+                    continue
                 try:
                     session = self.arcade.store.get(game_id)
                 except ArcadeError:
                     continue  # expired
-                games.append(game_summary(session, student_seat(session, student["token_hash"])))
-                current = session
+                summary = game_summary(session, student_seat(session, student["token_hash"]))
+                self.summaries.put(game_id, summary)
+                games.append(summary)
+                current = session if latest else None
             outcomes = [g["outcome"] for g in games if g["outcome"] and not g["abandoned"]]
             students.append({
                 "id": sid, "name": student["name"], "games": games,
                 "current": thumbnail(current) if current is not None else None,
                 "results": {"games": len(games), "wins": outcomes.count("win"), "losses": outcomes.count("loss"),
                             "draws": outcomes.count("draw")}})
-        from .challenges import challenge_summary  # (challenges imports this module)
-
-        current_challenge = record.challenges.get(record.current_challenge or "")
+        current_challenge = self.challenge(record, record.current_challenge) if record.current_challenge else None
         return {"id": record.id, "code": record.code, "name": record.name, "game": record.game,
                 "options": get_game(record.game).from_options(record.settings).public_settings(),
                 "opponent": record.opponent, "version": record.version, "students": students,

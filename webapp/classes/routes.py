@@ -20,8 +20,8 @@ from ..api import json_body
 from ..clients import client
 from ..security import refused
 from ..sessions import ArcadeError
-from .challenges import challenge_in, challenge_summary, make_challenge, record_answer, reveal_view, student_view
-from .events import students_room
+from .challenges import challenge_in, challenge_summary, make_challenge, student_view
+from .events import student_room, students_room
 from .roster import Classroom, student_seat, suggest_nickname
 
 bp = Blueprint("classes", __name__)
@@ -36,8 +36,12 @@ def socketio():
     return current_app.extensions["arcade"].socketio
 
 
+def push():
+    return current_app.extensions["class_push"]
+
+
 def changed(class_id: str) -> None:
-    current_app.extensions["class_push"].soon(class_id)
+    push().soon(class_id)
 
 
 def clock() -> float:
@@ -157,6 +161,8 @@ def rename_student(class_id, student_id):
 def remove_student(class_id, student_id):
     as_teacher(class_id)
     record = classroom().remove(class_id, student_id)
+    socketio().emit("class_removed", {"class_id": record.id, "message": "the teacher removed you from the class"},
+                    to=student_room(record.id, student_id))
     changed(record.id)
     return Response(status=204)
 
@@ -167,6 +173,8 @@ def pair_students(class_id):
     record = as_teacher(class_id, json_body())
     groups = classroom().pair(record.id, client())
     names = {sid: s["name"] for sid, s in record.students.items()}
+    # every student's page opens its new game (GET .../me lists it)
+    socketio().emit("class_new_games", {"class_id": record.id}, to=students_room(record.id))
     changed(record.id)
     return jsonify({"pairs": [[names[sid] for sid in group] for group in groups]}), 201
 
@@ -200,6 +208,7 @@ def start_challenge(class_id):
 
     record, _ = classroom().update(record.id, add)
     socketio().emit("class_challenge", student_view(record, challenge), to=students_room(record.id))
+    push().reveal_at_deadline(record.id, challenge["id"], challenge["seconds"])
     changed(record.id)
     return jsonify({"id": challenge["id"], "seconds": challenge["seconds"], "deadline": challenge["deadline"]}), 201
 
@@ -211,9 +220,7 @@ def answer_challenge(class_id, challenge_id):
     challenge_in(record, challenge_id)  # 404 before anything else
     if "move" not in body:
         raise ArcadeError("bad_request", "missing field 'move' (your answer)")
-    now, token = clock(), body_token(body)
-    _, move = classroom().update(
-        record.id, lambda r: record_answer(r, challenge_id, classroom().student_of(r, token), body["move"], now))
+    move = classroom().answer(record, challenge_id, student, body["move"], clock())
     changed(record.id)
     return jsonify({"move": move}), 201
 
@@ -221,23 +228,16 @@ def answer_challenge(class_id, challenge_id):
 @bp.get("/api/classes/<class_id>/challenges/<challenge_id>")
 def challenge_state(class_id, challenge_id):
     record = as_teacher(class_id)
-    return jsonify(challenge_summary(record, challenge_in(record, challenge_id)))
+    return jsonify(challenge_summary(record, classroom().challenge(record, challenge_id)))
 
 
 @bp.post("/api/classes/<class_id>/challenges/<challenge_id>/reveal")
 def reveal_challenge(class_id, challenge_id):
-    """Close the challenge and show every student the engine's verdict."""
+    """Close the challenge and show every student the engine's verdict (at once: it would be at
+    the deadline anyway)."""
     record = as_teacher(class_id, json_body())
     challenge_in(record, challenge_id)
-
-    def close(r):
-        challenge_in(r, challenge_id)["closed"] = True
-
-    record, _ = classroom().update(record.id, close)
-    challenge = challenge_in(record, challenge_id)
-    socketio().emit("class_reveal", reveal_view(record, challenge), to=students_room(record.id))
-    changed(record.id)
-    return jsonify(challenge_summary(record, challenge))
+    return jsonify(push().reveal(record.id, challenge_id))
 
 
 # ----- pages ------------------------------------------------------------------------------------------
@@ -248,6 +248,7 @@ def join_page():
 
 @bp.get("/class/<class_id>")
 def dashboard(class_id):
+    classroom().expire()
     try:
         record = classroom().get(class_id)
     except ArcadeError as exc:
