@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from werkzeug.serving import make_server
@@ -87,6 +88,33 @@ def make_live_server(tmp_path):
     for server in started:
         server.app.extensions["arcade"].ai.pool.shutdown()
         server.stop()
+
+
+class TickingClock:
+    """Stands in for ``time.perf_counter`` and ``time.monotonic``: each read moves time on by
+    ``step`` seconds, so a time budget becomes a number of looks at the clock, the same on a
+    loaded machine as on an idle one."""
+
+    def __init__(self, step: float):
+        self.step = step
+        self.reads = 0
+
+    def __call__(self) -> float:
+        self.reads += 1
+        return self.reads * self.step
+
+
+@pytest.fixture
+def ticking_clock(monkeypatch):
+    """``ticking_clock(step)``: from now on in this test, each read of the clock moves it on by
+    ``step`` seconds (:class:`TickingClock`)."""
+    def install(step: float) -> TickingClock:
+        clock = TickingClock(step)
+        monkeypatch.setattr(time, "perf_counter", clock)
+        monkeypatch.setattr(time, "monotonic", clock)
+        return clock
+
+    return install
 
 
 def pytest_collection_modifyitems(config, items):

@@ -1,7 +1,7 @@
 """The production server ``python -m webapp`` runs: gunicorn, in this process, with one
 worker of many threads.
 
-Why this shape (measured with ``benchmarks/websockets.py``, README "Running in production"):
+Why this shape (measured with ``benchmarks/websockets.py``; see docs/deployment.md, docs/benchmarks.md):
 
 - **One worker process.** Socket.IO needs every request of a client in the process that
   holds its session (scale-out is several such servers behind a sticky proxy sharing a

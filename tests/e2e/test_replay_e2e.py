@@ -3,10 +3,11 @@ record, and continue from an earlier position as a new game."""
 
 import json
 import re
-import time
 
 import requests
 from playwright.sync_api import Page, expect
+
+from tests.helpers import eventually
 
 
 def finished_game(base_url: str) -> str:
@@ -15,12 +16,9 @@ def finished_game(base_url: str) -> str:
                                                        "players": ["alphabeta", "random:seed=2"]}, timeout=10)
     assert res.status_code == 201, res.text
     gid = res.json()["id"]
-    for _ in range(200):
-        state = requests.get(f"{base_url}/api/games/{gid}", timeout=10).json()
-        if state["status"] == "over":
-            return gid
-        time.sleep(0.05)
-    raise AssertionError("the AI game did not finish")
+    eventually(lambda: requests.get(f"{base_url}/api/games/{gid}", timeout=10).json()["status"],
+               lambda status: status == "over", every=0.05, what="the AI game to finish")
+    return gid
 
 
 def test_replay_steps_through_a_finished_game(page: Page, base_url):

@@ -4,11 +4,12 @@ events arrive after the restart. The game-over line is coloured by the viewer's 
 invite link survives a reload and has a Copy button."""
 
 import re
-import time
 
 import pytest
 import requests
 from playwright.sync_api import Page, expect
+
+from tests.helpers import eventually
 
 
 def server_thinking(base_url: str, game_id: str):
@@ -39,10 +40,8 @@ def test_restart_during_the_ai_search(page: Page, base_url, game, options, ai):
     expect(status).to_contain_text("Your move")
     expect(thinking).to_be_hidden()
     # the cancelled search ends on the server; the page still says what the server says
-    deadline = time.time() + 15
-    while server_thinking(base_url, created["id"]) is not None and time.time() < deadline:
-        time.sleep(0.1)
-    assert server_thinking(base_url, created["id"]) is None
+    eventually(lambda: server_thinking(base_url, created["id"]), lambda thinking: thinking is None, every=0.1,
+               what="the cancelled search to end on the server")
     page.wait_for_timeout(300)  # any late event of the old search has arrived
     expect(status).to_contain_text("Your move")
     expect(thinking).to_be_hidden()

@@ -3,11 +3,12 @@ a record imported in the lobby."""
 
 import json
 import re
-import time
 
 import requests
 import socketio
 from playwright.sync_api import Page, expect
+
+from tests.helpers import eventually
 
 
 def create(base_url: str, players, piles="3,4,5") -> dict:
@@ -73,10 +74,8 @@ def test_a_teacher_steps_an_ai_game(page: Page, base_url):
     client.connect(base_url, transports=["websocket"], wait_timeout=5)
     try:
         client.emit("pause", {"game_id": game["id"], "token": game["manage_token"]})
-        for _ in range(100):
-            if requests.get(f"{base_url}/api/games/{game['id']}", timeout=10).json()["paused"]:
-                break
-            time.sleep(0.05)
+        eventually(lambda: requests.get(f"{base_url}/api/games/{game['id']}", timeout=10).json()["paused"],
+                   every=0.05, what="the game to be paused")
     finally:
         client.disconnect()
     # the lobby keeps the creator's manage token in this browser: do the same

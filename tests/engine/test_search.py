@@ -3,7 +3,6 @@ chance nodes, opponent models, time budgets, cancellation, statistics."""
 
 import random
 import threading
-import time
 from functools import lru_cache
 
 import pytest
@@ -13,7 +12,7 @@ from hypothesis import strategies as st
 from engine.agents import parse_agent
 from engine.game import CHANCE, Game
 from engine.games import get_game
-from engine.search import MATE_BOUND, MINIMAX, WIN, Techniques, search_root
+from engine.search import CHECK_EVERY, MATE_BOUND, MINIMAX, WIN, Techniques, search_root
 
 Nim = get_game("nim")
 # every combination of the four switches (CONTRACT.md): each changes the cost, never the value
@@ -227,35 +226,52 @@ def big_nim():
     return Nim.from_options({"piles": ",".join(["30"] * 10)})
 
 
-def test_time_budget_returns_the_deepest_finished_iteration():
+def test_time_budget_returns_the_deepest_finished_iteration(ticking_clock):
     nim = big_nim()
-    t0 = time.perf_counter()
-    r = search_root(nim, nim.start(), time_limit=0.3)
-    spent = time.perf_counter() - t0
-    assert not r.completed and r.stats.depth >= 1 and len(r.iterations) == r.stats.depth
+    clock = ticking_clock(0.001)  # a millisecond a look at the clock: the budget is 50 looks
+    r = search_root(nim, nim.start(), time_limit=0.05)
+    assert clock.reads > 0 and not r.completed and r.stats.depth >= 1 and len(r.iterations) == r.stats.depth
     assert r.best_move == r.iterations[-1]["best_move"]
-    assert spent < 0.3 + 0.5  # generous: shared machines drift; the budget is honoured, not exceeded much
+    assert r.stats.elapsed_ms <= 50 + 3  # the budget is honoured: the search stops at its first look past it
+
+
+class CancelAfter(threading.Event):
+    """A cancel flag that the search finds set from its ``looks``-th look at it on."""
+
+    def __init__(self, looks: int):
+        super().__init__()
+        self.looks, self.asked = looks, 0
+
+    def is_set(self) -> bool:
+        self.asked += 1
+        return self.asked >= self.looks or super().is_set()
 
 
 def test_cancellation_stops_a_long_search_promptly():
     nim = big_nim()
+    cancel = CancelAfter(looks=20)  # a search of about 20 thousand nodes, then cancelled
+    r = search_root(nim, nim.start(), time_limit=60, cancel=cancel)
+    assert not r.completed and r.best_move in nim.legal_moves(nim.start()) and r.stats.depth >= 1
+    # it stops at its first look at the flag once set: looks come every CHECK_EVERY + 1 nodes
+    assert cancel.asked == 20 and r.stats.nodes <= 20 * (CHECK_EVERY + 1)
+
+
+def test_a_cancel_from_another_thread_stops_the_search():
+    nim = big_nim()
     cancel = threading.Event()
+    progress = threading.Event()
     done = {}
 
     def run():
-        done["result"] = search_root(nim, nim.start(), time_limit=60, cancel=cancel)
-        done["at"] = time.perf_counter()
+        done["result"] = search_root(nim, nim.start(), time_limit=60, cancel=cancel,
+                                     progress=lambda info: progress.set())
 
     thread = threading.Thread(target=run)
     thread.start()
-    time.sleep(0.4)
-    cancelled_at = time.perf_counter()
+    assert progress.wait(30)  # an iteration finished: the search is under way
     cancel.set()
-    thread.join(5)
-    assert not thread.is_alive()
-    r = done["result"]
-    assert not r.completed and r.best_move in nim.legal_moves(nim.start()) and r.stats.depth >= 1
-    assert done["at"] - cancelled_at < 0.5
+    thread.join(30)
+    assert not thread.is_alive() and not done["result"].completed and done["result"].stats.depth >= 1
 
 
 def test_progress_reports_each_finished_iteration():

@@ -7,6 +7,8 @@ import time
 import pytest
 import socketio
 
+from tests.helpers import eventually
+
 
 class Player:
     """A real Socket.IO client that records every event with its arrival time."""
@@ -50,15 +52,17 @@ class Inbox:
         self.events.extend(self.sc.get_received())
 
     def wait(self, name, pred=lambda a: True, timeout=10.0):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            self.pump()
-            for e in self.events:
-                if e["name"] == name and pred(e["args"][0]):
-                    self.events.remove(e)
-                    return e["args"][0]
-            time.sleep(0.01)
-        raise AssertionError(f"no {name!r} event within {timeout}s; got {[e['name'] for e in self.events]}")
+        found = eventually(lambda: self._take(name, pred), lambda e: e is not None, timeout, every=0.01,
+                           what=lambda: f"a {name!r} event (received: {self.names()})")
+        return found["args"][0]
+
+    def _take(self, name, pred):
+        self.pump()
+        for e in self.events:
+            if e["name"] == name and pred(e["args"][0]):
+                self.events.remove(e)
+                return e
+        return None
 
     def names(self):
         self.pump()

@@ -3,20 +3,11 @@
 
 import time
 
+from tests.helpers import eventually, wait_for_arena_run
 from webapp.arena_jobs import ArenaJob
 from webapp.store import DAY
 
 RUN = {"game": "nim", "options": {"piles": "2,3"}, "agents": ["alphabeta", "random"], "games": 6, "seed": 1}
-
-
-def wait_done(client, run_id, timeout=20.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        data = client.get(f"/api/arena/{run_id}").get_json()
-        if data["status"] != "running":
-            return data
-        time.sleep(0.05)
-    raise AssertionError("the run did not end")
 
 
 def test_a_finished_run_is_stored_and_survives_a_restart(make_app):
@@ -25,12 +16,10 @@ def test_a_finished_run_is_stored_and_survives_a_restart(make_app):
     r = client.post("/api/arena", json=RUN)
     assert r.status_code == 202
     run_id = r.get_json()["id"]
-    done = wait_done(client, run_id)
+    done = wait_for_arena_run(client, run_id)
     assert done["status"] == "done" and done["played"] == 6 and done["results"]["games"] == 6
     arenas = first.extensions["arcade"].arenas
-    deadline = time.monotonic() + 5
-    while arenas._running and time.monotonic() < deadline:  # its thread stores it last
-        time.sleep(0.02)
+    eventually(lambda: arenas._running, lambda running: not running, timeout=5)  # its thread stores it last
     assert arenas._running == {}  # a finished run leaves memory: read back from the store
     again = make_app().test_client()  # the same store file: a restarted server
     stored = again.get(f"/api/arena/{run_id}").get_json()

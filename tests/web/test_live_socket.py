@@ -46,7 +46,7 @@ def test_other_games_stay_responsive_while_an_ai_searches(live_server, make_live
     b.wait("state")
     a.sio.emit("move", {"game_id": gid_a, "token": token_a, "move": "1:1"})
     _, search_started = a.wait("ai_thinking")
-    time.sleep(0.3)  # well inside the search
+    a.wait("ai_progress")  # well inside the search: its first iteration finished
     sent = time.perf_counter()
     b.sio.emit("move", {"game_id": gid_b, "token": token_b0, "move": "1:1"})
     _, acked = b.wait("state", lambda s: len(s["history"]) == 1)

@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from tests.helpers import wait_for_arena_run, wait_for_state
 from webapp.sessions import ArcadeError
 from webapp.store import DAY
 
@@ -18,16 +19,6 @@ def create(client, players=("alphabeta", "random:seed=3"), piles="3,4,5"):
 
 def history_len(client, gid):
     return len(client.get(f"/api/games/{gid}").get_json()["history"])
-
-
-def wait_for(client, gid, pred, timeout=15.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        state = client.get(f"/api/games/{gid}").get_json()
-        if pred(state):
-            return state
-        time.sleep(0.02)
-    raise AssertionError("state never matched")
 
 
 def test_create_returns_a_manage_token_that_no_state_shows(client):
@@ -92,7 +83,7 @@ def test_a_seat_token_restarts_but_a_manage_token_cannot_move(client, socket_cli
 def test_the_record_of_a_finished_game(client):
     data = create(client, piles="2,3")
     gid = data["id"]
-    final = wait_for(client, gid, lambda s: s["status"] == "over")
+    final = wait_for_state(client, gid, lambda s: s["status"] == "over")
     r = client.get(f"/api/games/{gid}/record")
     assert r.status_code == 200
     record = r.get_json()
@@ -156,11 +147,7 @@ def test_only_the_creators_manage_token_cancels_an_arena_run(client):
     assert client.get(f"/api/arena/{run_id}").get_json()["status"] == "running"  # nothing changed
     r = client.delete(f"/api/arena/{run_id}", headers={"X-Seat-Token": token})
     assert r.status_code == 200
-    deadline = time.monotonic() + 10
-    while client.get(f"/api/arena/{run_id}").get_json()["status"] == "running":
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
-    assert client.get(f"/api/arena/{run_id}").get_json()["status"] == "cancelled"
+    assert wait_for_arena_run(client, run_id, timeout=10)["status"] == "cancelled"
     # read back from the store once it ended: the same token still passes, others still do not
     assert client.delete(f"/api/arena/{run_id}", query_string={"token": "guess"}).status_code == 403
     assert client.delete(f"/api/arena/{run_id}", query_string={"token": token}).status_code == 200

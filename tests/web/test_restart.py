@@ -2,8 +2,8 @@
 history, and the AI turn that was due. In process; tests/web/test_shutdown.py does it with a
 real server process and SIGTERM."""
 
-import time
 
+from tests.helpers import wait_for_state
 from webapp import get_socketio
 from webapp.ai import AIRunner
 
@@ -15,16 +15,6 @@ def stop(app):
         arcade.store.get(game_id).stop_search()
 
 
-def wait_state(client, gid, pred, timeout=15.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        state = client.get(f"/api/games/{gid}").get_json()
-        if pred(state):
-            return state
-        time.sleep(0.02)
-    raise AssertionError(f"state never matched; last: {state['history']}, {state['ai']}")
-
-
 def test_a_game_survives_a_restart_with_its_seats_tokens_and_history(make_app, inbox_of):
     first = make_app()
     client = first.test_client()
@@ -34,7 +24,7 @@ def test_a_game_survives_a_restart_with_its_seats_tokens_and_history(make_app, i
     sc = get_socketio(first).test_client(first, flask_test_client=client)
     sc.emit("join", {"game_id": gid, "token": token})
     sc.emit("move", {"game_id": gid, "token": token, "move": "1:1"})
-    before = wait_state(client, gid, lambda s: len(s["history"]) == 2 and s["ai"]["thinking"] is None)
+    before = wait_for_state(client, gid, lambda s: len(s["history"]) == 2 and s["ai"]["thinking"] is None)
     stop(first)
 
     second = make_app()
@@ -49,7 +39,7 @@ def test_a_game_survives_a_restart_with_its_seats_tokens_and_history(make_app, i
     sc2.emit("move", {"game_id": gid, "token": "forged", "move": after["legal_moves"][0]})
     assert inbox.wait("error")["code"] == "bad_token"
     sc2.emit("move", {"game_id": gid, "token": token, "move": after["legal_moves"][0]})
-    answered = wait_state(client2, gid, lambda s: len(s["history"]) == 4 or s["status"] == "over")
+    answered = wait_for_state(client2, gid, lambda s: len(s["history"]) == 4 or s["status"] == "over")
     assert answered["version"] > after["version"]
     assert client2.get(f"/play/{gid}").status_code == 200
 
@@ -66,7 +56,7 @@ def test_an_ai_turn_due_when_the_server_stopped_is_played_after_the_restart(make
         # it, once); a server shut down starts no search
         first.extensions["arcade"].shutdown()
     second = make_app()
-    final = wait_state(second.test_client(), gid, lambda s: s["status"] == "over")
+    final = wait_for_state(second.test_client(), gid, lambda s: s["status"] == "over")
     assert final["result"]["winner"] == 0 and all(h["seat"] == i % 2 for i, h in enumerate(final["history"]))
 
 
@@ -75,10 +65,10 @@ def test_a_restart_during_the_pause_between_two_ai_moves_is_no_dead_end(make_app
     client = first.test_client()
     gid = client.post("/api/games", json={"game": "nim", "options": {"piles": "3,4"},
                                           "players": ["alphabeta", "alphabeta"]}).get_json()["id"]
-    wait_state(client, gid, lambda s: len(s["history"]) == 1)
+    wait_for_state(client, gid, lambda s: len(s["history"]) == 1)
     stop(first)  # dies while waiting: AI to move, nobody thinking
     second = make_app()
-    final = wait_state(second.test_client(), gid, lambda s: s["status"] == "over")
+    final = wait_for_state(second.test_client(), gid, lambda s: s["status"] == "over")
     assert len(final["history"]) >= 2
 
 
@@ -99,4 +89,4 @@ def test_retry_ai_starts_a_due_ai_that_nobody_runs(make_app, monkeypatch, inbox_
         inbox.wait("state", lambda s: len(s["history"]) == 1)
     assert client.get(f"/api/games/{gid}").get_json()["ai"]["thinking"] is None  # stuck: nobody thinks
     sc.emit("retry_ai", {"game_id": gid, "token": data["manage_token"]})
-    assert len(wait_state(client, gid, lambda s: len(s["history"]) == 2)["history"]) == 2
+    assert len(wait_for_state(client, gid, lambda s: len(s["history"]) == 2)["history"]) == 2

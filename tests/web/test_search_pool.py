@@ -13,6 +13,7 @@ import requests
 from engine.agents import parse_agent
 from engine.games import get_game
 from engine.search import Techniques, search_root
+from tests.helpers import eventually
 from webapp.search_pool import (
     AFFINITY_SKIPS,
     FairQueue,
@@ -48,15 +49,6 @@ def in_thread(fn, *args, **kwargs):
     box.out = None
     box.start()
     return box
-
-
-def wait_until(check, timeout=10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():
-            return
-        time.sleep(0.02)
-    raise AssertionError("timed out")
 
 
 def alive(pid):
@@ -187,9 +179,9 @@ def test_a_game_is_not_starved_by_another_games_queue():
         assert one.wait_ready()
         nim, agent = big_nim(), parse_agent("alphabeta:time=0.3")
         spam = [in_thread(one.choose, agent, nim, nim.start(), cancel=threading.Event(), key="spam")]
-        wait_until(lambda: one.stats()["workers"][0]["key"] == "spam")
+        eventually(lambda: one.stats()["workers"][0]["key"] == "spam")
         spam += [in_thread(one.choose, agent, nim, nim.start(), cancel=threading.Event(), key="spam") for _ in range(5)]
-        wait_until(lambda: one.stats()["queued"].get("spam") == 5)
+        eventually(lambda: one.stats()["queued"].get("spam") == 5)
         b = in_thread(one.choose, agent, nim, nim.start(), cancel=threading.Event(), key="b")
         for t in spam + [b]:
             t.join(20)
@@ -211,7 +203,7 @@ def test_a_person_waiting_behind_a_long_search_gets_a_worker_within_seconds():
         nim = big_nim()
         slow = in_thread(one.choose, parse_agent("alphabeta:time=10"), nim, nim.start(), cancel=threading.Event(),
                          key="slow", person_waiting=True)
-        wait_until(lambda: one.stats()["workers"][0]["key"] == "slow")
+        eventually(lambda: one.stats()["workers"][0]["key"] == "slow")
         small = get_game("nim").from_options({"piles": "2,3"})
         t0 = time.perf_counter()
         quick = in_thread(one.choose, parse_agent("alphabeta"), small, small.start(), cancel=threading.Event(),
@@ -241,7 +233,7 @@ def test_a_long_search_keeps_its_time_for_a_hint_or_its_own_clients_other_game()
         t0 = time.perf_counter()
         slow = in_thread(one.choose, parse_agent("alphabeta:time=3"), nim, nim.start(), cancel=threading.Event(),
                          key="slow", person_waiting=True, client="10.0.0.1")
-        wait_until(lambda: one.stats()["workers"][0]["key"] == "slow")
+        eventually(lambda: one.stats()["workers"][0]["key"] == "slow")
         hint = in_thread(one.choose, parse_agent("alphabeta:depth=1"), nim, nim.start(), cancel=threading.Event(),
                          key="hint", client="10.0.0.2")
         same = in_thread(one.choose, parse_agent("alphabeta:depth=1"), nim, nim.start(), cancel=threading.Event(),
@@ -266,10 +258,10 @@ def test_worker_time_is_shared_between_clients_not_games():
         nim, small = big_nim(), get_game("nim").from_options({"piles": "2,3"})
         first = in_thread(one.choose, parse_agent("alphabeta:time=10"), nim, nim.start(), cancel=threading.Event(),
                           key="a1", person_waiting=True, client="10.0.0.1")
-        wait_until(lambda: one.stats()["workers"][0]["key"] == "a1")
+        eventually(lambda: one.stats()["workers"][0]["key"] == "a1")
         second = in_thread(one.choose, parse_agent("alphabeta:time=1"), nim, nim.start(), cancel=threading.Event(),
                            key="a2", person_waiting=True, client="10.0.0.1")
-        wait_until(lambda: one.stats()["queued"].get("a2") == 1)
+        eventually(lambda: one.stats()["queued"].get("a2") == 1)
         t0 = time.perf_counter()
         b = in_thread(one.choose, parse_agent("alphabeta"), small, small.start(), cancel=threading.Event(),
                       key="b", person_waiting=True, time_cap=5, client="10.0.0.2")
@@ -326,9 +318,9 @@ def test_cancel_key_drops_queued_searches_and_stops_the_running_one():
         assert one.wait_ready()
         nim, agent = big_nim(), parse_agent("alphabeta:time=20")
         running = in_thread(one.choose, agent, nim, nim.start(), cancel=threading.Event(), key="gone")
-        wait_until(lambda: one.stats()["workers"][0]["key"] == "gone")
+        eventually(lambda: one.stats()["workers"][0]["key"] == "gone")
         queued = in_thread(one.choose, agent, nim, nim.start(), cancel=threading.Event(), key="gone")
-        wait_until(lambda: one.stats()["queued"].get("gone") == 1)
+        eventually(lambda: one.stats()["queued"].get("gone") == 1)
         t0 = time.perf_counter()
         assert one.cancel_key("gone") == 2
         running.join(5)
@@ -346,10 +338,11 @@ def test_a_killed_worker_is_replaced_and_only_its_search_retried():
         assert two.wait_ready()
         nim, agent = big_nim(), parse_agent("alphabeta:time=1.5")
         # two AI moves that people wait for: one on each worker
-        a = in_thread(two.choose, agent, nim, nim.start(), cancel=threading.Event(), key="a", person_waiting=True)
-        b = in_thread(two.choose, agent, nim, nim.start(), cancel=threading.Event(), key="b", person_waiting=True)
-        wait_until(lambda: {w["key"] for w in two.stats()["workers"]} == {"a", "b"})
-        time.sleep(0.3)  # both well inside their search
+        deepened = {key: threading.Event() for key in "ab"}
+        a, b = (in_thread(two.choose, agent, nim, nim.start(), cancel=threading.Event(), key=key, person_waiting=True,
+                          progress=lambda info, key=key: deepened[key].set()) for key in "ab")
+        eventually(lambda: {w["key"] for w in two.stats()["workers"]} == {"a", "b"})
+        assert all(event.wait(30) for event in deepened.values())  # both well inside their search
         victim = next(w["pid"] for w in two.stats()["workers"] if w["key"] == "a")
         os.kill(victim, signal.SIGKILL)
         a.join(30)
@@ -370,7 +363,7 @@ def test_shutdown_stops_every_worker_within_seconds():
     assert len(pids) == 2 and all(alive(p) for p in pids)
     nim = big_nim()
     busy = in_thread(two.choose, parse_agent("alphabeta:time=30"), nim, nim.start(), cancel=threading.Event())
-    wait_until(lambda: any(w["key"] is not None for w in two.stats()["workers"]))
+    eventually(lambda: any(w["key"] is not None for w in two.stats()["workers"]))
     t0 = time.perf_counter()
     two.shutdown()
     assert time.perf_counter() - t0 < 6
@@ -408,8 +401,9 @@ def test_killing_a_worker_mid_search_costs_no_game(make_live_server, players):
         games.append((data["id"], data["seats"][0]["token"], p))
     for gid, token, p in games:
         p.sio.emit("move", {"game_id": gid, "token": token, "move": "1:1"})
-    wait_until(lambda: {w["key"] for w in pool.stats()["workers"]} == {gid for gid, _, _ in games})
-    time.sleep(0.3)
+    eventually(lambda: {w["key"] for w in pool.stats()["workers"]} == {gid for gid, _, _ in games})
+    for _, _, p in games:
+        p.wait("ai_progress")  # well inside its search: its first iteration finished
     victim = next(w["pid"] for w in pool.stats()["workers"] if w["key"] == games[0][0])
     os.kill(victim, signal.SIGKILL)
     for _, _, p in games:

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.helpers import answers, eventually
 from webapp.server import start_process_group
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,16 +67,10 @@ class Server:
                                          *args],
                                         cwd=ROOT, stdout=self.out, stderr=subprocess.STDOUT,
                                      env={k: v for k, v in os.environ.items() if k != "ARCADE_STORE"})
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if requests.get(f"{self.url}/api/catalog", timeout=2).status_code == 200:
-                    break
-            except requests.RequestException:
-                pass
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"the server did not start:\n{log.read_text(errors='replace')}")
-            time.sleep(0.1)
+        started = eventually(lambda: self.proc.poll() is None and answers(f"{self.url}/api/catalog"),
+                             lambda up: up or self.proc.poll() is not None, timeout=60, every=0.1,
+                             what=lambda: f"the server to start:\n{log.read_text(errors='replace')}")
+        assert started, f"the server exited:\n{log.read_text(errors='replace')}"
 
     def kill_all(self) -> None:
         """Whatever happened, nothing of this server outlives the test."""
@@ -110,14 +105,7 @@ def state(server: Server, gid: str) -> dict:
 
 
 def wait_state(server: Server, gid: str, pred, timeout: float = 30.0) -> dict:
-    deadline = time.monotonic() + timeout
-    while True:
-        data = state(server, gid)
-        if pred(data):
-            return data
-        if time.monotonic() > deadline:
-            raise AssertionError(f"no such state within {timeout}s: {data['history']}, {data['ai']}")
-        time.sleep(0.1)
+    return eventually(lambda: state(server, gid), pred, timeout, every=0.1, what=f"game {gid}'s state")
 
 
 def test_sigterm_stops_every_child_and_a_restart_resumes_the_games(servers, tmp_path):
@@ -145,10 +133,8 @@ def test_sigterm_stops_every_child_and_a_restart_resumes_the_games(servers, tmp_
 
     server.proc.send_signal(signal.SIGTERM)
     server.proc.wait(15)
-    deadline = time.monotonic() + 15
-    while any(alive(pid) for pid in children) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not [pid for pid in children if alive(pid)], "processes outlived the server by 15 s"
+    eventually(lambda: [pid for pid in children if alive(pid)], lambda left: not left, timeout=15, every=0.1,
+               what="processes outlived the server by 15 s")
 
     again = servers()
     after = state(again, gid)
@@ -196,10 +182,8 @@ def test_ctrl_c_stops_the_server_and_every_child_quietly(servers, tmp_path, mome
         server.proc.wait(15)
     finally:
         stop.set()
-    deadline = time.monotonic() + 15
-    while any(alive(pid) for pid in children) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not [pid for pid in children if alive(pid)], "processes outlived the server by 15 s"
+    eventually(lambda: [pid for pid in children if alive(pid)], lambda left: not left, timeout=15, every=0.1,
+               what="processes outlived the server by 15 s")
     log = (tmp_path / "server.log").read_text(errors="replace")
     assert "Traceback" not in log and "KeyboardInterrupt" not in log, log[-3000:]
     assert "SIGKILL" not in log, log[-3000:]  # the master did not have to kill its worker
@@ -222,10 +206,8 @@ def test_a_server_a_test_started_stops_when_the_test_run_is_killed(tmp_path):
         assert alive(child)
         runner.kill()  # the "test run", killed: nothing of it runs to stop the child
         runner.wait(10)
-        deadline = time.monotonic() + 10
-        while alive(child) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not alive(child), "the child outlived its killed parent by 10 s"
+        eventually(lambda: alive(child), lambda living: not living, timeout=10, every=0.05,
+                   what="the child outlived its killed parent by 10 s")
     finally:
         runner.kill()
         runner.wait(10)

@@ -14,7 +14,8 @@ import requests
 from benchmarks.serving import client_from
 from engine.agents import parse_agent
 from engine.games import get_game
-from tests.web.test_search_pool import big_nim, in_thread, wait_until
+from tests.helpers import eventually
+from tests.web.test_search_pool import big_nim, in_thread
 from tests.web.test_shutdown import Server
 from webapp.config import DEFAULTS
 from webapp.search_pool import SearchPool
@@ -32,7 +33,7 @@ def test_searches_nobody_waits_on_leave_a_worker_for_the_person_who_does():
         nim, greedy = big_nim(), parse_agent("alphabeta:time=3")
         long = [in_thread(two.choose, greedy, nim, nim.start(), cancel=threading.Event(), key=key)
                 for key in ("ai-vs-ai", "arena:1")]
-        wait_until(lambda: any(w["key"] for w in two.stats()["workers"]))
+        eventually(lambda: any(w["key"] for w in two.stats()["workers"]))
         time.sleep(0.3)
         assert sorted(str(w["key"]) for w in two.stats()["workers"]).count("None") == 1  # one worker left free
         small = get_game("nim").from_options({"piles": [3, 4, 5]})

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from engine import experiments
+from tests.helpers import wait_for_arena_run
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -172,21 +173,11 @@ def test_presets_of_unregistered_games_are_skipped(monkeypatch):
     assert "sim-ab-3" not in names
 
 
-def wait_done(client, job_id, timeout=20):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        data = client.get(f"/api/arena/{job_id}").get_json()
-        if data["status"] != "running":
-            return data
-        time.sleep(0.05)
-    raise AssertionError("the arena run did not finish")
-
-
 def test_run_a_preset_and_export_csv(client):
     r = client.post("/api/arena/presets/nim-quick", json={"games": 6})
     assert r.status_code == 202
     job_id = r.get_json()["id"]
-    data = wait_done(client, job_id)
+    data = wait_for_arena_run(client, job_id)
     assert data["status"] == "done" and data["preset"] == "nim-quick"
     assert data["results"]["games"] == 6 and data["results"]["wins"] == 6
     r = client.get(f"/api/arena/{job_id}.csv")
@@ -209,7 +200,7 @@ def test_preset_csv_carries_the_seed_figures(client):
     r = client.post("/api/arena/presets/blacksin-alphabeta", json={"games": 1, "seed": 3})
     job_id = r.get_json()["id"]
     client.delete(f"/api/arena/{job_id}", query_string={"token": r.get_json()["manage_token"]})
-    wait_done(client, job_id, timeout=60)
+    wait_for_arena_run(client, job_id, timeout=60)
     row = next(csv.DictReader(io.StringIO(client.get(f"/api/arena/{job_id}.csv").get_data(as_text=True))))
     assert (row["published_source"], row["published_wins"], row["published_games"]) == ("seed 000", "423", "500")
 

@@ -1,0 +1,61 @@
+"""Helpers shared by the tests: waiting for something that happens in another thread or process."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TypeVar
+
+import requests
+
+T = TypeVar("T")
+
+
+def eventually(read: Callable[[], T], until: Callable[[T], object] = bool, timeout: float = 15.0,
+               every: float = 0.02, what: str | Callable[[], str] = "the condition") -> T:
+    """Call ``read()`` every ``every`` seconds until ``until`` holds for what it returned, and
+    return that value; after ``timeout`` seconds fail, naming ``what`` (or what ``what()`` says
+    then) and the last value read.
+
+    The timeout only bounds a wait for something that happens anyway (a server answering, a
+    search ending): the test asserts what happened, never how long it took.
+
+    >>> eventually(lambda: 3)
+    3
+    >>> reads = iter([None, None, "ready"])
+    >>> eventually(lambda: next(reads), every=0)
+    'ready'
+    >>> eventually(lambda: {"status": "running"}, until=lambda s: s["status"] == "done", timeout=0.05,
+    ...            what="the run to end")
+    Traceback (most recent call last):
+    AssertionError: the run to end: not within 0.05 s; last read: {'status': 'running'}
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        value = read()
+        if until(value):
+            return value
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"{what() if callable(what) else what}: not within {timeout:g} s; "
+                                 f"last read: {value!r}")
+        time.sleep(every)
+
+
+def wait_for_state(client, game_id: str, until: Callable[[dict], object], timeout: float = 15.0) -> dict:
+    """The game's state, read through ``client`` (Flask's test client), once ``until`` holds for it."""
+    return eventually(lambda: client.get(f"/api/games/{game_id}").get_json(), until, timeout,
+                      what=f"game {game_id}'s state")
+
+
+def wait_for_arena_run(client, run_id: str, timeout: float = 20.0) -> dict:
+    """An arena run, read through ``client`` (Flask's test client), once it is no longer running."""
+    return eventually(lambda: client.get(f"/api/arena/{run_id}").get_json(), lambda run: run["status"] != "running",
+                      timeout, every=0.05, what=f"arena run {run_id} to end")
+
+
+def answers(url: str) -> bool:
+    """Whether a GET of ``url`` answers 200 now (a server that is starting refuses connections)."""
+    try:
+        return requests.get(url, timeout=2).status_code == 200
+    except requests.RequestException:
+        return False
