@@ -15,7 +15,8 @@ import pytest
 import requests
 
 from engine.agents import parse_agent
-from tests.web.test_search_pool import big_nim, in_thread, wait_until
+from tests.helpers import eventually
+from tests.web.test_search_pool import big_nim, in_thread
 from webapp.search_pool import SearchPool
 from webapp.search_queue import FairQueue
 from webapp.sessions import ArcadeError
@@ -39,16 +40,16 @@ def test_a_client_may_have_a_bounded_number_of_requests_waiting():
         nim, agent = big_nim(), parse_agent("alphabeta:time=20")
         ask = dict(client="greedy", address="addr:1", refusable=True)
         running = in_thread(one.choose, agent, nim, nim.start(), cancel=(stop := threading.Event()), key="g0", **ask)
-        wait_until(lambda: one.stats()["workers"][0]["key"] == "g0")
+        eventually(lambda: one.stats()["workers"][0]["key"] == "g0")
         waiting = [in_thread(one.choose, agent, nim, nim.start(), cancel=stop, key=f"g{i}", **ask) for i in (1, 2)]
-        wait_until(lambda: sum(one.stats()["queued"].values()) == 2)
+        eventually(lambda: sum(one.stats()["queued"].values()) == 2)
         with pytest.raises(ArcadeError) as refused:
             one.choose(agent, nim, nim.start(), cancel=stop, key="g3", **ask)
         assert refused.value.status == 429 and refused.value.code == "busy" and "wait for" in refused.value.message
         # another client of the same address still may, up to the address's bound (2 x 2)
         other = dict(ask, client="another")
         more = [in_thread(one.choose, agent, nim, nim.start(), cancel=stop, key=f"o{i}", **other) for i in (1, 2)]
-        wait_until(lambda: sum(one.stats()["queued"].values()) == 4)
+        eventually(lambda: sum(one.stats()["queued"].values()) == 4)
         with pytest.raises(ArcadeError) as flood:
             one.choose(agent, nim, nim.start(), cancel=stop, key="x", **dict(ask, client="third"))
         assert flood.value.code == "busy" and "your address" in flood.value.message
@@ -66,7 +67,7 @@ def worker_busy(server) -> bool:
 
 def freed(server) -> None:
     """The worker becomes idle, and stays so (not a gap between two searches of one request)."""
-    wait_until(lambda: not worker_busy(server), timeout=10)
+    eventually(lambda: not worker_busy(server), timeout=10)
     time.sleep(1.0)
     assert not worker_busy(server)
 
@@ -78,7 +79,7 @@ def test_a_hint_is_cancelled_when_its_socket_disconnects(make_live_server, playe
         "game": "nim", "options": {"piles": BIG}, "players": ["human", "human"]}).json()
     asker = players(server.url)
     asker.sio.emit("hint", {"game_id": data["id"], "token": data["seats"][0]["token"]})
-    wait_until(lambda: worker_busy(server), timeout=15)
+    eventually(lambda: worker_busy(server), timeout=15)
     asker.close()
     freed(server)  # the hint had 30 s; nobody waits for it any more
 
@@ -91,7 +92,7 @@ def test_a_teaching_search_is_cancelled_when_its_connection_closes(make_live_ser
     where = urlsplit(server.url)
     page = socket.create_connection((where.hostname, where.port), timeout=10)
     page.sendall(f"GET /api/games/{gid}/compare?depth=0 HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-    wait_until(lambda: worker_busy(server), timeout=15)
+    eventually(lambda: worker_busy(server), timeout=15)
     page.close()  # the page is closed: seven rungs of 30 s each are nobody's to wait for
     freed(server)
     assert requests.get(f"{server.url}/api/catalog", timeout=10).status_code == 200
@@ -109,7 +110,7 @@ def test_a_hint_waiting_behind_another_clients_long_hint_hurries_it():
         nim, small = big_nim(), get_game("nim").from_options({"piles": "2,3"})
         greedy = in_thread(two.choose, parse_agent("alphabeta:time=10"), nim, nim.start(), cancel=threading.Event(),
                            key="a-game", client="A", refusable=True)
-        wait_until(lambda: any(w["key"] == "a-game" for w in two.stats()["workers"]))
+        eventually(lambda: any(w["key"] == "a-game" for w in two.stats()["workers"]))
         mine = in_thread(two.choose, parse_agent("alphabeta"), small, small.start(), cancel=threading.Event(),
                          key="b-game", client="B", refusable=True, time_cap=5)
         for t in (greedy, mine):

@@ -11,7 +11,8 @@ import pytest
 
 from engine.agents import parse_agent
 from engine.games import get_game
-from tests.web.test_search_pool import alive, big_nim, wait_until
+from tests.helpers import eventually
+from tests.web.test_search_pool import alive, big_nim
 from webapp.search_pool import SearchPool, WorkerDied, rss_mb
 
 
@@ -29,9 +30,9 @@ def test_a_worker_over_the_limit_is_replaced_after_its_search():
         nim = get_game("nim").from_options({"piles": "3,4,5"})
         result = pool.choose(parse_agent("alphabeta"), nim, nim.start(), cancel=threading.Event(), time_cap=5)
         assert result.completed and result.best_move in nim.legal_moves(nim.start())  # the answer stands
-        wait_until(lambda: pool.stats()["recycled"] == 1 and pool.worker_pids() and pool.worker_pids()[0] != first,
+        eventually(lambda: pool.stats()["recycled"] == 1 and pool.worker_pids() and pool.worker_pids()[0] != first,
                    timeout=60)
-        wait_until(lambda: not alive(first))
+        eventually(lambda: not alive(first))
         again = pool.choose(parse_agent("alphabeta"), nim, nim.start(), cancel=threading.Event(), time_cap=5)
         assert again.score == result.score and pool.stats()["restarts"] == 0  # the new worker searches the same
     finally:
