@@ -1,10 +1,9 @@
 """Challenge the class: one position, one answer per student, and the engine's exact verdict.
 
-The verdict on every legal move is found by playing the move and solving the position it
-leaves with the engine's own search (alpha-beta to the end of the game, ``depth=0``): the
-outcome is then proved, and its distance is the plies to the end under perfect play. A
-position too big to solve within the budget gets the search's score at the depth it
-finished, said as such (``outcome: null``).
+The verdict on every legal move is the engine's exact one (:mod:`engine.analyse`: the
+outcome proved, and its distance the plies to the end under perfect play). A move too big
+to solve within the budget gets the search's score at the depth it finished, said as such
+(``outcome: null``).
 """
 
 from __future__ import annotations
@@ -13,6 +12,7 @@ import secrets
 import time
 from typing import Any
 
+from engine.analyse import analyse
 from engine.game import CHANCE, IllegalMove
 from engine.games import get_game
 from engine.options import OptionError
@@ -25,52 +25,47 @@ from .storage import ClassRecord
 MIN_SECONDS, MAX_SECONDS = 5, 600
 VERDICT_BUDGET = 8.0  # seconds the verdicts of one position may take in all
 RANK = {"win": 2, "draw": 1, None: 0, "loss": -1}
-FLIP: dict[str | None, str | None] = {"win": "loss", "loss": "win", "draw": "draw", None: None}
 
 
 def move_verdicts(game, state, *, cancel) -> dict[str, dict]:
     """The verdict on every legal move of ``state``, from the side to move's point of view:
     ``{move: {"outcome", "distance", "score", "depth", "exact", "text"}}`` (a pool function).
+    Solved by :func:`engine.analyse.analyse` (the same verdicts as ``python -m engine
+    analyse``, kept per game configuration) within half the budget; a move it could not solve
+    gets the search's score at the deepest depth it finished within the other half.
 
     >>> from engine.games import get_game
     >>> nim = get_game("nim").from_options({"piles": [1, 2]})
     >>> v = move_verdicts(nim, nim.start(), cancel=None)
-    >>> {m: (x["outcome"], x["distance"]) for m, x in sorted(v.items())}
-    {'1:1': ('loss', 2), '2:1': ('loss', 2), '2:2': ('win', 1)}
+    >>> {m: (x["outcome"], x["distance"], x["text"]) for m, x in sorted(v.items())}
+    {'1:1': ('loss', 2, 'loss in 2'), '2:1': ('loss', 2, 'loss in 2'), '2:2': ('win', 1, 'win at once')}
     >>> best_moves(v)
     ['2:2']
     """
-    mover = game.to_move(state)
-    moves = game.moves(state)
-    budget = VERDICT_BUDGET / max(1, len(moves))
+    answer = analyse(game, state, budget=VERDICT_BUDGET / 2)
+    unsolved = [m["move"] for m in answer["moves"] if m["outcome"] is None]
+    share = VERDICT_BUDGET / 2 / max(1, len(unsolved))
     verdicts = {}
-    for move in moves:
-        after = game.play(state, move)
-        verdicts[game.notation(state, move)] = _verdict_after(game, after, mover, budget, cancel)
+    for m in answer["moves"]:
+        if m["outcome"] is None:
+            verdicts[m["move"]] = _score_after(game, game.push_notation(state, m["move"]), game.to_move(state),
+                                               share, cancel)
+            continue
+        outcome, distance = m["outcome"], m["distance"]
+        text = outcome if distance is None else f"{outcome} at once" if distance == 1 else f"{outcome} in {distance}"
+        verdicts[m["move"]] = {"outcome": outcome, "distance": distance, "score": None, "depth": None,
+                               "exact": True, "text": text}
     return verdicts
 
 
-def _verdict_after(game, after, mover: int, budget: float, cancel) -> dict:
-    """The verdict on the position a move left, as ``mover`` sees it."""
-    result = game.result(after) if game.status(after) is not None else None
-    if result is not None:
-        winner = result.get("winner")
-        ended = "draw" if winner is None else ("win" if winner == mover else "loss")
-        return {"outcome": ended, "distance": 1, "score": None, "depth": 0, "exact": True,
-                "text": f"{ended} at once"}
+def _score_after(game, after, mover: int, seconds: float, cancel) -> dict:
+    """A move too big to solve: the search's score at the deepest depth it finished, as
+    ``mover`` sees it, said to be no proved result."""
     if game.to_move(after) == CHANCE:
         return {"outcome": None, "distance": None, "score": None, "depth": 0, "exact": False,
                 "text": "chance moves next: no proved verdict"}
-    found = search_root(game, after, time_limit=budget, cancel=cancel)  # deepens until solved or out of time
-    same_side = game.to_move(after) == mover
-    if found.completed and found.outcome is not None:
-        outcome = found.outcome if same_side else FLIP[found.outcome]
-        assert outcome is not None
-        distance = (found.mate_in or 0) + 1
-        text = f"{outcome} in {distance}" if outcome != "draw" else "draw"
-        return {"outcome": outcome, "distance": distance, "score": None, "depth": found.stats.depth,
-                "exact": True, "text": text}
-    score = found.score if same_side else -found.score
+    found = search_root(game, after, time_limit=seconds, cancel=cancel)
+    score = found.score if game.to_move(after) == mover else -found.score
     return {"outcome": None, "distance": None, "score": score, "depth": found.stats.depth, "exact": False,
             "text": f"not solved: score {describe_score(score)} at depth {found.stats.depth}"}
 
