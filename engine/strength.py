@@ -96,7 +96,7 @@ def _value(game: Game, state: Any, plies: int, ply: int, seconds: float, deadlin
         share = seconds / len(outcomes)
         return chance_value([(_value(game, game.play(state, o), plies - 1, ply + 1, share, deadline, counter, cancel), p)
                              for o, p in outcomes])
-    result = search_root(game, state, algorithm="alphabeta", depth=plies,
+    result = search_root(game, state, depth=plies,
                          time_limit=max(MIN_SEARCH_TIME, min(seconds, deadline - time.monotonic())), cancel=cancel)
     counter.searched(result, ply, plies)
     value = result.score if game.to_move(state) == 0 else -result.score

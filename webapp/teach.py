@@ -28,8 +28,9 @@ from engine.games import catalog
 from engine.options import OptionError
 from engine.search import describe_score
 
-from .api import _int_arg, _job, arcade, client_address, json_body, launch_arena, refused
+from .api import _int_arg, _job, arcade, json_body, launch_arena, refused
 from .arena_jobs import ArenaJob
+from .clients import WhileConnected, asking, client
 from .search_pool import Deadline, SearchCancelled
 from .sessions import ArcadeError
 
@@ -153,28 +154,14 @@ def compare(game_id):
         raise ArcadeError("bad_request", str(exc)) from None
     seconds = budget()
     rows = []
-    for step in LADDER:
-        options = parse_agent(step.spec).search_options()
-        del options["depth"], options["time_limit"]  # the page's depth; one search, no deepening
-        with Deadline(seconds) as deadline:
-            try:
-                r = arcade().ai.pool.search(game, state, key=f"teach:{client_address()}", depth=depth,
-                                            cancel=deadline.event, eval_name=eval_name, **options)
-            except ValueError as exc:
-                raise ArcadeError("bad_request", str(exc)) from None
-        finished = r.completed and not deadline.expired
-        rows.append({
-            "key": step.key, "label": step.label, "short": step.short, "adds": step.adds,
-            "agent": step.agent_spec(depth, eval_name),
-            "completed": finished,
-            "value": _num(r.score) if finished else None,
-            "value_text": describe_score(r.score) if finished else None,
-            "outcome": r.outcome if finished else None,
-            "best_move": r.best_move if finished else None,
-            "pv": r.pv if finished else [],
-            "nodes": r.stats.nodes, "elapsed_ms": round(r.stats.elapsed_ms, 3),
-            "cutoffs": r.stats.cutoffs, "tt_hits": r.stats.tt_hits, "exact": r.exact,
-        })
+    # The rungs run back to back on one worker (one wait in line, not one per rung), each with
+    # a table of its own: a rung's nodes are its own technique's.
+    with arcade().ai.pool.pinned(f"teach:{client()}", None, share_table=False, **asking()) as pinned:
+        for step in LADDER:
+            r, expired = _compare_rung(pinned, game, state, step, depth, eval_name, seconds)
+            if r is None:  # the page was closed: nobody reads the rest
+                break
+            rows.append(_compare_row(step, r, depth, eval_name, r.completed and not expired))
     done = [row for row in rows if row["completed"]]
     values = {row["value"] for row in done}
     if len(done) < len(rows):
@@ -198,6 +185,37 @@ def compare(game_id):
         "to_move": game.to_move_name(state), "budget_seconds": seconds,
         "algorithms": rows, "agree": agree, "verdict": verdict,
     })
+
+
+def _compare_rung(pinned, game, state, step, depth: int, eval_name, seconds: float):
+    """One rung of Compare searched within ``seconds``: (result, whether the time ran out), or
+    (None, True) if the client has gone."""
+    options = parse_agent(step.spec).search_options()
+    del options["depth"], options["time_limit"]  # the page's depth; one search, no deepening
+    with Deadline(seconds) as deadline:
+        cancel = WhileConnected(deadline.event)
+        if cancel.is_set():
+            return None, True
+        try:
+            r = pinned.search(game, state, depth=depth, cancel=cancel, eval_name=eval_name, **options)
+        except ValueError as exc:
+            raise ArcadeError("bad_request", str(exc)) from None
+    return r, deadline.expired
+
+
+def _compare_row(step, r, depth: int, eval_name, finished: bool) -> dict:
+    return {
+        "key": step.key, "label": step.label, "short": step.short, "adds": step.adds,
+        "agent": step.agent_spec(depth, eval_name),
+        "completed": finished,
+        "value": _num(r.score) if finished else None,
+        "value_text": describe_score(r.score) if finished else None,
+        "outcome": r.outcome if finished else None,
+        "best_move": r.best_move if finished else None,
+        "pv": r.pv if finished else [],
+        "nodes": r.stats.nodes, "elapsed_ms": round(r.stats.elapsed_ms, 3),
+        "cutoffs": r.stats.cutoffs, "tt_hits": r.stats.tt_hits, "exact": r.exact,
+    }
 
 
 def _num(v):
@@ -277,8 +295,8 @@ def _traced(agent, game, state, max_nodes: int, seconds: float):
     did not finish by then."""
     with Deadline(seconds) as deadline:
         try:
-            result = arcade().ai.pool.choose(agent, game, state, trace_limit=max_nodes, cancel=deadline.event,
-                                             key=f"teach:{client_address()}")
+            result = arcade().ai.pool.choose(agent, game, state, trace_limit=max_nodes,
+                                             cancel=WhileConnected(deadline.event), key=f"teach:{client()}", **asking())
         except SearchCancelled:
             return None
         except ValueError as exc:
@@ -347,8 +365,8 @@ def true_values(game_id):
     cap = budget()
     with Deadline(cap) as deadline:
         try:
-            found = arcade().ai.pool.call(minimax_values, game, state, depth, eval_name, paths, cancel=deadline.event,
-                                          key=f"teach:{client_address()}")
+            found = arcade().ai.pool.call(minimax_values, game, state, depth, eval_name, paths,
+                                          cancel=WhileConnected(deadline.event), key=f"teach:{client()}", **asking())
         except SearchCancelled:  # the budget ran out while it waited for a worker
             found = None
     if found is None:
@@ -427,7 +445,8 @@ def check_theory(game, state, claim: dict, seconds: float) -> dict:
     when it lists them, its winning moves (each legal move's child searched to the end)."""
     started = time.perf_counter()
     # one pool worker runs every search of the check, sharing its table
-    with Deadline(seconds) as deadline, arcade().ai.pool.pinned(f"teach:{client_address()}", deadline.event) as pinned:
+    with Deadline(seconds) as deadline, \
+            arcade().ai.pool.pinned(f"teach:{client()}", WhileConnected(deadline.event), **asking()) as pinned:
         root = pinned.search(game, state, depth=0)
         nodes = root.stats.nodes
         search: dict[str, Any] = {"outcome": root.outcome, "best_move": root.best_move,

@@ -153,6 +153,9 @@
     return { game: current.name, options, players };
   }
 
+  // The lobby's choice of game and options, for the other forms of the page (Teach a class).
+  window.ArcadeLobby = { collect, levels: LEVELS.map((n) => [String(n), `${ArcadeViews.LEVEL_NAMES[n]} (${n})`]) };
+
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     errorBox.hidden = true;

@@ -93,8 +93,10 @@
     if (confirm("Restart this game from the beginning?")) socket.emit("restart", { game_id: gameId, token: control });
   });
   $("retry-ai").addEventListener("click", () => socket.emit("retry_ai", { game_id: gameId, token: control }));
-  $("takeback").addEventListener("click", () => socket.emit("takeback", { game_id: gameId, token }));
-  $("takeback-accept").addEventListener("click", () => socket.emit("takeback", { game_id: gameId, token }));
+  // The ply shown rides along: a second click (or another tab) on a game that moved on is stale.
+  const takeback = () => socket.emit("takeback", { game_id: gameId, token, ply: state.history.length });
+  $("takeback").addEventListener("click", takeback);
+  $("takeback-accept").addEventListener("click", takeback);
   $("takeback-decline").addEventListener("click", () => socket.emit("takeback_decline", { game_id: gameId, token }));
   $("step").addEventListener("click", () => socket.emit("step", { game_id: gameId, token: manageToken }));
   $("ai-speed").addEventListener("change", () =>

@@ -42,7 +42,7 @@ def test_root_values_are_each_moves_exact_value_when_the_lookahead_reaches_the_e
     assert set(values) == set(game.legal_moves(state))
     for move, value in values.items():
         child = game.push_notation(state, move)
-        exact = search_root(game, child, algorithm="alphabeta").score  # the child's mover's view
+        exact = search_root(game, child).score  # the child's mover's view
         # a proved result counts its plies from the root: one more than from the child
         assert value == -exact + (-1 if -exact >= MATE_BOUND else 1 if -exact <= -MATE_BOUND else 0), move
 
