@@ -283,12 +283,13 @@ FIRST_TREE_SECONDS = 1.5  # the tree page's first answer: its deepest finished d
 @bp.get("/api/games/<game_id>/trace/deepest")
 def deepest_trace(game_id):
     """The trace (as ``GET /api/games/<id>/trace``) of the deepest search that finished within
-    ``seconds`` (default :data:`FIRST_TREE_SECONDS`, at most the teaching budget): the agent's
-    own depth if it finishes; else its search to depth 1, 2, 3, ... each traced in turn (``from``
-    sets the first), the deepest one finished drawn. ``deepening`` says what it reached:
-    ``{"asked", "reached", "finished", "seconds"}`` (``finished``: the asked depth, or every
-    line to the end of the game). Each search is cancelled at the deadline, so a page that
-    leaves holds a worker no longer than ``seconds``."""
+    ``seconds`` (default :data:`FIRST_TREE_SECONDS`, at most the teaching budget). The agent's
+    search to depth 1, 2, 3, ... up to its own depth is traced in turn (``from`` sets the first;
+    an agent searching to the end is first tried outright for a third of the time), and the
+    deepest one finished is answered. ``deepening`` says what it reached: ``{"asked", "reached",
+    "finished", "seconds", "budget"}`` (``finished``: the asked depth, or every line searched to
+    the end of the game; ``reached`` None: nothing finished). Each search is cancelled at the
+    deadline, so a page that leaves holds a worker no longer than ``seconds``."""
     session = arcade().store.get(game_id)
     args = request.args
     with session.lock:

@@ -181,7 +181,7 @@ window.ArcadeViews = (function () {
   /** The strength levels people pick in the lobby (engine/strength.py NAMES), by number. */
   const LEVEL_NAMES = { 1: "beginner", 3: "casual", 5: "club", 7: "strong", 9: "expert", 10: "perfect" };
   const ALGORITHM_WORDS = { alphabeta: "alpha-beta", minimax: "minimax", expecti: "expectiminimax",
-                            random: "random moves", rules: "rule-based" };
+                            random: "random moves", rules: "rule-based", mcts: "Monte Carlo tree search" };
 
   /** An agent spec in words, as the lobby offers it: "human" -> "Human",
    * "alphabeta:strength=5" -> "Computer (club)", "alphabeta" or "alphabeta:time=2" (the lobby's
@@ -203,6 +203,7 @@ window.ArcadeViews = (function () {
     const words = [ALGORITHM_WORDS[name] || name];
     if (settings.depth != null) words.push(settings.depth === "0" ? "to the end" : `depth ${settings.depth}`);
     if (settings.time != null) words.push(`${settings.time} s a move`);
+    if (settings.sims != null) words.push(`${settings.sims} simulations`);
     return `Computer (${words.join(", ")})`;
   }
 
