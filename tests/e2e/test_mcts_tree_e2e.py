@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.test_a11y import serious_violations
+from tests.e2e.test_layout import fits
 
 
 def create_game(page: Page, game: str, options: dict) -> str:
@@ -58,6 +59,7 @@ def test_mcts_view_steps_through_the_simulations(page: Page, width, height):
     expect(versus.locator("tr").nth(1)).to_contain_text("2:1")  # both find the winning move of 2,3
     if shots := os.environ.get("ARCADE_SHOTS"):  # a folder to look at the page in
         page.screenshot(path=f"{shots}/mcts-tree-{width}.png", full_page=True)
+    fits(page, f"the MCTS view at {width} px")
     page.get_by_test_id("mcts-open-alphabeta").click()
     expect(page.get_by_test_id("search-tree")).to_be_visible()
     expect(page.get_by_test_id("mcts-view")).to_be_hidden()
