@@ -95,3 +95,20 @@ def test_compare_shows_mcts_beside_the_ladder(browser, base_url):
         block.screenshot(path=f"{shots}/compare-mcts.png")
     assert serious_violations(page) == []
     context.close()
+
+
+@pytest.mark.parametrize("game,options", [
+    ("nim", {"piles": "3,4,5"}), ("sim", {}), ("shannon", {"board": "bridgit-3"}),
+    ("blacksin", {"seed": 3, "hidden": True}), ("cantris", {"board": "6x3", "seed": 2}),
+])
+def test_every_game_has_its_mcts_tree(page: Page, game, options):
+    gid = create_game(page, game, options)
+    page.goto(f"/play/{gid}/tree?family=mcts")
+    count = page.get_by_test_id("mcts-step-count")
+    # (the alpha-beta view behind it searches first, in the test server's own threads, up to its time cap)
+    expect(count).to_have_text("simulation 200 of 200", timeout=30_000)
+    nodes = page.get_by_test_id("mcts-tree").locator("[data-node]")
+    assert nodes.count() > 10
+    page.get_by_test_id("mcts-back").click()
+    expect(count).to_have_text("simulation 199 of 200")
+    expect(page.get_by_test_id("mcts-narration")).to_contain_text("Simulation 199: selection down")
