@@ -38,12 +38,13 @@ class _Config:
     """What is kept for one game configuration: the table and the answers."""
 
     def __init__(self) -> None:
+        self.lock = threading.Lock()  # one analysis at a time uses the table
         self.table = TranspositionTable()
         self.answers: OrderedDict[Any, dict] = OrderedDict()
 
 
 _CONFIGS: OrderedDict[str, _Config] = OrderedDict()
-_LOCK = threading.Lock()
+_LOCK = threading.Lock()  # guards _CONFIGS; each configuration has its own lock for its analyses
 
 
 def config_key(game: Game) -> str:
@@ -102,6 +103,7 @@ def analyse(game: Game, state, budget: float = DEFAULT_BUDGET) -> dict:
     started = time.perf_counter()
     with _LOCK:
         kept = _config(game)
+    with kept.lock:
         answer = kept.answers.get(state)
         if answer is not None:
             kept.answers.move_to_end(state)

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.e2e.test_a11y import serious_violations
+from tests.e2e.test_layout import fits
 
 
 def create_game(page: Page, game: str, options: dict) -> str:
@@ -58,6 +59,7 @@ def test_mcts_view_steps_through_the_simulations(page: Page, width, height):
     expect(versus.locator("tr").nth(1)).to_contain_text("2:1")  # both find the winning move of 2,3
     if shots := os.environ.get("ARCADE_SHOTS"):  # a folder to look at the page in
         page.screenshot(path=f"{shots}/mcts-tree-{width}.png", full_page=True)
+    fits(page, f"the MCTS view at {width} px")
     page.get_by_test_id("mcts-open-alphabeta").click()
     expect(page.get_by_test_id("search-tree")).to_be_visible()
     expect(page.get_by_test_id("mcts-view")).to_be_hidden()
@@ -93,3 +95,20 @@ def test_compare_shows_mcts_beside_the_ladder(browser, base_url):
         block.screenshot(path=f"{shots}/compare-mcts.png")
     assert serious_violations(page) == []
     context.close()
+
+
+@pytest.mark.parametrize("game,options", [
+    ("nim", {"piles": "3,4,5"}), ("sim", {}), ("shannon", {"board": "bridgit-3"}),
+    ("blacksin", {"seed": 3, "hidden": True}), ("cantris", {"board": "6x3", "seed": 2}),
+])
+def test_every_game_has_its_mcts_tree(page: Page, game, options):
+    gid = create_game(page, game, options)
+    page.goto(f"/play/{gid}/tree?family=mcts")
+    count = page.get_by_test_id("mcts-step-count")
+    # (the alpha-beta view behind it searches first, in the test server's own threads, up to its time cap)
+    expect(count).to_have_text("simulation 200 of 200", timeout=30_000)
+    nodes = page.get_by_test_id("mcts-tree").locator("[data-node]")
+    assert nodes.count() > 10
+    page.get_by_test_id("mcts-back").click()
+    expect(count).to_have_text("simulation 199 of 200")
+    expect(page.get_by_test_id("mcts-narration")).to_contain_text("Simulation 199: selection down")
