@@ -15,7 +15,7 @@ from flask import request
 from flask_socketio import emit, join_room
 from socketio.packet import Packet
 
-from .api import client_address
+from .clients import client
 from .security import check_payload, clip
 from .sessions import ArcadeError
 
@@ -65,7 +65,7 @@ def register(socketio, arcade) -> None:
 
     def after_change(session, stopped: bool = False):
         """Tell the room (the change is stored already) and start the AI if it is due."""
-        session.live.client = client_address()  # the AI's reply is this person's to wait for
+        session.live.client = client()  # the AI's reply is this person's to wait for
         if stopped:
             session.stop_search()  # the running search searched an older version
         ai.push_state(session)
@@ -77,6 +77,7 @@ def register(socketio, arcade) -> None:
 
     @socketio.on("disconnect")
     def disconnect(*args):
+        ai.socket_gone(request.sid)
         for game_id in store.disconnect(request.sid):
             tell_presence(game_id)
 
@@ -115,7 +116,10 @@ def register(socketio, arcade) -> None:
         ``takeback`` accepts and its ``takeback_decline`` refuses."""
         session = session_of(payload)
         seat = session.seat_for_token(payload.get("token"))
-        session, outcome = store.update(session.id, lambda s: s.request_takeback(seat.index))
+        ply = payload.get("ply")
+        if ply is not None and (type(ply) is not int or ply < 0):
+            raise ArcadeError("bad_payload", "'ply' must be the number of plies you saw, a whole number from 0")
+        session, outcome = store.update(session.id, lambda s: s.request_takeback(seat.index, ply))
         if outcome == "offered":
             socketio.emit("takeback_offer", {"game_id": session.id, "seat": seat.index}, to=session.id)
         after_change(session, stopped=outcome != "offered")

@@ -68,7 +68,7 @@ requests_ = st.fixed_dictionaries({
     "content_type": st.sampled_from(["application/json", "text/plain", "application/x-www-form-urlencoded",
                                      "multipart/form-data; boundary=x", "application/xml", None]),
     "query": st.dictionaries(st.sampled_from(["ply", "depth", "agent", "max_nodes", "eval", "token", "algo",
-                                              "nodes", "q"]),
+                                              "nodes", "q", "offset", "limit"]),
                              st.one_of(texts, st.sampled_from(SPECS), st.integers(-5, 40).map(str)), max_size=3),
     "params": st.dictionaries(st.sampled_from(["game_id", "job_id", "name", "filename", "class_id", "challenge_id",
                                                "student_id"]),

@@ -16,24 +16,17 @@ from flask import Flask
 from ..store import DAY
 from .storage import open_class_store
 
-DEFAULTS = {
-    "KEEP_CLASS_DAYS": None,  # a class stays this long after its last change (None: as finished games)
-    "CLASS_GAME_LIMIT": 240,  # games one class may start per CLASS_GAME_PERIOD seconds (per process)
-    "CLASS_GAME_PERIOD": 60.0,
-}
-
 
 def init_app(app: Flask) -> None:
     from . import events, routes
     from .roster import Classroom
 
-    for key, value in DEFAULTS.items():
-        app.config.setdefault(key, value)
     arcade = app.extensions["arcade"]
     keep_days = app.config["KEEP_CLASS_DAYS"] or app.config["KEEP_FINISHED_DAYS"]
     classroom = Classroom(open_class_store(arcade.store.backend), arcade, keep=float(keep_days) * DAY,
                           game_limit=int(app.config["CLASS_GAME_LIMIT"]),
-                          game_period=float(app.config["CLASS_GAME_PERIOD"]))
+                          game_period=float(app.config["CLASS_GAME_PERIOD"]),
+                          limiter=app.extensions["rate_limits"].limiter)
     push = events.ClassPush(arcade.socketio, classroom)
     arcade.ai.on_push.append(push.game_changed)
     app.extensions["classes"] = classroom

@@ -20,12 +20,14 @@ import unicodedata
 from collections import OrderedDict
 from typing import Any, Callable, Iterable, TypeVar
 
+from limits import RateLimitItemPerSecond
+from limits.strategies import RateLimiter
+
 from engine.agents import parse_agent
 from engine.game import IllegalMove
 from engine.games import get_game
 from engine.options import OptionError
 
-from ..security import RateLimiter
 from ..sessions import ArcadeError, GameSession, Seat
 from ..store import hash_token
 from .challenges import challenge_in, challenge_summary, check_answer
@@ -171,11 +173,15 @@ class SummaryCache:
 class Classroom:
     """Every class, through its store (see the module doc)."""
 
-    def __init__(self, store: ClassStore, arcade, *, keep: float, game_limit: int, game_period: float):
+    def __init__(self, store: ClassStore, arcade, *, keep: float, game_limit: int, game_period: float,
+                 limiter: RateLimiter):
         self.store = store
         self.arcade = arcade
         self.keep = keep  # seconds a class stays after its last change
-        self.budget = RateLimiter(game_limit, game_period)  # games a class may start (per process)
+        # games a class may start per period, counted where the server's other limits are
+        # (Flask-Limiter's storage: Redis when the store is, so every process counts them)
+        self.limiter = limiter
+        self.budget = RateLimitItemPerSecond(game_limit, max(1, round(game_period)))
         self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
         self._next_expiry = 0.0
         self.summaries = SummaryCache()
@@ -372,7 +378,7 @@ class Classroom:
         return groups
 
     def _new_game(self, record: ClassRecord, students: list[dict | None], client: str) -> tuple[GameSession, dict]:
-        if self.budget.take(record.id):
+        if not self.limiter.hit(self.budget, "class-games", record.id):
             raise ArcadeError("rate_limited", "this class is starting games too fast: wait a few seconds", 429)
         players = ["human" if s is not None else record.opponent for s in students]
         body = {"game": record.game, "options": record.settings, "players": players}

@@ -16,7 +16,8 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 
 from engine.games import catalog
 
-from ..api import client_address, json_body
+from ..api import json_body
+from ..clients import client
 from ..security import refused
 from ..sessions import ArcadeError
 from .challenges import challenge_in, challenge_summary, make_challenge, student_view
@@ -138,7 +139,7 @@ def student_home(class_id):
 def start_game(class_id):
     body = json_body()
     record, student = as_student(class_id, body)
-    session, answer = classroom().start_game(record.id, student, client_address())
+    session, answer = classroom().start_game(record.id, student, client())
     token = body_token(body)
     for seat in answer["seats"]:
         if seat["seat"] == student_seat(session, student["token_hash"]):
@@ -170,7 +171,7 @@ def remove_student(class_id, student_id):
 def pair_students(class_id):
     """Random pairs, a game each; an odd one out plays the computer."""
     record = as_teacher(class_id, json_body())
-    groups = classroom().pair(record.id, client_address())
+    groups = classroom().pair(record.id, client())
     names = {sid: s["name"] for sid, s in record.students.items()}
     # every student's page opens its new game (GET .../me lists it)
     socketio().emit("class_new_games", {"class_id": record.id}, to=students_room(record.id))
