@@ -133,7 +133,24 @@ def lesson(contexts, base_url: str, students_url: str, shots: Path) -> None:
     teacher.get_by_test_id("back").click()
     expect(teacher.locator("[data-student]")).to_have_count(5)
 
-    # challenge the class: the start position, five answers, counted live, then the verdict
+    challenge_the_class(teacher, students, shots)
+
+    # axe: the dashboard and the join page, desktop and phone
+    assert serious_violations(teacher) == []
+    assert serious_violations(students[0]) == []
+    assert serious_violations(late) == []
+    teacher.set_viewport_size({"width": 390, "height": 844})
+    assert serious_violations(teacher) == []
+    for page in (teacher, students[0]):
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than a phone
+    teacher.screenshot(path=str(shots / "classroom-dashboard-390.png"), full_page=True)
+    teacher.set_viewport_size(DESKTOP["viewport"])
+
+    delete_the_class(teacher, students, base_url, students_url, class_id)
+
+
+def challenge_the_class(teacher: Page, students: list[Page], shots: Path) -> None:
+    """The start position to the class, five answers counted live, then the verdict."""
     teacher.get_by_test_id("open-challenge").click()
     teacher.get_by_test_id("challenge-position").select_option("")
     teacher.get_by_test_id("send-challenge").click()
@@ -154,18 +171,9 @@ def lesson(contexts, base_url: str, students_url: str, shots: Path) -> None:
     teacher.screenshot(path=str(shots / "classroom-challenge.png"), full_page=True)
     students[2].screenshot(path=str(shots / "classroom-phone-verdict.png"), full_page=True)
 
-    # axe: the dashboard and the join page, desktop and phone
-    assert serious_violations(teacher) == []
-    assert serious_violations(students[0]) == []
-    assert serious_violations(late) == []
-    teacher.set_viewport_size({"width": 390, "height": 844})
-    assert serious_violations(teacher) == []
-    for page in (teacher, students[0]):
-        assert page.evaluate("document.documentElement.scrollWidth") <= 390  # nothing wider than a phone
-    teacher.screenshot(path=str(shots / "classroom-dashboard-390.png"), full_page=True)
-    teacher.set_viewport_size(DESKTOP["viewport"])
 
-    # the teacher deletes the class: its games are gone, the students are told
+def delete_the_class(teacher: Page, students: list[Page], base_url: str, students_url: str, class_id: str) -> None:
+    """The teacher deletes the class: its games are gone, the students are told."""
     games = requests.get(f"{base_url}/api/classes/{class_id}",
                          params={"token": teacher.evaluate(f"localStorage.getItem('arcade.class.{class_id}')")}).json()
     game_ids = [s["games"][-1]["id"] for s in games["students"]]
