@@ -277,12 +277,21 @@ class RedisStore(GameStore):
         data, updated = self._redis.hmget(arena_key(run_id), "data", "updated")
         return dict(json.loads(data), updated=float(updated)) if data is not None else None
 
-    def list_arenas(self) -> list[dict]:
-        ids = self._redis.zrange(ARENAS, 0, -1)
+    def list_arenas(self, offset: int = 0, limit: int | None = None) -> list[dict]:
+        if limit is None:
+            ids = self._redis.zrange(ARENAS, 0, -1)
+        else:
+            ids = self._redis.zrevrange(ARENAS, offset, offset + limit - 1)[::-1]
         pipe = self._redis.pipeline(transaction=False)
         for run_id in ids:
             pipe.hmget(arena_key(run_id), "data", "updated")
         return [dict(json.loads(data), updated=float(updated)) for data, updated in pipe.execute() if data is not None]
+
+    def count_arenas(self) -> int:
+        return int(self._redis.zcard(ARENAS))
+
+    def delete_arena(self, run_id: str) -> None:
+        self._redis.pipeline(transaction=True).delete(arena_key(run_id)).zrem(ARENAS, run_id).execute()
 
     # ----- AI turns ------------------------------------------------------------------------------
     def claim_turn(self, game_id: str, holder: str, ttl: float, version: int | None = None) -> bool:

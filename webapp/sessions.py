@@ -230,7 +230,8 @@ class GameSession:
             previous = None
         try:
             game = previous.game if previous else get_game(record.game).from_options(record.settings)
-            if previous and [s.agent.spec for s in previous.seats] == record.seats:
+            if (previous and [s.agent.spec for s in previous.seats] == record.seats
+                    and [s.token_hash for s in previous.seats] == record.token_hashes):
                 seats = previous.seats
             else:
                 seats = [Seat(i, parse_agent(spec, game), token_hash)

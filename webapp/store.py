@@ -44,7 +44,7 @@ class Retention:
 
     finished: float = 30 * DAY  # a finished game stays readable (its record) this long after its end
     idle: float = 7 * DAY  # an unfinished game nobody touched or watched this long is dropped
-    arena: float = 1 * DAY  # an arena run is dropped this long after its last update
+    arena: float = 30 * DAY  # an arena run is dropped this long after its last update (as a finished game)
 
 
 @dataclass
@@ -168,8 +168,17 @@ class GameStore(ABC):
         """A run with its ``updated`` time, or None."""
 
     @abstractmethod
-    def list_arenas(self) -> list[dict]:
-        """Every stored run with its ``updated`` time, oldest first."""
+    def list_arenas(self, offset: int = 0, limit: int | None = None) -> list[dict]:
+        """Stored runs with their ``updated`` time, oldest first: every one, or with ``limit``
+        the page of the ``limit`` most recently updated after skipping ``offset`` of them."""
+
+    @abstractmethod
+    def count_arenas(self) -> int:
+        """How many runs are stored."""
+
+    @abstractmethod
+    def delete_arena(self, run_id: str) -> None:
+        """Forget a run (none such: nothing happens)."""
 
     # ----- AI turns: which process searches a game's AI move --------------------------------------
     # A store that several processes share (``shared``) keeps a lease per game: a process
@@ -332,9 +341,19 @@ class SQLiteStore(GameStore):
         rows = self._all("SELECT data, updated FROM arena_runs WHERE id = ?", (run_id,))
         return dict(json.loads(rows[0][0]), updated=rows[0][1]) if rows else None
 
-    def list_arenas(self) -> list[dict]:
-        rows = self._all("SELECT data, updated FROM arena_runs ORDER BY updated")
+    def list_arenas(self, offset: int = 0, limit: int | None = None) -> list[dict]:
+        if limit is None:
+            rows = self._all("SELECT data, updated FROM arena_runs ORDER BY updated")
+        else:
+            rows = self._all("SELECT data, updated FROM arena_runs ORDER BY updated DESC LIMIT ? OFFSET ?",
+                             (limit, offset))[::-1]
         return [dict(json.loads(data), updated=updated) for data, updated in rows]
+
+    def count_arenas(self) -> int:
+        return self._all("SELECT COUNT(*) FROM arena_runs")[0][0]
+
+    def delete_arena(self, run_id: str) -> None:
+        self._run("DELETE FROM arena_runs WHERE id = ?", (run_id,))
 
     def close(self) -> None:
         with self._lock:
