@@ -102,7 +102,9 @@ def create_app(config: dict | None = None) -> Flask:
     retention = Retention(finished=app.config["KEEP_FINISHED_DAYS"] * DAY, idle=app.config["KEEP_IDLE_DAYS"] * DAY,
                           arena=app.config["KEEP_ARENA_DAYS"] * DAY)
     store = SessionStore(open_store(store_url(app), retention), hot_games=int(app.config["HOT_GAMES"]))
-    arcade = Arcade(socketio, store, AIRunner(socketio, app.config, store), ArenaRuns(store.backend),
+    arenas = ArenaRuns(store.backend, keep_per_client=int(app.config["MAX_ARENA_RUNS_KEPT"]),
+                       address_factor=int(app.config.get("ADDRESS_FACTOR") or 20))
+    arcade = Arcade(socketio, store, AIRunner(socketio, app.config, store), arenas,
                     sweep_interval=float(app.config["SWEEP_INTERVAL"]))
     atexit.register(arcade.ai.shutdown)
     atexit.register(arcade.ai.leases.close)
@@ -110,15 +112,16 @@ def create_app(config: dict | None = None) -> Flask:
         arcade.ai.watch_turns(float(app.config["AI_TURN_SWEEP"]))
     app.extensions["arcade"] = arcade
 
-    from . import api, pages, security, sockets, teach, wsgi_guard
+    from . import api, classes, pages, security, sockets, teach, wsgi_guard
 
-    security.init_app(app)
+    security.init_app(app, store_url(app))
     wsgi_guard.protect(app, socketio)
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(teach.bp)
     sockets.register(socketio, arcade)
+    classes.init_app(app)
     arcade.maybe_sweep()  # the first sweep resumes every stored game whose AI is to move
     return app
 

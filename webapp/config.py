@@ -30,7 +30,8 @@ DEFAULTS = {
     "STORE": None,
     "KEEP_FINISHED_DAYS": 30.0,  # a finished game's record stays readable this long
     "KEEP_IDLE_DAYS": 7.0,  # an unfinished game nobody moved in or watched this long is dropped
-    "KEEP_ARENA_DAYS": 1.0,  # an arena run is dropped this long after its last update
+    "KEEP_ARENA_DAYS": 30.0,  # an arena run is dropped this long after its last update (as a finished game)
+    "MAX_ARENA_RUNS_KEPT": 50,  # runs one client's list keeps (its oldest finished go first; 20x per address)
     "SWEEP_INTERVAL": 60.0,  # seconds between two expiry sweeps (run on the back of requests)
     "HOT_GAMES": 256,  # games kept rebuilt in memory when nobody is connected to them
     # Several processes on one Redis store: a process holds a game's AI turn for this many
@@ -39,8 +40,9 @@ DEFAULTS = {
     "AI_LEASE": 6.0,
     "AI_TURN_SWEEP": 2.0,
     "AI_PROGRESS_INTERVAL": 0.25,  # seconds between two ai_progress events of one search
-    "MAX_AI_GAMES_PER_CLIENT": 4,  # AI-against-AI games playing at once per address (then 429)
-    "MAX_ARENA_RUNS_PER_CLIENT": 2,  # arena runs running at once per address (then 429)
+    "MAX_AI_GAMES_PER_CLIENT": 4,  # AI-against-AI games playing at once per client (then 429)
+    "MAX_ARENA_RUNS_PER_CLIENT": 2,  # arena runs running at once per client (then 429)
+    "MAX_QUEUED_PER_CLIENT": 4,  # hints and teaching searches one client may have waiting (then 429)
     "TT_MAX_ENTRIES": None,  # a worker's transposition-table size limit (None: the engine's, ~75 MB)
     "MAX_ARENA_GAMES": 10_000,
     "TRACE_MAX_NODES": 5000,
@@ -48,10 +50,20 @@ DEFAULTS = {
     "MESSAGE_QUEUE": None,
     # proxies in front of the server whose X-Forwarded-For / -Proto to believe (0: none; 1: nginx)
     "TRUSTED_PROXIES": 0,
+    # classes (webapp.classes)
+    "KEEP_CLASS_DAYS": None,  # a class stays this long after its last change (None: as finished games)
+    "CLASS_GAME_LIMIT": 240,  # games one class may start per CLASS_GAME_PERIOD seconds
+    "CLASS_GAME_PERIOD": 60.0,
     # requests (webapp.security, webapp.wsgi_guard)
     "MAX_CONTENT_LENGTH": 1_000_000,  # bytes of a request body (Flask's own setting too)
-    "CREATE_LIMIT": 30,  # games one client address may create per CREATE_PERIOD ...
-    "CREATE_PERIOD": 60.0,  # ... seconds (a token bucket: bursts up to CREATE_LIMIT)
+    "CREATE_PERIOD": 60.0,  # seconds of the creation limits' moving windows
+    "CREATE_LIMIT": 30,  # games one client may create per CREATE_PERIOD
+    "ARENA_LIMIT": 10,  # arena runs one client may start per CREATE_PERIOD
+    # The flood guards per address bucket (None: ADDRESS_FACTOR times the client's limit): a
+    # class of 60 behind one school address, each starting a game or two a minute, never meets them.
+    "ADDRESS_FACTOR": 20,
+    "ADDRESS_CREATE_LIMIT": None,
+    "ADDRESS_ARENA_LIMIT": None,
     "MAX_JSON_DEPTH": 16,  # nesting of arrays and objects in a body or a socket payload
     "MAX_JSON_ITEMS": 2_000,  # values in a body or a socket payload, all levels together
 }
