@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up (if needed) and run every check: ruff (lint), mypy (types), then every test: engine,
-# server, and Chromium end to end. Extra arguments go to pytest (e.g. -k nim, -m "not e2e").
+# server, and Chromium end to end. Extra arguments go to pytest (e.g. -k nim, -m "not e2e", or -n 2:
+# pytest-xdist, two test processes; serial by default, see README "Tests").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --test

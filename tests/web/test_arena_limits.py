@@ -6,12 +6,12 @@ first); runs are kept as long as finished games."""
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import FAST
+from tests.helpers import wait_for_arena_run
 from webapp import create_app
 
 QUICK = {"game": "nim", "options": {"piles": "2,3"}, "agents": ["random", "random"], "games": 1}
@@ -26,10 +26,7 @@ def make(tmp_path):
 
 
 def finished(client, run_id):
-    deadline = time.monotonic() + 20
-    while client.get(f"/api/arena/{run_id}").get_json()["status"] == "running":
-        assert time.monotonic() < deadline
-        time.sleep(0.02)
+    wait_for_arena_run(client, run_id)
 
 
 def start(client, **kwargs):

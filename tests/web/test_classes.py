@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from tests.helpers import wait_for_state
 from webapp import create_app, get_socketio
 from webapp.classes.roster import CODE_ALPHABET, CODE_LENGTH
 
@@ -188,9 +189,7 @@ def test_a_student_starts_a_game_with_the_class_settings_in_one_request(app, cli
     # the student's token plays the seat; the AI answers
     sio = get_socketio(app).test_client(app, flask_test_client=client)
     sio.emit("move", {"game_id": game["id"], "token": pupil["student_token"], "move": "3:3"})
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and len(client.get(f"/api/games/{game['id']}").get_json()["history"]) < 2:
-        time.sleep(0.05)
+    wait_for_state(client, game["id"], lambda s: len(s["history"]) >= 2, timeout=10)
     view = teacher_view(client, klass)
     games = view["students"][0]["games"]
     assert [g["id"] for g in games] == [game["id"]]
