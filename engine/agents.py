@@ -3,7 +3,7 @@
 A spec is ``NAME[:key=value,...]``:
 
 >>> a = parse_agent("alphabeta:depth=6,tt=off")
->>> a.name, a.depth, a.tt, a.order, a.sym, a.mate
+>>> a.name, a.depth, a.techniques.tt, a.techniques.order, a.techniques.sym, a.techniques.mate
 ('alphabeta', 6, False, True, True, True)
 >>> parse_agent("minimax:depth=-1")
 Traceback (most recent call last):
@@ -21,12 +21,14 @@ import time as _time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
+from . import mcts
 from . import strength as levels
 from .game import Game
 from .options import OptionError
 from .search import SearchResult, Stats, TranspositionTable, search_root
+from .search_techniques import MINIMAX, SWITCHES, Techniques, ladder_order, technique
 
-SEARCHERS = ("minimax", "alphabeta", "expecti", "model")
+SEARCHERS = ("minimax", "alphabeta", "expecti", "model", "mcts")
 BUILTIN = ("human", "random") + SEARCHERS
 MAX_TIME = 600.0
 MAX_KEPT_ENTRIES = 1_000_000  # a kept table larger than this starts afresh (memory)
@@ -38,8 +40,15 @@ class AgentError(OptionError):
 
 
 # keys each agent accepts, with their parsers
+def _whole(v, what: str) -> int:
+    try:
+        return int(v)
+    except ValueError:
+        raise ValueError(f"{what} must be a whole number, got {v!r}") from None
+
+
 def _depth(v):
-    d = int(v)
+    d = _whole(v, "depth")
     if d < 0:
         raise ValueError(f"depth must be 0 (to the end) or more, got {d}")
     return d
@@ -65,17 +74,14 @@ def _seed(v):
 
 
 def _strength(v):
-    level = int(v)
+    level = _whole(v, "strength")
     if level not in levels.LEVELS:
         raise ValueError(f"strength must be 1 (beginner) to 10 (the full engine), got {level}")
     return level
 
 
 _SEARCH_KEYS: dict[str, Callable] = {"depth": _depth, "time": _seconds, "eval": str}
-#: the switches of the techniques alpha-beta adds to the textbook (search.Techniques); all on
-#: by default (``futility`` works only with ``order`` on, ``scout`` with ``order`` and ``tt``,
-#: ``endgame`` only with ``tt``)
-SWITCHES = ("tt", "order", "sym", "mate", "endgame", "scout", "futility")
+#: the switches of the techniques alpha-beta adds to the textbook (:class:`Techniques`)
 _TECHNIQUES: dict[str, Callable] = {name: _switch for name in SWITCHES}
 _KEYS: dict[str, dict[str, Callable]] = {
     "human": {},
@@ -84,37 +90,41 @@ _KEYS: dict[str, dict[str, Callable]] = {
     "alphabeta": {**_SEARCH_KEYS, **_TECHNIQUES, "strength": _strength, "seed": _seed},
     "expecti": {**_SEARCH_KEYS, **_TECHNIQUES},
     "model": {**_SEARCH_KEYS, **_TECHNIQUES, "opponent": str},
+    "mcts": {**mcts.SETTINGS, "time": _seconds, "solver": _switch, "seed": _seed},
 }
 
+
+#: The textbook's four switches (CONTRACT): the ones the help's alpha-beta line names.
+_TEXTBOOK_SWITCHES = tuple(name for name in SWITCHES if technique(name).noun)
+
+
+def _in_words(items: list[str]) -> str:
+    """``a, b and c``."""
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+
+
+#: Agents only the command line offers, name -> (spec -> Agent): ``play --agents file:PATH``
+#: registers a student's file (engine.grade) while it plays; the server registers none, so no
+#: student code runs there.
+LOCAL_AGENTS: dict[str, Callable[[str], "Agent"]] = {}
 
 #: For people choosing an agent (the lobby, ``--help``): spec -> what it does.
 AGENT_HELP = {
     "human": "a person at the page",
     "random": "uniform over legal moves; seed=N makes it repeatable",
     "minimax:depth=D": "the textbook minimax: every legal move, no pruning (the reference); depth 0 = to the end",
-    "alphabeta:depth=D,time=S,tt=on|off,order=on|off,sym=on|off,mate=on|off,eval=NAME":
-        "alpha-beta with transposition table, move ordering, symmetric moves merged and mate-distance cuts "
-        "(all off: the textbook alpha-beta); time=S deepens within S seconds",
-    "alphabeta:endgame=on|off":
-        "on by default, with tt=on: in a search to the end, a position the game can work out without "
-        "trying the moves (Blacksin: one side has stopped, or one is bust for good) takes the game's exact "
-        "value, and a move the game proves no better than another is left out (Blacksin: a stop that loses "
-        "no later than any other move); the same values, fewer nodes",
-    "alphabeta:scout=on|off":
-        "on by default, with order=on and tt=on: null-window passes at the root of a depth-limited search "
-        "(MTD(f)): the root's moves searched with windows one step wide, each asking only \"is the value at "
-        "least b?\", from the previous iteration's value until one value is left, then once more around it "
-        "(in a solve to the end only for a game that asks for it: Blacksin); the same values, fewer nodes",
-    "alphabeta:futility=on|off":
-        "on by default, with order=on: one or two plies above the horizon, a position where the game proves, "
-        "without trying its moves, that none can reach the window (two plies above it: each has a reply that "
-        "keeps it out), or that one passes it, is not searched; the value is that bound (games with a futility "
-        "bound: Cantris, Shannon); the same values, fewer nodes",
+    "alphabeta:depth=D,time=S," + ",".join(f"{name}=on|off" for name in _TEXTBOOK_SWITCHES) + ",eval=NAME":
+        "alpha-beta with " + _in_words([technique(name).noun for name in _TEXTBOOK_SWITCHES])
+        + " (all off: the textbook alpha-beta); time=S deepens within S seconds",
+    **{f"alphabeta:{name}=on|off": technique(name).help for name in SWITCHES if technique(name).help},
     "alphabeta:strength=1..10,seed=N":
         "a level a person can beat: 1 beginner ... 9 expert look ahead less and make mistakes; "
         "10 is the full engine; equally good moves are chosen at random (seed=N repeats)",
     "expecti:depth=D": "expectiminimax: chance (hidden cards) averaged, players searched",
     "model:opponent=SPEC": "searches against a known opponent (random, rules) instead of a perfect one",
+    "mcts:sims=N,time=S,c=C,solver=on|off,seed=N":
+        "Monte Carlo tree search (UCT, random playouts; default 1000 simulations, c=1.414); solver=on proves "
+        "wins and losses (MCTS-Solver); plays the most visited move",
     "rules": "Blacksin only: the seed's rule-based opponent; it reads the deck, even a hidden one "
              "(it sees the next cards)",
 }
@@ -128,17 +138,14 @@ class Agent:
     name: str
     depth: int = 0
     time: float | None = None
-    tt: bool = True
-    order: bool = True
-    sym: bool = True
-    mate: bool = True
-    futility: bool = True
-    scout: bool = True
-    endgame: bool = True
+    techniques: Techniques = field(default_factory=Techniques)  # alpha-beta's switches
     seed: int | None = None
     strength: int = levels.FULL
     eval: str | None = None
     opponent: "Agent | None" = None
+    sims: int = 0  # mcts: simulations (0: mcts.DEFAULT_SIMS, or none when time is given)
+    c: float = mcts.EXPLORATION
+    solver: bool = False
     rng: _random.Random = field(default_factory=_random.Random, repr=False)
     # The table outlives one move: the next search of the same game and seat starts from
     # what this one proved (a Blacksin game costs about half the nodes so).
@@ -205,9 +212,8 @@ class Agent:
 
     def search_options(self) -> dict:
         """The :func:`~engine.search.search_root` arguments this agent's search uses."""
-        return {"algorithm": "minimax" if self.name == "minimax" else "alphabeta", "depth": self.depth,
-                "time_limit": self.time, "tt": self.tt, "order": self.order, "sym": self.sym, "mate": self.mate,
-                "futility": self.futility, "scout": self.scout, "endgame": self.endgame}
+        return {"techniques": MINIMAX if self.name == "minimax" else self.techniques, "depth": self.depth,
+                "time_limit": self.time}
 
     def choose(self, game: Game, state, *, cancel: threading.Event | None = None,
                progress: Callable[[dict], None] | None = None, time_cap: float | None = None,
@@ -238,8 +244,8 @@ class Agent:
     def _solves_first(self) -> bool:
         """Whether a capped search of this agent first tries to solve (see :meth:`choose`):
         alpha-beta with its table, at full strength, with neither depth nor time of its own."""
-        return (self.searches and self.name != "minimax" and not self.depth and self.time is None
-                and self.strength >= levels.FULL and self.tt)
+        return (self.searches and self.name not in ("minimax", "mcts") and not self.depth and self.time is None
+                and self.strength >= levels.FULL and self.techniques.tt)
 
     def _choose(self, game: Game, state, *, cancel: threading.Event | None = None,
                 progress: Callable[[dict], None] | None = None, time_cap: float | None = None,
@@ -255,6 +261,9 @@ class Agent:
             return SearchResult(game.name, game.to_move_name(state), text, 0, None, [text], [],
                                 Stats(), False, algorithm=self.name)
         view_game, view_state = game.perspective(state, seat)
+        if self.name == "mcts":
+            return mcts.choose(self, view_game, view_state, cancel=cancel, progress=progress, time_cap=time_cap,
+                               trace_limit=trace_limit, budget=budget)
         options = self.search_options()
         time_limit = options.pop("time_limit")
         if time_cap is not None:
@@ -294,6 +303,8 @@ def parse_agent(spec: Any, game_cls: "type[Game] | Game | None" = None) -> Agent
     spec = spec.strip()
     name, _, rest = spec.partition(":")
     name = name.strip()
+    if name in LOCAL_AGENTS:
+        return LOCAL_AGENTS[name](spec)
     known = set(_KEYS) | (set(game_cls.policies) if game_cls else set())
     if name not in _KEYS and not (game_cls is None or name in game_cls.policies):
         raise AgentError(f"unknown agent {name!r} (agents: {', '.join(sorted(known))})")
@@ -312,13 +323,17 @@ def parse_agent(spec: Any, game_cls: "type[Game] | Game | None" = None) -> Agent
             try:
                 parsed = keys[key](value)
             except ValueError as exc:
-                msg = str(exc) if key in ("depth", "time", "strength", *SWITCHES) else f"bad {key} {value!r}"
+                told = ("depth", "time", "strength", "solver", *SWITCHES, *mcts.SETTINGS)
+                msg = str(exc) if key in told else f"bad {key} {value!r}"
                 raise AgentError(f"agent {spec!r}: {msg}") from None
             if key == "opponent":
                 parsed = parse_agent(parsed, game_cls)
                 if parsed.is_human or parsed.searches:
                     raise AgentError(f"agent {spec!r}: the opponent must be random or a fixed agent like rules")
-            setattr(agent, key, parsed)
+            if key in SWITCHES:
+                agent.techniques = replace(agent.techniques, **{key: parsed})
+            else:
+                setattr(agent, key, parsed)
             given[key] = parsed
     if name == "model" and agent.opponent is None:
         raise AgentError(f"agent {spec!r}: model needs opponent=SPEC, e.g. model:opponent=random")
@@ -365,44 +380,38 @@ class Rung:
         return f"{name}:{','.join(settings)}"
 
 
+def _alphabeta_spec(on: set[str]) -> str:
+    """The spec of the alpha-beta with the switches ``on`` on and the others off, as the ladder
+    writes it: while one of the textbook's four switches is off, all four are written (the
+    spec reads as the textbook alpha-beta's and what it adds); then each other switch that is
+    off, unless all it needs is off too (it could not act: the textbook spec stays as
+    CONTRACT writes it)."""
+    textbook = any(name not in on for name in _TEXTBOOK_SWITCHES)
+    settings = [f"{name}={'on' if name in on else 'off'}" for name in SWITCHES
+                if (name in _TEXTBOOK_SWITCHES and textbook)
+                or (name not in _TEXTBOOK_SWITCHES and name not in on
+                    and not all(need not in on for need in technique(name).needs))]
+    return "alphabeta" + (":" + ",".join(settings) if settings else "")
+
+
+def _ladder() -> tuple[Rung, ...]:
+    """Minimax, the textbook alpha-beta, then one rung per technique (:class:`Techniques`, in
+    the order of their ``step``): each adds its technique to the rung before it."""
+    rungs = [Rung("minimax", "Minimax", "minimax", "the textbook: every legal move of every node, no pruning",
+                  "minimax"),
+             Rung("alphabeta", "Alpha-beta", "α-β",
+                  "cut-offs: a node stops once it is proved no better than an alternative above it "
+                  "(the textbook's ALPHA-BETA-SEARCH, moves in the game's order)", _alphabeta_spec(set()))]
+    on: set[str] = set()
+    for t in ladder_order():
+        on.add(t.name)
+        rungs.append(Rung(t.rung, t.label, t.short, t.adds, _alphabeta_spec(on)))
+    return tuple(rungs)
+
+
 #: The one ladder (the bench, the tree page, Compare): each rung adds one technique to the
 #: rung before it, and the last is the full engine (``alphabeta``'s defaults).
-LADDER = (
-    Rung("minimax", "Minimax", "minimax",
-         "the textbook: every legal move of every node, no pruning", "minimax"),
-    Rung("alphabeta", "Alpha-beta", "α-β",
-         "cut-offs: a node stops once it is proved no better than an alternative above it "
-         "(the textbook's ALPHA-BETA-SEARCH, moves in the game's order)",
-         "alphabeta:tt=off,order=off,sym=off,mate=off"),
-    Rung("ordering", "+ move ordering", "+ order",
-         "likely-best moves first, so that cut-offs come sooner",
-         "alphabeta:tt=off,order=on,sym=off,mate=off,scout=off,futility=off"),
-    Rung("symmetry", "+ symmetry", "+ sym",
-         "one move per group of moves that lead to equivalent positions",
-         "alphabeta:tt=off,order=on,sym=on,mate=off,scout=off,futility=off"),
-    Rung("mate", "+ mate distance", "+ mate",
-         "no search where no result could beat a win already found: no win comes sooner than on the next ply, "
-         "nor, where the game knows, than its rules allow (Shannon: Short colours a shortest path's edges, Cut "
-         "deletes one edge per edge-disjoint path, one a move)",
-         "alphabeta:tt=off,order=on,sym=on,mate=on,scout=off,futility=off"),
-    Rung("table", "+ transposition table", "+ table",
-         "positions already searched are looked up, not searched again", "alphabeta:endgame=off,scout=off,futility=off"),
-    Rung("endgame", "+ endgame rules", "+ endgame",
-         "in a search to the end, a position the game can work out without trying the moves takes the game's "
-         "exact value (Blacksin: one side has stopped, or one is bust for good), and a move it proves no better "
-         "than another is left out", "alphabeta:scout=off,futility=off"),
-    Rung("scout", "+ null-window root", "+ scout",
-         "the root's moves are searched in passes with windows one step wide, each asking only \"is the "
-         "root's value at least b?\", until one value is left, then once more around it (MTD(f); in "
-         "depth-limited searches, and in a Blacksin solve)",
-         "alphabeta:futility=off"),
-    Rung("futility", "+ futility", "+ futility",
-         "one or two plies above the depth limit, a position where the game proves, without trying its moves, "
-         "that none can reach the window (two plies above it: each has a reply that keeps it out), or that one "
-         "passes it, is not searched: the value is that bound (games with such a bound: Cantris, Shannon; the full "
-         "engine)",
-         "alphabeta"),
-)
+LADDER = _ladder()
 
 
 def rung(key: str) -> Rung:

@@ -44,6 +44,9 @@ from .options import Option, OptionError, parse_options
 CHANCE = -1  # to_move of a state where chance, not a player, decides
 DRAW = 2  # status() of a drawn game
 EVAL_LIMIT = 100_000  # |heuristic evaluation| stays below this; proved results lie far above
+WIN = 1_000_000  # value of a win at ply 0; a win at ply p is WIN - p, so a faster win is a better one
+MATE_BOUND = WIN - 10_000  # |value| >= MATE_BOUND is a proved result
+INF = 10 * WIN  # beyond every value: the open window's ends
 
 
 class IllegalMove(ValueError):
@@ -338,4 +341,4 @@ class Game(ABC):
         return getattr(self, self.policies[name])
 
 
-__all__ = ["CHANCE", "DRAW", "EVAL_LIMIT", "Game", "IllegalMove", "Option", "OptionError"]
+__all__ = ["CHANCE", "DRAW", "EVAL_LIMIT", "INF", "MATE_BOUND", "WIN", "Game", "IllegalMove", "Option", "OptionError"]

@@ -27,7 +27,7 @@ textbook is one switch (:class:`Techniques`, the agents' ``tt``, ``order``, ``sy
 >>> r = search_root(nim, nim.start())
 >>> r.outcome, r.mate_in, r.stats.depth   # 1^3^5^7 == 0: the mover loses, as slowly as possible
 ('loss', 14, 14)
->>> search_root(nim, nim.start(), algorithm="minimax", depth=2).outcome is None  # not proved
+>>> search_root(nim, nim.start(), techniques=MINIMAX, depth=2).outcome is None  # not proved
 True
 """
 
@@ -40,71 +40,15 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Callable
 
-from .game import CHANCE, DRAW, Game
-from .textbook import INF, MATE_BOUND, WIN, chance_value
+from .game import CHANCE, DRAW, INF, MATE_BOUND, WIN, Game
+from .search_techniques import FULL, MINIMAX, Techniques
+from .textbook import chance_value
 
 EXACT_DEPTH = 1 << 30  # the remaining depth of a search without a depth limit
 MAX_PLY = 4096
 EXACT, LOWER, UPPER = 0, 1, 2  # table bound flags: value is exact / a lower / an upper bound
 BOUND_NAMES = {EXACT: "exact", LOWER: "lower", UPPER: "upper"}
 CHECK_EVERY = 1023  # nodes between looks at the clock and the cancel flag (a mask)
-
-
-@dataclass(frozen=True)
-class Techniques:
-    """What a search adds to the textbook algorithm, one switch each (CONTRACT.md).
-
-    ``prune``  alpha-beta's cut-offs (off: plain minimax, and then everything is off);
-    ``order``  the game's move ordering and the table's best move first (off: the order of
-               the game's legal moves);
-    ``sym``    the game's ``search_moves``: one move per group leading to equivalent positions;
-    ``mate``   mate-distance cuts: stop where no result can beat a win already found -- no
-               win comes sooner than on the next ply, nor, where the game knows more
-               (:meth:`~engine.game.Game.soonest_win`: Shannon), sooner than its rules allow;
-    ``tt``     the transposition table;
-    ``futility`` one or two plies above the horizon, the game's
-               :meth:`~engine.game.Game.futility` bound: stop where no move's evaluation can
-               reach the window, or where the game proves that one passes it (exact: the
-               value returned is a true bound, as a cut-off's). Like the ordering, the game's
-               knowledge of its own moves, so only with ``order`` on (and the textbook spec
-               stays the textbook). The games with a bound: Shannon (one ply above the
-               horizon) and Cantris, where it was measured (depth 10, 8 and 6 from seeds 1-5
-               of 6x3, 8x4, 10x5): 53 %, 83 % and 95 % fewer nodes; 6x3 about 6 % slower
-               (its searches take milliseconds), 8x4 about 2.5x and 10x5 about 2.9x faster;
-    ``endgame`` the game's exact values (:meth:`~engine.game.Game.solved`) for positions it
-               can work out without trying the moves, and the moves it proves no better than
-               another left out (:meth:`~engine.game.Game.exact_moves`), in a search to the
-               end against a perfect opponent; a table the game fills itself, so only with
-               ``tt`` on;
-    ``scout``  null-window passes at the root of a depth-limited search: the root's moves are
-               searched with windows one step wide, each asking only "is the root's value at
-               least b?", from the value the previous iteration found, until one value is
-               left, as MTD(f) does (:func:`_null_window_passes`); then once more in the
-               window just around it. Only with ``order`` and ``tt`` on (each pass starts
-               from what the last proved), and where nothing is averaged. In a solve to the
-               end only for a game that asks for it (:attr:`~engine.game.Game.solve_in_passes`:
-               Blacksin). Measured against principal variation search at the root (the
-               switch's meaning before): Bridg-It 4 to depth 7 32,030 -> 27,620 nodes, 0.89x
-               the instructions; Cantris 8x4 to depth 8 and 10x5 to depth 6, seeds 1-5,
-               261,605 -> 243,084 and 315,380 -> 295,946 nodes; the same values and moves."""
-
-    prune: bool = True
-    tt: bool = True
-    order: bool = True
-    sym: bool = True
-    mate: bool = True
-    futility: bool = True
-    scout: bool = True
-    endgame: bool = True
-
-    @classmethod
-    def of(cls, algorithm: str, **switches: bool) -> "Techniques":
-        if algorithm == "minimax":
-            return cls(prune=False, tt=False, order=False, sym=False, mate=False, futility=False, scout=False,
-                       endgame=False)
-        if algorithm != "alphabeta":
-            raise ValueError(f"unknown algorithm {algorithm!r}")
-        return cls(prune=True, **switches)
 
 
 class Clock:
@@ -1095,17 +1039,10 @@ def search_root(
     game: Game,
     state: Any,
     *,
-    algorithm: str = "alphabeta",
+    techniques: Techniques = FULL,
     depth: int = 0,
     time_limit: float | None = None,
     budget: float | None = None,
-    tt: bool = True,
-    order: bool = True,
-    sym: bool = True,
-    mate: bool = True,
-    futility: bool = True,
-    scout: bool = True,
-    endgame: bool = True,
     cancel: threading.Event | None = None,
     progress: Callable[[dict], None] | None = None,
     trace_limit: int | None = None,
@@ -1115,11 +1052,9 @@ def search_root(
 ) -> SearchResult:
     """Search ``state`` and return the best move for the side to move.
 
-    ``algorithm``  ``"minimax"`` (the textbook: every legal move, no pruning, no table) or
-                   ``"alphabeta"`` with the switches ``tt``, ``order``, ``sym``, ``mate``
-                   (:class:`Techniques`; all off: the textbook alpha-beta), ``futility`` (on
-                   only with ``order``), ``scout`` (with ``order`` and ``tt``), ``endgame``
-                   (on only with ``tt``).
+    ``techniques`` what the search adds to the textbook (:class:`Techniques`): all on by
+                   default; :data:`~engine.search_techniques.MINIMAX` is the textbook minimax
+                   (every legal move, no pruning, no table).
     ``depth``      plies to search; 0 means to the end of the game.
     ``time_limit`` seconds; with it the search deepens 1, 2, 3... and returns the deepest
                    finished iteration's move when time runs out (depth 1 always finishes
@@ -1133,8 +1068,7 @@ def search_root(
     ``table``      a transposition table to start from (and fill); default a new one.
     ``evaluate``   heuristic for depth-limited leaves (default: ``game.evaluate``).
     """
-    tech = Techniques.of(algorithm, tt=tt, order=order, sym=sym, mate=mate, futility=futility, scout=scout,
-                         endgame=endgame)
+    tech = techniques if techniques.prune else MINIMAX
     if game.status(state) is not None:
         raise ValueError("the game is over: there is no move to search")
     if game.to_move(state) == CHANCE:
@@ -1153,8 +1087,8 @@ def search_root(
     best, iterations, completed = _in_a_roomy_stack(
         _deepen, game, state, kernel, clock, depths,
         lambda d: _search_iteration(game, state, kernel, tech, table, tracer, d, unlimited, passes), progress)
-    return _result(game, state, algorithm, best, iterations, completed, depth, kernel, clock, table if tech.tt else None,
-                   tracer, trace_limit, bool(model))
+    return _result(game, state, tech.algorithm, best, iterations, completed, depth, kernel, clock,
+                   table if tech.tt else None, tracer, trace_limit, bool(model))
 
 
 def _result(game: Game, state, algorithm: str, best: Iteration | None, iterations: list[dict], completed: bool,
@@ -1240,5 +1174,5 @@ def _line_notation(game: Game, state, line) -> list[str]:
     return out
 
 
-__all__ = ["CHANCE", "EXACT", "INF", "LOWER", "MATE_BOUND", "SearchAborted", "SearchResult", "Stats",
-           "Techniques", "TranspositionTable", "UPPER", "WIN", "describe_score", "search_root"]
+__all__ = ["CHANCE", "EXACT", "FULL", "INF", "LOWER", "MATE_BOUND", "MINIMAX", "SearchAborted", "SearchResult",
+           "Stats", "Techniques", "TranspositionTable", "UPPER", "WIN", "describe_score", "search_root"]

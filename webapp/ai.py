@@ -37,6 +37,7 @@ def stats_entry(result, agent_spec: str) -> dict:
         "agent": agent_spec,
         "score": data["score"],
         "score_text": describe_score(result.score) if result.stats.nodes else None,
+        "searched": result.stats.nodes > 0,  # a random or rule-based move is chosen without one
         "outcome": result.outcome,
         "depth": result.stats.depth,
         "nodes": result.stats.nodes,
@@ -126,6 +127,7 @@ class AIRunner:
         self._hints_of: dict[str, set[threading.Event]] = {}  # socket id -> cancels of its hints in flight
         # several processes on one store: a game's AI turn is searched by the lease holder only
         self.leases = TurnLeases(store.backend, float(config["AI_LEASE"]), on_lost=self._lost_turn)
+        self.on_push: list[Callable[[GameSession], None]] = []  # told of every game state pushed
 
     def socket_gone(self, sid: str) -> None:
         """A socket disconnected: cancel the hints it asked for (nobody reads their answers)."""
@@ -161,12 +163,16 @@ class AIRunner:
 
     # ----- pushing -------------------------------------------------------------------------
     def push_state(self, session: GameSession) -> None:
-        """Send the game's current version to its room (the caller's may be older already)."""
+        """Send the game's newest version this process knows to its room (the caller's may be
+        older already; a version stored by another process is pushed by that process, and a
+        page keeps the newest version it was sent)."""
         try:
-            session = self.store.get(session.id)
+            session = self.store.newest(session)
         except ArcadeError:
             return  # the game is gone
         self.socketio.emit("state", self.state(session), to=session.id)
+        for listener in self.on_push:
+            listener(session)
 
     def state(self, session: GameSession) -> dict:
         """The game state (CONTRACT.md) as this process tells it. ``ai.thinking`` is the seat
@@ -185,8 +191,8 @@ class AIRunner:
         when the server starts: a game whose AI is due never waits for nobody."""
         if self.stopping:
             return
-        try:
-            session = self.store.get(game if isinstance(game, str) else game.id)
+        try:  # a session: the newest this process knows (the lease is taken for a current version only)
+            session = self.store.get(game) if isinstance(game, str) else self.store.newest(game)
         except ArcadeError:
             return
         live = session.live
@@ -195,10 +201,7 @@ class AIRunner:
             if seat is None or not session.ai_due or live.thinking is not None:
                 return
             if not self.leases.take(session.id, session.version):
-                return  # another process searches this turn
-            if self.store.backend.version(session.id) != session.version:
-                self.leases.drop(session.id)  # moved on meanwhile: whoever moved it kicks again
-                return
+                return  # another process searches this turn, or the game moved on (whoever moved it kicks)
             live.thinking = seat.index
             live.cancel = cancel = threading.Event()
             after_ai = bool(session.history) and not session.seats[session.history[-1]["seat"]].is_human
@@ -207,7 +210,7 @@ class AIRunner:
     def resume_all(self) -> int:
         """Start the searches of every stored game whose AI is to move and that no process
         searches (after a restart, or when the process searching it died)."""
-        ids = self.store.backend.unclaimed(self.store.ai_due())
+        ids = self.store.backend.unclaimed_due()
         for game_id in ids:
             self.kick(game_id)
         return len(ids)
@@ -227,7 +230,7 @@ class AIRunner:
             self.socketio.emit(event[0], event[1], to=session.id)
         self.push_state(session)  # a dropped search too: pages must not keep showing it thinking
         if kick:
-            self.kick(session.id)
+            self.kick(session)
 
     def _search_and_store(self, session: GameSession, seat, cancel: threading.Event,
                           after_ai: bool) -> tuple[str, dict] | None:
@@ -279,12 +282,15 @@ class AIRunner:
         return self._store(room, play, ("ai_stats", dict(stats, seat=seat.index, move=result.best_move, game_id=room)))
 
     def _store(self, game_id: str, change, event: tuple[str, dict]) -> tuple[str, dict] | None:
+        """Store the search's outcome and give the turn's lease back, in one write."""
+        holder = self.leases.holder(game_id)
         try:
-            self.store.update(game_id, change)
+            self.store.update(game_id, change, release_turn=holder)
         except ArcadeError as exc:
             if exc.code not in ("stale", "unknown_game"):
                 log.error("AI result of game %s not stored: %s", game_id, exc.message)
             return None
+        self.leases.forget(game_id, holder)
         return event
 
     def _done(self, session: GameSession, cancel: threading.Event) -> None:

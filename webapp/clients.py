@@ -92,13 +92,11 @@ def name_browser(response: Response) -> Response:
 
 
 def secret_key(app: Flask) -> str:
-    """The key client ids are signed with: ``SECRET_KEY``, else ``ARCADE_SECRET_KEY``, else a
-    random key kept in the instance folder (every process of one machine shares it; give
-    servers on several machines the same ``ARCADE_SECRET_KEY``)."""
+    """The key client ids are signed with: ``SECRET_KEY`` (or ``ARCADE_SECRET_KEY``:
+    :mod:`webapp.config`), else a random key kept in the instance folder (every process of one
+    machine shares it; give servers on several machines the same ``ARCADE_SECRET_KEY``)."""
     if app.config.get("SECRET_KEY"):
         return app.config["SECRET_KEY"]
-    if os.environ.get("ARCADE_SECRET_KEY"):
-        return os.environ["ARCADE_SECRET_KEY"]
     path = Path(app.instance_path) / "secret_key"
     path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists():  # written whole, then linked: a process never reads half a key

@@ -53,6 +53,10 @@ DEFAULTS = {
     "MESSAGE_QUEUE": None,
     # proxies in front of the server whose X-Forwarded-For / -Proto to believe (0: none; 1: nginx)
     "TRUSTED_PROXIES": 0,
+    # classes (webapp.classes)
+    "KEEP_CLASS_DAYS": None,  # a class stays this long after its last change (None: as finished games)
+    "CLASS_GAME_LIMIT": 240,  # games one class may start per CLASS_GAME_PERIOD seconds
+    "CLASS_GAME_PERIOD": 60.0,
     # requests (webapp.security, webapp.wsgi_guard)
     "MAX_CONTENT_LENGTH": 1_000_000,  # bytes of a request body (Flask's own setting too)
     "CREATE_PERIOD": 60.0,  # seconds of the creation limits' moving windows (webapp.security)

@@ -264,8 +264,11 @@ CODES = {400: "bad_request", 404: "not_found", 405: "bad_method", 413: "too_larg
 def http_error(exc: HTTPException):
     """JSON for API and state-changing requests; Flask's own page for a browser's GET."""
     status = exc.code or 500
-    if not wants_json() or status < 400:  # redirects (a missing slash) stay redirects
+    if status < 400:  # redirects (a missing slash) stay redirects
         return exc
+    if not wants_json():
+        from .pages import error_page  # (the pages import the API, which imports this module)
+        return error_page(status, exc.name, exc.description)
     if status == 405:
         message = f"method {request.method} is not allowed here"
     elif status == 404:
@@ -278,7 +281,8 @@ def http_error(exc: HTTPException):
 def internal_error(exc):
     """An unexpected failure: logged with its traceback, answered without any detail."""
     if not wants_json():
-        return exc
+        from .pages import error_page
+        return error_page(500, "Something went wrong", "The server failed to handle this request.")
     return error_response("internal", "the server failed to handle this request", 500)
 
 

@@ -31,42 +31,46 @@ class JSONPacket(Packet):
     uses_binary_events = False
 
 
+def within_budget(event: str) -> bool:
+    """Count the event against its client's budget; past it, say so and close the socket."""
+    if current_app.extensions["socket_budget"].take(client()):
+        return True
+    emit("error", {"code": "rate_limited", "event": event,
+                   "message": "too many messages from you: this connection is closed, reload the page in a minute"})
+    flask_socketio.disconnect()
+    return False
+
+
+def on_event(socketio, event: str):
+    """Register ``fn(payload)`` for ``event``; turn refusals into ``error`` events (and a
+    client past its message budget away)."""
+
+    def wrap(fn):
+        @functools.wraps(fn)
+        def run(payload=None):
+            if not within_budget(event):
+                return None
+            try:
+                if not isinstance(payload, dict):
+                    raise ArcadeError("bad_payload", f"'{event}' needs a JSON object, got {type(payload).__name__}")
+                check_payload(payload, code="bad_payload")  # the HTTP API's limits
+                return fn(payload)
+            except ArcadeError as exc:
+                emit("error", {"code": exc.code, "message": clip(exc.message), "event": event})
+            except Exception:  # never let one bad message take the connection down
+                log.exception("socket event %s failed", event)
+                emit("error", {"code": "internal", "message": f"the server failed to handle '{event}'", "event": event})
+
+        socketio.on_event(event, run)
+        return fn
+
+    return wrap
+
+
 def register(socketio, arcade) -> None:
     store, ai = arcade.store, arcade.ai
     socketio.server.packet_class = JSONPacket
-
-    def within_budget(event: str) -> bool:
-        """Count the event against its client's budget; past it, say so and close the socket."""
-        if current_app.extensions["socket_budget"].take(client()):
-            return True
-        emit("error", {"code": "rate_limited", "event": event,
-                       "message": "too many messages from you: this connection is closed, reload the page in a minute"})
-        flask_socketio.disconnect()
-        return False
-
-    def handler(event):
-        """Register ``fn(payload)`` for ``event``; turn refusals into ``error`` events."""
-
-        def wrap(fn):
-            @functools.wraps(fn)
-            def run(payload=None):
-                if not within_budget(event):
-                    return None
-                try:
-                    if not isinstance(payload, dict):
-                        raise ArcadeError("bad_payload", f"'{event}' needs a JSON object, got {type(payload).__name__}")
-                    check_payload(payload, code="bad_payload")  # the HTTP API's limits
-                    return fn(payload)
-                except ArcadeError as exc:
-                    emit("error", {"code": exc.code, "message": clip(exc.message), "event": event})
-                except Exception:  # never let one bad message take the connection down
-                    log.exception("socket event %s failed", event)
-                    emit("error", {"code": "internal", "message": f"the server failed to handle '{event}'", "event": event})
-
-            socketio.on_event(event, run)
-            return fn
-
-        return wrap
+    handler = functools.partial(on_event, socketio)
 
     def session_of(payload):
         if "game_id" not in payload:

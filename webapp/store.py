@@ -115,9 +115,30 @@ class GameStore(ABC):
     def version(self, game_id: str) -> int | None:
         """The stored game's version (cheap: callers revalidate their cache with it), or None."""
 
+    def read(self, game_id: str, known_version: int | None) -> tuple[int, GameRecord | None] | None:
+        """The stored version and, unless it is ``known_version`` (the caller's copy is
+        current), the record: ``(version, record or None)``; None if there is no such game.
+        One round trip to a remote store, however it answers.
+
+        >>> store = SQLiteStore(":memory:")
+        >>> store.create(GameRecord("g", "nim", {}, ["human", "human"], [None, None], "h"))
+        True
+        >>> store.read("g", 1)
+        (1, None)
+        >>> store.read("g", None)[1].id, store.read("h", None)
+        ('g', None)
+        """
+        version = self.version(game_id)
+        if version is None or version == known_version:
+            return None if version is None else (version, None)
+        record = self.get(game_id)
+        return None if record is None else (record.version, record)
+
     @abstractmethod
-    def compare_and_set(self, record: GameRecord, expected_version: int) -> bool:
-        """Replace the game iff its stored version is ``expected_version`` (see the class doc)."""
+    def compare_and_set(self, record: GameRecord, expected_version: int, *, release_turn: str | None = None) -> bool:
+        """Replace the game iff its stored version is ``expected_version`` (see the class doc);
+        if it does, also give back the game's AI turn lease if ``release_turn`` holds it (the
+        AI's move and the end of its turn in one write)."""
 
     @abstractmethod
     def list_games(self, *, status: str | None = None, ai_due: bool | None = None) -> list[GameRecord]:
@@ -170,8 +191,9 @@ class GameStore(ABC):
     # search of one version.
     shared = False
 
-    def claim_turn(self, game_id: str, holder: str, ttl: float) -> bool:
-        """Take the game's lease for ``ttl`` seconds unless another holder has it."""
+    def claim_turn(self, game_id: str, holder: str, ttl: float, version: int | None = None) -> bool:
+        """Take the game's lease for ``ttl`` seconds unless another holder has it (or, given
+        ``version``, unless the game has moved on from that version)."""
         return True
 
     def renew_turns(self, turns: Mapping[str, tuple[str, int]], ttl: float) -> list[str]:
@@ -186,6 +208,10 @@ class GameStore(ABC):
     def unclaimed(self, game_ids: Iterable[str]) -> list[str]:
         """Those of ``game_ids`` whose lease nobody holds."""
         return list(game_ids)
+
+    def unclaimed_due(self) -> list[str]:
+        """The ids of the games whose AI is to move and whose lease nobody holds."""
+        return self.unclaimed(self.ai_due_ids())
 
     @abstractmethod
     def close(self) -> None:
@@ -256,7 +282,14 @@ class SQLiteStore(GameStore):
         rows = self._all("SELECT version FROM games WHERE id = ?", (game_id,))
         return rows[0][0] if rows else None
 
-    def compare_and_set(self, record: GameRecord, expected_version: int) -> bool:
+    def read(self, game_id: str, known_version: int | None) -> tuple[int, GameRecord | None] | None:
+        rows = self._all("SELECT version, CASE version WHEN ? THEN NULL ELSE data END FROM games WHERE id = ?",
+                         (known_version, game_id))
+        if not rows:
+            return None
+        return rows[0][0], GameRecord.from_json(rows[0][1]) if rows[0][1] is not None else None
+
+    def compare_and_set(self, record: GameRecord, expected_version: int, *, release_turn: str | None = None) -> bool:
         if record.version <= expected_version:
             raise ValueError(f"a new version must be above {expected_version}, got {record.version}")
         cur = self._run("UPDATE games SET version = ?, status = ?, ai_due = ?, updated = ?, data = ? "

@@ -44,8 +44,7 @@ from __future__ import annotations
 
 import random
 
-from ..game import CHANCE, DRAW, Game, IllegalMove, Option, OptionError
-from ..textbook import MATE_BOUND, WIN
+from ..game import CHANCE, DRAW, MATE_BOUND, WIN, Game, IllegalMove, Option, OptionError
 
 DEFAULT_DECK_COUNT = 21
 MIN_DECK_COUNT, MAX_DECK_COUNT = 5, 30

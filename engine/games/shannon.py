@@ -62,8 +62,7 @@ from collections import deque
 from fractions import Fraction
 from typing import Any
 
-from ..game import Game, IllegalMove, Option, OptionError
-from ..textbook import WIN
+from ..game import WIN, Game, IllegalMove, Option, OptionError
 
 SHORT, CUT = 0, 1
 MAX_EDGES = 30

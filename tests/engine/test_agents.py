@@ -51,3 +51,28 @@ def test_the_statistics_of_a_move_count_the_unfinished_attempt_too():
     assert both.stats.leaves == attempt.stats.leaves + deepened.stats.leaves
     assert both.stats.elapsed_ms == attempt.stats.elapsed_ms + deepened.stats.elapsed_ms
     assert (both.best_move, both.score, both.stats.depth) == (deepened.best_move, deepened.score, deepened.stats.depth)
+
+
+def test_the_ladder_is_derived_from_the_techniques_one_technique_a_rung():
+    """Each rung after the textbook alpha-beta turns on exactly one more technique, in the
+    order of the table's steps, and the last is the full engine; the specs people see (the
+    tree page, Compare's rows) keep their spelling."""
+    from engine.agents import LADDER
+    from engine.search_techniques import FULL, MINIMAX, SWITCHES, Techniques
+
+    assert [r.spec for r in LADDER] == [
+        "minimax", "alphabeta:tt=off,order=off,sym=off,mate=off",
+        "alphabeta:tt=off,order=on,sym=off,mate=off,scout=off,futility=off",
+        "alphabeta:tt=off,order=on,sym=on,mate=off,scout=off,futility=off",
+        "alphabeta:tt=off,order=on,sym=on,mate=on,scout=off,futility=off",
+        "alphabeta:endgame=off,scout=off,futility=off", "alphabeta:scout=off,futility=off",
+        "alphabeta:futility=off", "alphabeta"]
+    techniques = [parse_agent(r.spec).search_options()["techniques"] for r in LADDER]
+    assert techniques[0] == MINIMAX and techniques[-1] == FULL
+    # (the textbook rung leaves endgame, scout and futility on: they act only with tt or order)
+    assert techniques[1].switches() == dict.fromkeys(SWITCHES, False) | {"endgame": True, "scout": True,
+                                                                           "futility": True}
+    for before, after, rung in zip(techniques[2:], techniques[3:], LADDER[3:]):
+        added = [name for name in SWITCHES if getattr(after, name) and not getattr(before, name)]
+        assert len(added) == 1, rung.key
+    assert Techniques(tt=False).tt is False and len(SWITCHES) == len(set(SWITCHES))

@@ -98,11 +98,11 @@ def test_bench_rejects_unknown_games(capsys):
 
 def test_minimax_tree_count_matches_the_search():
     from engine.games import get_game
-    from engine.search import search_root
+    from engine.search import MINIMAX, search_root
 
     nim = get_game("nim").from_options({"piles": "2,3,3"})
     counted = bench.count_tree(nim, nim.start(), 0)
-    assert counted == search_root(nim, nim.start(), algorithm="minimax").stats.nodes
+    assert counted == search_root(nim, nim.start(), techniques=MINIMAX).stats.nodes
 
 
 def test_cantris_and_blacksin_targets_report_their_figures(monkeypatch):

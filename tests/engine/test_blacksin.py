@@ -26,7 +26,7 @@ from engine.games.blacksin import (
     outcome,
 )
 from engine.options import OptionError
-from engine.search import MATE_BOUND, WIN, search_root
+from engine.search import MATE_BOUND, MINIMAX, WIN, Techniques, search_root
 
 # The first game of the seed's log: deck top first, 21 cards, target 41.
 SEED_GAME_1 = "18,5,9,2,19,11,13,21,14,17,15,16,10,4,7,6,8,1,3,20,12"
@@ -494,13 +494,13 @@ def test_alphabeta_equals_minimax_and_brute_force(seed, n):
         return
     expected = brute_value(g, s)
     mover = 1 if g.to_move(s) == 0 else -1
-    reference = search_root(g, s, algorithm="minimax")
+    reference = search_root(g, s, techniques=MINIMAX)
     assert reference.score == mover * expected
     assert (reference.outcome == "draw") == (expected == 0)  # the open game has no chance
     best = max(m["score"] for m in reference.root_moves)
     for tt in (True, False):
         for order in (True, False):
-            result = search_root(g, s, tt=tt, order=order)
+            result = search_root(g, s, techniques=Techniques(tt=tt, order=order))
             assert result.score == reference.score and result.outcome == reference.outcome
             # the chosen move is one of the best by the exact reference
             chosen = next(m["score"] for m in reference.root_moves if m["move"] == result.best_move)
@@ -513,9 +513,9 @@ def test_depth_limited_alphabeta_equals_minimax(seed, n, depth):
     g, s = random_position(seed, n)
     if g.status(s) is not None:
         return
-    reference = search_root(g, s, algorithm="minimax", depth=depth)
+    reference = search_root(g, s, techniques=MINIMAX, depth=depth)
     for tt in (True, False):
-        assert search_root(g, s, depth=depth, tt=tt).score == reference.score
+        assert search_root(g, s, depth=depth, techniques=Techniques(tt=tt)).score == reference.score
 
 
 def test_alphabeta_best_move_is_exactly_best_on_full_decks():
@@ -523,7 +523,7 @@ def test_alphabeta_best_move_is_exactly_best_on_full_decks():
     for seed in range(3):
         g = Blacksin.from_options({"deck_count": 10, "seed": seed})
         s = g.replay(["draw"])
-        reference = search_root(g, s, algorithm="minimax")
+        reference = search_root(g, s, techniques=MINIMAX)
         result = search_root(g, s)
         assert result.score == reference.score
         chosen = next(m["score"] for m in reference.root_moves if m["move"] == result.best_move)
@@ -557,7 +557,7 @@ def test_model_search_values_agree_with_minimax():
         if g.status(s) is not None or g.to_move(s) != 0:
             continue
         model = {1: lambda t, g=g: rules.distribution(g, t)}
-        reference = search_root(g, s, algorithm="minimax", model=model)
+        reference = search_root(g, s, techniques=MINIMAX, model=model)
         assert search_root(g, s, model=model).score == reference.score
 
 
@@ -670,9 +670,9 @@ def test_expectiminimax_alphabeta_equals_minimax_on_the_model(seed, n):
     if g.status(s) is not None:
         return
     model, view = g.perspective(s, g.to_move(s))
-    reference = search_root(model, view, algorithm="minimax")
+    reference = search_root(model, view, techniques=MINIMAX)
     for tt in (True, False):
-        result = search_root(model, view, tt=tt)
+        result = search_root(model, view, techniques=Techniques(tt=tt))
         assert result.score == pytest.approx(reference.score, abs=1e-6)
 
 
@@ -764,7 +764,7 @@ def test_the_endgame_rule_is_exactly_what_the_full_search_finds():
     same result in the same number of plies, from seat 0's view."""
     for kind, positions in _positions_the_endgame_rule_solves(random.Random("endgame rule")).items():
         for g, s in positions:
-            searched = search_root(g, s, endgame=False)
+            searched = search_root(g, s, techniques=Techniques(endgame=False))
             assert g.solved(s) == (searched.score if g.to_move(s) == 0 else -searched.score), (kind, s)
 
 
@@ -785,7 +785,7 @@ def test_the_rule_for_both_playing_is_exactly_what_the_full_search_finds():
                 target, side = g.target, g.to_move(s)
                 mine, theirs = (s[9], s[8]) if side else (s[8], s[9])
                 if v is not None and mine <= target and theirs <= target:
-                    searched = search_root(g, s, endgame=False)
+                    searched = search_root(g, s, techniques=Techniques(endgame=False))
                     assert v == (searched.score if side == 0 else -searched.score), s
                     found["a" if (v > 0) == (side == 0) and v != 0 else "b"] += 1
             moves = g.moves(s)
@@ -817,10 +817,10 @@ def test_a_stop_left_out_is_no_better_than_another_move():
                     values = {}
                     for m in g.moves(s):
                         after = g.play(s, m)
-                        r = search_root(g, after, endgame=False)
+                        r = search_root(g, after, techniques=Techniques(endgame=False))
                         values[m] = r.score if g.to_move(after) == side else -r.score  # the mover's view
                     assert values["stop"] <= max(v for m, v in values.items() if m != "stop"), (s, values)
-                    full = search_root(g, s, endgame=False)
+                    full = search_root(g, s, techniques=Techniques(endgame=False))
                     assert search_root(g, s).score == full.score, s
             moves = g.moves(s)
             s = g.play(s, "draw" if "draw" in moves and rng.random() < 0.6 else rng.choice(moves))
@@ -840,7 +840,7 @@ def test_the_rule_for_a_mover_without_erases_is_exactly_what_the_full_search_fin
             if not s[STOPPED0] and not s[STOPPED1] and s[4 if side else 3] == 0 and "draw" in g.moves(s):
                 v = g.solved(s)
                 if v is not None:
-                    searched = search_root(g, s, endgame=False)
+                    searched = search_root(g, s, techniques=Techniques(endgame=False))
                     assert v == (searched.score if side == 0 else -searched.score), s
                     checked += 1
             moves = g.moves(s)
@@ -877,7 +877,7 @@ def test_every_move_is_searched_where_solved_is_not_asked():
 def test_the_endgame_switch_changes_the_nodes_never_the_result():
     for seed in range(6):
         g = Blacksin.from_options({"seed": seed})
-        on, off = search_root(g, g.start()), search_root(g, g.start(), endgame=False)
+        on, off = search_root(g, g.start()), search_root(g, g.start(), techniques=Techniques(endgame=False))
         assert (on.score, on.outcome) == (off.score, off.outcome)
         assert [m["score"] for m in on.root_moves] == [m["score"] for m in off.root_moves]
         assert on.stats.nodes < off.stats.nodes / 1.5
@@ -900,7 +900,7 @@ def test_a_trace_marks_the_positions_the_endgame_rule_solved():
     assert solved and all(not n["children"] and n["bound"] == "exact" for n, _ in solved)
     for n, path in solved[:15]:
         s = g.replay(path)
-        searched = search_root(g, s, endgame=False).score
+        searched = search_root(g, s, techniques=Techniques(endgame=False)).score
         # the trace counts plies from the root: the same result, len(path) plies further on
         expected = searched if g.to_move(s) == 0 else -searched
         expected += -len(path) if expected >= MATE_BOUND else len(path) if expected <= -MATE_BOUND else 0

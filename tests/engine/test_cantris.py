@@ -13,7 +13,7 @@ from engine.game import DRAW, Game, IllegalMove
 from engine.games import get_game
 from engine.games.cantris import CLEARS
 from engine.options import OptionError
-from engine.search import search_root
+from engine.search import MINIMAX, Techniques, search_root
 
 Cantris = get_game("cantris")
 
@@ -501,11 +501,11 @@ def playout(seed, size, enough):
 @given(seed=st.integers(0, 10**9), tiles=st.integers(6, 9))
 def test_alphabeta_equals_minimax_to_the_end(seed, tiles):
     g, s = playout(seed, "6x3", lambda s: tiles_left(SIX_BY_THREE, s) <= tiles)
-    reference = search_root(g, s, algorithm="minimax")
+    reference = search_root(g, s, techniques=MINIMAX)
     assert reference.exact and reference.outcome in ("win", "loss", "draw")
     for tt in (True, False):
         for order in (True, False):
-            result = search_root(g, s, tt=tt, order=order)
+            result = search_root(g, s, techniques=Techniques(tt=tt, order=order))
             assert (result.score, result.outcome) == (reference.score, reference.outcome), (tt, order)
             assert result.stats.nodes <= reference.stats.nodes
 
@@ -518,13 +518,13 @@ def test_depth_limited_alphabeta_equals_minimax(seed, size, depth, removals):
     g, s = playout(seed, size, lambda s: s[3] >= removals)
     if size == "10x5":
         depth = min(depth, 2)  # some 45 moves a removal: keep minimax quick
-    reference = search_root(g, s, algorithm="minimax", depth=depth)
+    reference = search_root(g, s, techniques=MINIMAX, depth=depth)
     # with the table too: a position can come back at another remaining depth (one removal
     # that clears can leave what several removals leave), which a table must not confuse
     for tt in (True, False):
         for order in (True, False):
             for futility in (False, True):
-                found = search_root(g, s, depth=depth, tt=tt, order=order, futility=futility).score
+                found = search_root(g, s, depth=depth, techniques=Techniques(tt=tt, order=order, futility=futility)).score
                 assert found == reference.score, (tt, order, futility)
 
 
@@ -532,7 +532,7 @@ def test_a_trace_names_the_futility_cuts_and_their_bounds_hold():
     g = Cantris.from_options({"board": "10x5", "seed": 1})
     s = g.start()
     # depth 4: the horizon is one ply below B's second removal, whose window B's first narrowed
-    r = search_root(g, s, depth=4, trace_limit=100_000, futility=True)
+    r = search_root(g, s, depth=4, trace_limit=100_000, techniques=Techniques(futility=True))
     assert r.score == search_root(g, s, depth=4).score
 
     def walk(node, path):
@@ -543,7 +543,7 @@ def test_a_trace_names_the_futility_cuts_and_their_bounds_hold():
     cut = [(n, path) for n, path in walk(r.trace["root"], []) if n.get("cut") == "futility"]
     assert cut and all(not n["children"] for n, _ in cut)
     for n, path in cut[:20]:  # the value is a bound on the true depth-1 value, on the side the trace says
-        truth = search_root(g, g.replay(path), algorithm="minimax", depth=1).score
+        truth = search_root(g, g.replay(path), techniques=MINIMAX, depth=1).score
         truth = truth if g.to_move(g.replay(path)) == 0 else -truth
         assert truth <= n["value"] if n["bound"] == "upper" else truth >= n["value"] and n["bound"] == "lower"
 
@@ -587,7 +587,7 @@ def test_futility_bounds_are_true_bounds_and_save_nodes(size, depth):
                 else:
                     kinds["passes"] += 1
                     assert bound in going_on  # so the position is worth at least that to the mover
-            plain, futile = (search_root(g, s, depth=depth, futility=f) for f in (False, True))
+            plain, futile = (search_root(g, s, depth=depth, techniques=Techniques(futility=f)) for f in (False, True))
             assert (futile.score, futile.exact) == (plain.score, plain.exact)
             saved += plain.stats.nodes - futile.stats.nodes
             # Without a table, a futility cut only skips nodes: every window is the same (a
@@ -595,7 +595,7 @@ def test_futility_bounds_are_true_bounds_and_save_nodes(size, depth):
             # table it can, now and then: a bound answers fewer later probes than the value the
             # search would have stored (10x5 seed 3: 1,405 nodes against 1,401), so there only
             # the total has to come out lower.
-            untabled = [search_root(g, s, depth=depth, tt=False, futility=f) for f in (False, True)]
+            untabled = [search_root(g, s, depth=depth, techniques=Techniques(tt=False, futility=f)) for f in (False, True)]
             assert untabled[1].score == untabled[0].score
             assert untabled[1].stats.nodes <= untabled[0].stats.nodes
             s = g.play(s, rng.choice(g.moves(s)))
@@ -624,7 +624,7 @@ def test_futility_two_plies_up_is_a_true_bound(size):
                     continue
                 assert g.to_move(g.play(s, g.moves(s)[0])) != mover
                 if truth is None:
-                    truth = search_root(g, s, algorithm="minimax", depth=2).score
+                    truth = search_root(g, s, techniques=MINIMAX, depth=2).score
                     truth = truth if mover == 0 else -truth  # seat 0's view
                 if mover == 0:
                     assert bound <= alpha and truth <= bound
@@ -649,7 +649,7 @@ def test_futility_against_a_modelled_opponent_changes_no_value():
             continue
         mover = g.to_move(s)
         model = {1 - mover: lambda st: [(m, 1 / len(g.moves(st))) for m in g.moves(st)]}
-        on, off = (search_root(g, s, depth=3, model=model, futility=f) for f in (True, False))
+        on, off = (search_root(g, s, depth=3, model=model, techniques=Techniques(futility=f)) for f in (True, False))
         assert on.score == pytest.approx(off.score, abs=1e-9), (removal, on.score, off.score)
 
 
@@ -707,7 +707,7 @@ def record(size: str, seed: int, path: list[str]) -> dict:
     s = g.replay(path)
     view = g.board(s)
     shallow, deep = DEPTHS[size]
-    values = search_root(g, s, algorithm="minimax", depth=shallow).root_moves
+    values = search_root(g, s, techniques=MINIMAX, depth=shallow).root_moves
     return {
         "size": size, "seed": seed, "start": cells(g.board(start)), "path": path,
         "cells": cells(view), "scores": view["scores"], "to_move": g.to_move(s),
@@ -742,9 +742,10 @@ def test_rules_and_search_values_are_those_recorded_before_the_speed_up(frozen):
     result = search_root(g, s, depth=frozen["minimax"]["depth"])
     assert result.score == max(values.values()) and values[result.best_move] == result.score
     # and so does the search with futility, at both depths
-    result = search_root(g, s, depth=frozen["minimax"]["depth"], futility=True)
+    result = search_root(g, s, depth=frozen["minimax"]["depth"], techniques=Techniques(futility=True))
     assert result.score == max(values.values()) and values[result.best_move] == result.score
-    assert search_root(g, s, depth=frozen["alphabeta"]["depth"], futility=True).score == frozen["alphabeta"]["score"]
+    deeper = search_root(g, s, depth=frozen["alphabeta"]["depth"], techniques=Techniques(futility=True))
+    assert deeper.score == frozen["alphabeta"]["score"]
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ import pytest
 from engine import textbook
 from engine.game import CHANCE, EVAL_LIMIT
 from engine.games import GAMES
-from engine.search import search_root
+from engine.search import MINIMAX, Techniques, search_root
 
 # (the opt-in futility with everything on, and alone: a game without its hook searches as before)
 SWITCHES = [dict(tt=tt, order=order, sym=sym, mate=mate, futility=futility)
@@ -136,9 +136,9 @@ def test_the_search_returns_the_textbook_value(name, options):
             if expected is None:
                 continue  # too big for the textbook here
             assert textbook.alphabeta(view_game, view, depth) == expected
-            assert search_root(view_game, view, algorithm="minimax", depth=depth).score == sign * expected
+            assert search_root(view_game, view, techniques=MINIMAX, depth=depth).score == sign * expected
             for switches in SWITCHES:
-                found = search_root(view_game, view, depth=depth, **switches).score
+                found = search_root(view_game, view, depth=depth, techniques=Techniques(**switches)).score
                 assert found == sign * expected, (depth, switches)
             checked += 1
     assert checked >= 5

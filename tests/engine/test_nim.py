@@ -9,7 +9,7 @@ import pytest
 from engine.game import IllegalMove
 from engine.games import get_game
 from engine.options import OptionError
-from engine.search import search_root
+from engine.search import MINIMAX, search_root
 
 Nim = get_game("nim")
 
@@ -62,7 +62,7 @@ def test_larger_positions(piles, misere):
 
 def test_every_root_move_scored_by_minimax_matches_bouton():
     nim = Nim.from_options({"piles": "2,3,3"})
-    result = search_root(nim, nim.start(), algorithm="minimax")
+    result = search_root(nim, nim.start(), techniques=MINIMAX)
     for entry in result.root_moves:
         after = nim.push_notation(nim.start(), entry["move"])
         opponent_wins = nim.status(after) == 1 or (nim.status(after) is None and bouton_mover_wins(after[0], True))

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from engine.agents import parse_agent
 from engine.game import CHANCE, Game
 from engine.games import get_game
-from engine.search import MATE_BOUND, WIN, search_root
+from engine.search import MATE_BOUND, MINIMAX, WIN, Techniques, search_root
 
 Nim = get_game("nim")
 # every combination of the four switches (CONTRACT.md): each changes the cost, never the value
@@ -74,9 +74,9 @@ def test_alphabeta_equals_minimax_on_nim(piles, misere, depth):
     state = nim.start()
     if nim.status(state) is not None:
         return
-    reference = search_root(nim, state, algorithm="minimax", depth=depth)
+    reference = search_root(nim, state, techniques=MINIMAX, depth=depth)
     for config in CONFIGS + [dict(scout=False)]:
-        result = search_root(nim, state, depth=depth, **config)
+        result = search_root(nim, state, depth=depth, techniques=Techniques(**config))
         assert result.score == reference.score, config
         assert result.outcome == reference.outcome
         # one pass over the root's moves searches at most the minimax tree; the full engine's
@@ -90,9 +90,9 @@ def test_alphabeta_equals_minimax_on_nim(piles, misere, depth):
 @given(length=st.integers(2, 7), salt=st.integers(0, 10**6), depth=st.integers(0, 7))
 def test_alphabeta_equals_minimax_with_heuristics_and_transpositions(length, salt, depth):
     game = CounterRace(length, salt)
-    reference = search_root(game, game.start(), algorithm="minimax", depth=depth)
+    reference = search_root(game, game.start(), techniques=MINIMAX, depth=depth)
     for config in CONFIGS:
-        result = search_root(game, game.start(), depth=depth, **config)
+        result = search_root(game, game.start(), depth=depth, techniques=Techniques(**config))
         assert result.score == reference.score, config
     # iterative deepening under a generous budget reaches the same value
     deepened = search_root(game, game.start(), depth=depth, time_limit=60)
@@ -101,8 +101,8 @@ def test_alphabeta_equals_minimax_with_heuristics_and_transpositions(length, sal
 
 def test_minimax_root_scores_are_exact_and_alphabeta_bounds_are_honest():
     game = CounterRace(5, 7)
-    exact = {m["move"]: m["score"] for m in search_root(game, game.start(), algorithm="minimax", depth=4).root_moves}
-    ab = search_root(game, game.start(), depth=4, tt=False, order=False)
+    exact = {m["move"]: m["score"] for m in search_root(game, game.start(), techniques=MINIMAX, depth=4).root_moves}
+    ab = search_root(game, game.start(), depth=4, techniques=Techniques(tt=False, order=False))
     for m in ab.root_moves:
         if m["bound"] == "exact":
             assert m["score"] == exact[m["move"]]
@@ -119,7 +119,7 @@ def test_a_won_side_wins_fast_and_a_lost_side_loses_slowly():
     r = search_root(lost, lost.start())
     assert r.outcome == "loss"
     # every reply loses; the one chosen postpones the end the most
-    worst_case = {m["move"]: m["score"] for m in search_root(lost, lost.start(), algorithm="minimax").root_moves}
+    worst_case = {m["move"]: m["score"] for m in search_root(lost, lost.start(), techniques=MINIMAX).root_moves}
     assert r.score == max(worst_case.values()) and r.mate_in == WIN + r.score
 
 
@@ -133,13 +133,13 @@ def test_depth_limited_results_are_not_claimed_as_proved():
 
 def test_statistics_are_counted():
     nim = Nim.from_options({"piles": "2,3"})
-    r = search_root(nim, nim.start(), algorithm="minimax")
+    r = search_root(nim, nim.start(), techniques=MINIMAX)
     # minimax visits every node of the tree: count it independently
     def count(state):
         return 1 + sum(count(nim.play(state, m)) for m in nim.moves(state))
     assert r.stats.nodes == count(nim.start())
     assert r.stats.cutoffs == 0 and r.stats.tt_hits == 0
-    ab = search_root(nim, nim.start(), tt=False, order=False)
+    ab = search_root(nim, nim.start(), techniques=Techniques(tt=False, order=False))
     assert 0 < ab.stats.nodes < r.stats.nodes and ab.stats.cutoffs > 0
 
 
@@ -181,7 +181,7 @@ class DiceRace(Game):
 
 def test_chance_nodes_average_their_outcomes():
     game = DiceRace()
-    r = search_root(game, game.start(), algorithm="minimax")
+    r = search_root(game, game.start(), techniques=MINIMAX)
     roll = next(m for m in r.root_moves if m["move"] == "roll")
     expected = (WIN - 2) / 3 - 2 * (WIN - 2) / 3  # win or loss two plies down
     assert roll["score"] == pytest.approx(expected)
@@ -345,9 +345,9 @@ class RaceWithExactMoves(CounterRace):
 @pytest.mark.parametrize("salt", range(6))
 def test_a_game_may_leave_out_moves_no_better_in_a_search_to_the_end_only(salt):
     game = RaceWithExactMoves(7, salt)
-    full = search_root(game, game.start(), endgame=False)
+    full = search_root(game, game.start(), techniques=Techniques(endgame=False))
     assert not game.asked  # not without the endgame switch
-    textbook = search_root(game, game.start(), algorithm="minimax")
+    textbook = search_root(game, game.start(), techniques=MINIMAX)
     lean = search_root(game, game.start())
     assert lean.score == full.score == textbook.score
     assert lean.stats.nodes < full.stats.nodes

@@ -16,7 +16,7 @@ from engine.games import get_game
 from engine.games import shannon as shannon_module
 from engine.games.shannon import Contracted, exact_conductance, log_conductance, spans_twice
 from engine.options import OptionError
-from engine.search import search_root
+from engine.search import FULL, MINIMAX, Techniques, search_root
 
 Shannon = get_game("shannon")
 SHORT, CUT = 0, 1
@@ -529,9 +529,9 @@ def test_search_keeps_the_exact_value_of_the_full_game():
                 expected = full_game_value(game, state, memo)
                 if game.to_move(state) == CUT:
                     expected = -expected
-                for algorithm in ("alphabeta", "minimax"):
-                    found = search_root(game, state, algorithm=algorithm).score
-                    assert found == expected, (edges, s, t, first, state, algorithm)
+                for techniques in (FULL, MINIMAX):
+                    found = search_root(game, state, techniques=techniques).score
+                    assert found == expected, (edges, s, t, first, state, techniques.algorithm)
                 state = game.play(state, rng.choice(game.moves(state)))
 
 
@@ -819,10 +819,10 @@ def positions(draw, max_choices=6):
 def test_alphabeta_equals_minimax_to_the_end(position):
     game, state = position
     assume(game.status(state) is None)
-    expected = search_root(game, state, algorithm="minimax").score
+    expected = search_root(game, state, techniques=MINIMAX).score
     for tt in (True, False):
         for order in (True, False):
-            assert search_root(game, state, tt=tt, order=order).score == expected, (tt, order)
+            assert search_root(game, state, techniques=Techniques(tt=tt, order=order)).score == expected, (tt, order)
 
 
 @settings(max_examples=25, deadline=None, derandomize=True)
@@ -831,10 +831,10 @@ def test_alphabeta_equals_minimax_at_a_depth(position, depth, evaluation):
     game, state = position
     assume(game.status(state) is None)
     evaluate = game.evaluator(evaluation)
-    expected = search_root(game, state, algorithm="minimax", depth=depth, evaluate=evaluate).score
+    expected = search_root(game, state, techniques=MINIMAX, depth=depth, evaluate=evaluate).score
     for tt in (True, False):
         for order in (True, False):
-            found = search_root(game, state, depth=depth, tt=tt, order=order, evaluate=evaluate).score
+            found = search_root(game, state, depth=depth, techniques=Techniques(tt=tt, order=order), evaluate=evaluate).score
             assert found == expected, (tt, order)
 
 
@@ -980,7 +980,7 @@ def test_the_endgame_rules_are_exactly_what_the_full_search_finds():
         value = game.solved(state)
         if value is not None:
             answered += 1
-            searched = search_root(game, state, endgame=False)
+            searched = search_root(game, state, techniques=Techniques(endgame=False))
             assert value == (searched.score if game.to_move(state) == SHORT else -searched.score), state
     assert answered > 100
 
@@ -1053,7 +1053,7 @@ def test_mate_distance_cuts_on_the_soonest_win_keep_every_value_and_cut_nodes():
             return super().soonest_win(state, seat)
 
     game = Counted.from_options({"board": "random", "seed": 47, "first": "cut"})
-    expected = search_root(game, game.start(), mate=False).score
+    expected = search_root(game, game.start(), techniques=Techniques(mate=False)).score
     assert not asked
     assert search_root(game, game.start()).score == expected and asked
 

@@ -14,7 +14,7 @@ from engine.game import EVAL_LIMIT, IllegalMove
 from engine.games import get_game
 from engine.games.sim import ALL, BITS, Sim
 from engine.options import OptionError
-from engine.search import WIN, search_root
+from engine.search import MINIMAX, WIN, Techniques, search_root
 
 SIM = Sim.from_options({})
 POINTS = range(1, 7)
@@ -248,8 +248,8 @@ def test_empty_board_is_a_loss_for_the_side_to_move():
 @pytest.mark.parametrize("first", ["1-2", "3-6"])
 def test_blue_wins_after_any_first_move(first):
     s = SIM.replay([first])
-    for options in ({}, {"tt": False}):
-        assert search_root(SIM, s, **options).outcome == "win"
+    for techniques in (Techniques(), Techniques(tt=False)):
+        assert search_root(SIM, s, techniques=techniques).outcome == "win"
 
 
 def test_full_depth_blue_beats_random_red():
@@ -464,12 +464,12 @@ def test_order_puts_safe_moves_first():
 @given(seed=st.integers(0, 10**9), coloured=st.integers(8, 11))
 def test_alphabeta_equals_minimax_and_brute_force(seed, coloured):
     s = random_open_position(seed, coloured)
-    reference = search_root(SIM, s, algorithm="minimax")
+    reference = search_root(SIM, s, techniques=MINIMAX)
     expected = brute_value(s)
     assert reference.score == (expected if SIM.to_move(s) == 0 else -expected)
     for tt in (True, False):
         for order in (True, False):
-            result = search_root(SIM, s, tt=tt, order=order)
+            result = search_root(SIM, s, techniques=Techniques(tt=tt, order=order))
             assert result.score == reference.score
             assert result.outcome == reference.outcome
 
@@ -480,9 +480,9 @@ def test_alphabeta_equals_minimax_and_brute_force(seed, coloured):
 def test_depth_limited_alphabeta_equals_minimax(seed, coloured, depth, name):
     s = random_open_position(seed, coloured)
     evaluate = SIM.evaluator(name)
-    reference = search_root(SIM, s, algorithm="minimax", depth=depth, evaluate=evaluate)
+    reference = search_root(SIM, s, techniques=MINIMAX, depth=depth, evaluate=evaluate)
     for tt in (True, False):
-        result = search_root(SIM, s, depth=depth, tt=tt, evaluate=evaluate)
+        result = search_root(SIM, s, depth=depth, techniques=Techniques(tt=tt), evaluate=evaluate)
         assert result.score == reference.score
 
 

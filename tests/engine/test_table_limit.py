@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 import engine.search as search
 from engine.games import get_game
-from engine.search import TranspositionTable, search_root
+from engine.search import MINIMAX, TranspositionTable, search_root
 from tests.engine.test_search import CounterRace
 
 Nim = get_game("nim")
@@ -62,7 +62,7 @@ def tiny_table_search(game, state, depth, forgot: list | None = None, **kw):
 def test_alphabeta_with_a_tiny_table_equals_minimax_on_nim(piles, misere, depth):
     nim = Nim.from_options({"piles": piles, "misere": misere})
     state = nim.start()
-    reference = search_root(nim, state, algorithm="minimax", depth=depth)
+    reference = search_root(nim, state, techniques=MINIMAX, depth=depth)
     forgot: list[int] = []
     small = tiny_table_search(nim, state, depth, forgot)
     assert (small.score, small.outcome) == (reference.score, reference.outcome)
@@ -78,7 +78,7 @@ def test_alphabeta_with_a_tiny_table_equals_minimax_on_nim(piles, misere, depth)
 @given(length=st.integers(3, 8), salt=st.integers(0, 10**6), depth=st.integers(1, 8))
 def test_alphabeta_with_a_tiny_table_equals_minimax_with_heuristics(length, salt, depth):
     game = CounterRace(length, salt)
-    reference = search_root(game, game.start(), algorithm="minimax", depth=depth)
+    reference = search_root(game, game.start(), techniques=MINIMAX, depth=depth)
     assert tiny_table_search(game, game.start(), depth).score == reference.score
     assert tiny_table_search(game, game.start(), depth, time_limit=60).score == reference.score  # deepening
 

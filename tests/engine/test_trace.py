@@ -13,10 +13,10 @@ from engine import textbook
 from engine.game import Game
 from engine.games import get_game
 from engine.games.nim import Nim
-from engine.search import WIN, search_root
+from engine.search import MINIMAX, WIN, Techniques, search_root
 
 INF = float("inf")
-TEXTBOOK = {"tt": False, "order": False, "sym": False, "mate": False}  # AIMA's ALPHA-BETA-SEARCH
+TEXTBOOK = Techniques(tt=False, order=False, sym=False, mate=False)  # AIMA's ALPHA-BETA-SEARCH
 
 
 class FixedTree(Game):
@@ -97,10 +97,11 @@ AIMA = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 DEEP = [[[5, 6], [7, 4]], [[3, 4], [9, 1]]]
 
 
-def trace_of(game, algorithm, depth, **kw):
-    kw.setdefault("tt", False)
-    kw.setdefault("order", False)
-    r = search_root(game, game.start(), algorithm=algorithm, depth=depth, trace_limit=1000, **kw)
+def trace_of(game, algorithm, depth, **switches):
+    switches.setdefault("tt", False)
+    switches.setdefault("order", False)
+    techniques = MINIMAX if algorithm == "minimax" else Techniques(**switches)
+    r = search_root(game, game.start(), techniques=techniques, depth=depth, trace_limit=1000)
     return r, r.trace["root"]
 
 
@@ -196,7 +197,7 @@ def test_trace_is_deterministic_and_json():
 
 def test_trace_limit_counts_what_it_does_not_draw():
     nim = Nim.from_options({"piles": "3,4,5"})
-    r = search_root(nim, nim.start(), algorithm="minimax", depth=3, trace_limit=25)
+    r = search_root(nim, nim.start(), techniques=MINIMAX, depth=3, trace_limit=25)
     nodes = flat(r.trace["root"])
     assert len(nodes) == r.trace["recorded"] == 25
     assert r.trace["truncated"] is True and r.trace["nodes"] == r.stats.nodes > 25
@@ -236,8 +237,8 @@ def check_consistent(root, prune):
 @pytest.mark.parametrize("piles, best", [("4,1", "1:4"), ("3,2", "1:1")])
 def test_seed_003_positions(piles, best):
     nim = Nim.from_options({"piles": piles})
-    mm = search_root(nim, nim.start(), algorithm="minimax", trace_limit=5000)
-    ab = search_root(nim, nim.start(), trace_limit=5000, **TEXTBOOK)
+    mm = search_root(nim, nim.start(), techniques=MINIMAX, trace_limit=5000)
+    ab = search_root(nim, nim.start(), trace_limit=5000, techniques=TEXTBOOK)
     for r, prune in ((mm, False), (ab, True)):
         assert r.best_move == best and r.outcome == "win"
         assert r.trace["truncated"] is False
@@ -301,7 +302,7 @@ NIM_POSITIONS = [("4,1", 0), ("3,2", 0), ("2,2,3", 0), ("1,2,3", 0), ("3,4,5", 3
 @pytest.mark.parametrize("piles, depth", NIM_POSITIONS)
 def test_the_minimax_trace_is_the_whole_game_tree_with_true_values(piles, depth):
     nim = Nim.from_options({"piles": piles})
-    r = search_root(nim, nim.start(), algorithm="minimax", depth=depth, trace_limit=100_000)
+    r = search_root(nim, nim.start(), techniques=MINIMAX, depth=depth, trace_limit=100_000)
     nodes = with_paths(r.trace["root"])
     assert [p for p, _ in nodes] == game_tree(nim, nim.start(), depth)
     truth = true_values(nim, nim.start(), depth)
@@ -313,7 +314,7 @@ def test_the_minimax_trace_is_the_whole_game_tree_with_true_values(piles, depth)
 def test_the_textbook_alphabeta_trace_visits_the_textbooks_nodes_with_honest_values(piles, depth):
     nim = Nim.from_options({"piles": piles})
     state = nim.start()
-    r = search_root(nim, state, depth=depth, trace_limit=100_000, **TEXTBOOK)
+    r = search_root(nim, state, depth=depth, trace_limit=100_000, techniques=TEXTBOOK)
     nodes = with_paths(r.trace["root"])
     visited = []
     textbook.alphabeta(nim, state, depth, visit=lambda path, a, b: visited.append((path, a, b)))
@@ -358,7 +359,7 @@ def test_nim_4_1_with_mate_distance_cuts_says_so():
     """The issue's case: after 1:4 wins at once, the other moves cannot do better. With the
     mate switch on, those nodes are cut by mate distance, labelled as upper bounds."""
     nim = Nim.from_options({"piles": "4,1"})
-    r = search_root(nim, nim.start(), trace_limit=1000, tt=False, order=True, sym=False, mate=True)
+    r = search_root(nim, nim.start(), trace_limit=1000, techniques=Techniques(tt=False, order=True, sym=False, mate=True))
     root = r.trace["root"]
     first, *others = root["children"]
     assert first["move"] == "1:4" and first["value"] == WIN - 1 and first["bound"] == "exact"
@@ -370,7 +371,7 @@ def test_nim_4_1_with_mate_distance_cuts_says_so():
 @pytest.mark.parametrize("config", [dict(tt=True), dict(tt=True, order=False), dict(tt=True, sym=False, mate=False)])
 def test_table_answers_are_labelled_with_the_tables_bound(config):
     nim = Nim.from_options({"piles": "2,3,4"})
-    r = search_root(nim, nim.start(), trace_limit=100_000, **config)
+    r = search_root(nim, nim.start(), trace_limit=100_000, techniques=Techniques(**config))
     nodes = with_paths(r.trace["root"])
     truth = true_values(nim, nim.start(), 0)
     answered = [(p, n) for p, n in nodes if n["cut"] == "table"]
@@ -386,7 +387,7 @@ def test_table_answers_are_labelled_with_the_tables_bound(config):
 
 def test_a_truncated_trace_keeps_the_principal_variation():
     nim = Nim.from_options({"piles": "3,4,5"})
-    r = search_root(nim, nim.start(), trace_limit=20, **TEXTBOOK)
+    r = search_root(nim, nim.start(), trace_limit=20, techniques=TEXTBOOK)
     t = r.trace
     assert t["truncated"] and t["recorded"] == len(flat(t["root"])) == 20
     node = t["root"]
@@ -413,7 +414,7 @@ def test_the_root_is_searched_in_passes_and_the_trace_draws_every_pass(name, opt
     state = game.replay(moves)
     plain = search_root(game, state, depth=depth)
     traced = search_root(game, state, depth=depth, trace_limit=100_000)
-    minimax = search_root(game, state, depth=depth, algorithm="minimax")
+    minimax = search_root(game, state, depth=depth, techniques=MINIMAX)
     assert traced.score == plain.score == minimax.score
     assert (traced.stats.nodes, traced.stats.tt_hits) == (plain.stats.nodes, plain.stats.tt_hits)
     root = traced.trace["root"]
@@ -445,7 +446,7 @@ def test_the_root_is_searched_in_passes_and_the_trace_draws_every_pass(name, opt
     assert len([n for n in walk(root) if n.get("entered", True)]) == plain.stats.nodes
     # with scout off, or without the ordering or the table the passes build on: one open pass
     for switches in ({"scout": False}, {"order": False}, {"tt": False}):
-        single = search_root(game, state, depth=depth, trace_limit=100_000, **switches)
+        single = search_root(game, state, depth=depth, trace_limit=100_000, techniques=Techniques(**switches))
         assert single.score == plain.score and "passes" not in single.trace["root"]
         assert not any("pass" in k for k in single.trace["root"]["children"])
     # a solve of a game that does not ask for passes: one open pass

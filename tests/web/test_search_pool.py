@@ -12,7 +12,7 @@ import requests
 
 from engine.agents import parse_agent
 from engine.games import get_game
-from engine.search import search_root
+from engine.search import Techniques, search_root
 from webapp.search_pool import (
     AFFINITY_SKIPS,
     FairQueue,
@@ -118,8 +118,8 @@ def test_kept_agents_are_bounded_in_number_and_table_entries(monkeypatch):
 def test_a_search_in_a_worker_equals_search_root_here(pool):
     sim = get_game("sim").from_options({})
     state = sim.push_notation(sim.start(), "1-2")
-    here = search_root(sim, state, depth=3, algorithm="alphabeta", tt=False)
-    there = pool.search(sim, state, cancel=threading.Event(), depth=3, algorithm="alphabeta", tt=False)
+    here = search_root(sim, state, depth=3, techniques=Techniques(tt=False))
+    there = pool.search(sim, state, cancel=threading.Event(), depth=3, techniques=Techniques(tt=False))
     assert (there.best_move, there.score, there.stats.nodes) == (here.best_move, here.score, here.stats.nodes)
 
 
