@@ -270,7 +270,9 @@ class ArcadeServer(BaseApplication):
         app.wsgi_app = no_timeout_for_websockets(app.wsgi_app)
         # the worker's own limits, from the app's settings (this is the worker process)
         TimedConn.read_timeout = float(app.config["READ_TIMEOUT"])
-        ArcadeWorker.per_address = int(app.config["CONNECTIONS_PER_ADDRESS"])
+        # behind a trusted proxy every connection is the proxy's: the proxy caps them per client
+        behind_proxy = bool(app.config.get("TRUSTED_PROXIES"))
+        ArcadeWorker.per_address = 0 if behind_proxy else int(app.config["CONNECTIONS_PER_ADDRESS"])
         return app
 
 

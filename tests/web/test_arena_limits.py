@@ -1,12 +1,10 @@
 """Finding 4 of issue 33: arena runs are limited like games. Starting one is rate limited per
 client; the list comes a page at a time (each run whole: the arena page makes one request a
 page, not one a run); a client keeps a bounded number of runs (its own oldest finished go
-first); runs are kept as long as finished games."""
+first); runs are kept as long as finished games. The arena page's one request a page:
+tests/e2e/test_arena_page_e2e.py."""
 
 from __future__ import annotations
-
-import re
-from pathlib import Path
 
 import pytest
 
@@ -15,7 +13,6 @@ from tests.helpers import wait_for_arena_run
 from webapp import create_app
 
 QUICK = {"game": "nim", "options": {"piles": "2,3"}, "agents": ["random", "random"], "games": 1}
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -83,10 +80,3 @@ def test_runs_are_kept_as_long_as_finished_games(make):
     assert app.config["KEEP_ARENA_DAYS"] == app.config["KEEP_FINISHED_DAYS"]
     retention = app.extensions["arcade"].store.backend.retention
     assert retention.arena == retention.finished
-
-
-def test_the_arena_page_fetches_a_page_not_every_run():
-    script = (ROOT / "static/js/arena.js").read_text()
-    assert "/api/arena?offset=" in script
-    # no request per listed run on load: runs come whole in the page
-    assert not re.search(r"list\.runs\.map\([^)]*getJSON", script)
