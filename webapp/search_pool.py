@@ -4,7 +4,8 @@ checks, traces and arena games.
 Threads share one interpreter lock, so searches run in worker processes. Each worker is a
 small process of our own with one :func:`multiprocessing.Pipe`: the server sends it a task,
 it sends back progress and the result, and a cancel goes down the same pipe (the search
-polls it between nodes). No manager process, no per-search queue or event to set up.
+polls it between nodes). No manager process, no per-search queue or event to set up. What
+runs inside a worker is :mod:`webapp.search_worker`.
 
 - **Fair by client**: waiting tasks queue per *client* (webapp.clients), and within a client
   per *key* (a game, the teaching tools, an arena run): idle workers take the clients in turn
@@ -41,24 +42,21 @@ import itertools
 import json
 import logging
 import multiprocessing
-import os
-import pickle
 import queue
 import signal
 import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from functools import lru_cache
 from multiprocessing import resource_tracker
 from typing import Any, Callable, Iterator
 
-from engine.agents import Agent, parse_agent
+from engine.agents import Agent
 from engine.game import Game
-from engine.games import get_game
-from engine.search import SearchResult, TranspositionTable, search_root
+from engine.search import SearchResult, TranspositionTable
 
 from .search_queue import AFFINITY_SKIPS, FairQueue
+from .search_worker import KEPT_WARM, rss_mb, run_search, worker_main
 from .sessions import ArcadeError
 
 log = logging.getLogger(__name__)
@@ -86,213 +84,8 @@ class WorkerDied(RuntimeError):
     """A worker died running the task, twice (or overran its time cap and was killed)."""
 
 
-# ----- in the worker process --------------------------------------------------------------------
-@lru_cache(maxsize=16)
-def _game(name: str, settings_json: str) -> Game:
-    """A worker builds each game configuration once (Sim's and Shannon's tables are not free);
-    bounded, so a worker's memory does not grow with the games it has served."""
-    return get_game(name).from_options(json.loads(settings_json))
-
-
-class _PipeCancel:
-    """The cancel flag a search in the worker polls (``is_set``, every thousand nodes): it
-    becomes set when the server sends ``cancel`` for this task, ``stop``, or goes away. Each
-    poll also lets ``throttle`` send the progress it held back, once it is due."""
-
-    def __init__(self, conn, task_id: int, throttle: "_Throttle | None" = None):
-        self._conn = conn
-        self._task_id = task_id
-        self._throttle = throttle
-        self._set = False
-        self.stopping = False
-
-    def is_set(self) -> bool:
-        if self._throttle is not None:
-            self._throttle.flush()
-        if not self._set:
-            try:
-                while self._conn.poll():
-                    msg = self._conn.recv()
-                    if msg[0] == "stop":
-                        self._set = self.stopping = True
-                    elif msg[0] == "cancel" and msg[1] == self._task_id:
-                        self._set = True
-            except (EOFError, OSError):  # the server is gone
-                self._set = self.stopping = True
-        return self._set
-
-    def set(self) -> None:
-        self._set = True
-
-
-class _Throttle:
-    """Sends search progress to the server at most every ``interval`` seconds (0: every
-    iteration): a fast search's dozen iterations are not worth a dozen messages. Progress
-    held back is sent by :meth:`flush` once due (the search polls it), so the server hears
-    of a finished iteration within about ``interval``, not only when the next one ends."""
-
-    def __init__(self, conn, task_id: int, interval: float):
-        self._conn, self._task_id, self._interval = conn, task_id, interval
-        self._last = time.monotonic()
-        self._held: dict | None = None
-
-    def __call__(self, info: dict) -> None:
-        now = time.monotonic()
-        if self._interval <= 0 or now - self._last >= self._interval:
-            self._send(info, now)
-        else:
-            self._held = info
-
-    def flush(self) -> None:
-        if self._held is not None:
-            now = time.monotonic()
-            if now - self._last >= self._interval:
-                self._send(self._held, now)
-
-    def _send(self, info: dict, now: float) -> None:
-        self._last, self._held = now, None
-        self._conn.send(("progress", self._task_id, info))
-
-
-KEPT_AGENTS = 16  # agents (with their tables) a worker keeps between tasks, least recently used out first
-KEPT_WARM = 1000  # tables the pool remembers the last worker of
-
-
-class _WorkerState:
-    """What a worker keeps between tasks: the agents it searched with, each with its table
-    (the next move of a game, or any game of the same configuration, starts from what the
-    last search proved: a game's later moves cost almost nothing), bounded in number and in
-    table entries; and at most one pinned holder's table."""
-
-    def __init__(self):
-        self.agents: OrderedDict[tuple, Agent] = OrderedDict()
-        self.table_id: str | None = None
-        self.table: TranspositionTable | None = None
-
-    def table_for(self, table_id: str | None) -> TranspositionTable | None:
-        if table_id is None:
-            return None
-        if table_id != self.table_id:
-            self.table_id, self.table = table_id, TranspositionTable()
-        return self.table
-
-    def agent_for(self, spec: str, name: str, settings: str, game: Game, seat: int) -> Agent:
-        """The kept agent of this spec, game configuration and seat (an agent keeps one table
-        per game and seat), or a new one."""
-        key = (spec, name, settings, seat)
-        agent = self.agents.pop(key, None) or parse_agent(spec, type(game))
-        self.agents[key] = agent
-        return agent
-
-    def bound(self) -> None:
-        """Forget the least recently used agents beyond KEPT_AGENTS, or while their tables
-        hold more than half a table's limit in all (the most recent one stays)."""
-        budget = (TranspositionTable.default_max_entries or 0) // 2
-        while len(self.agents) > 1:
-            entries = sum(len(a._table) for a in self.agents.values() if a._table is not None)
-            if len(self.agents) <= KEPT_AGENTS and (not budget or entries <= budget):
-                break
-            self.agents.popitem(last=False)
-
-
-def _task_choose(state: _WorkerState, spec: str, name: str, settings: str, position, time_cap, trace_limit,
-                 *, cancel, progress) -> SearchResult:
-    game = _game(name, settings)
-    if trace_limit is not None:  # a traced search records one search from an empty table
-        agent = parse_agent(spec, type(game))
-    else:
-        agent = state.agent_for(spec, name, settings, game, game.to_move(position))
-    try:
-        return agent.choose(game, position, cancel=cancel, progress=progress, time_cap=time_cap,
-                            trace_limit=trace_limit)
-    finally:
-        state.bound()
-
-
-def _task_search(state: _WorkerState, name: str, settings: str, position, view: bool, eval_name, table_id,
-                 kwargs: dict, *, cancel, progress) -> SearchResult:
-    game = _game(name, settings)
-    return _run_search(game, position, view, eval_name, state.table_for(table_id), kwargs, cancel, progress)
-
-
-def _run_search(game: Game, position, view: bool, eval_name, table, kwargs: dict, cancel, progress) -> SearchResult:
-    """``search_root`` of ``position`` (as the side to move sees it when ``view``)."""
-    if view:
-        game, position = game.perspective(position, game.to_move(position))
-    evaluate = game.evaluator(eval_name) if eval_name is not None else None
-    return search_root(game, position, cancel=cancel, progress=progress, evaluate=evaluate, table=table,
-                       **kwargs)
-
-
-def _task_call(state: _WorkerState, fn: Callable[..., Any], name: str, settings: str, position, args: tuple,
-               *, cancel, progress) -> Any:
-    return fn(_game(name, settings), position, *args, cancel=cancel)
-
-
-_TASKS: dict[str, Callable[..., Any]] = {"choose": _task_choose, "search": _task_search, "call": _task_call}
-
-
-def _portable(exc: BaseException) -> BaseException:
-    """``exc`` if it survives pickling, else a RuntimeError with the same text."""
-    try:
-        pickle.loads(pickle.dumps(exc))
-        return exc
-    except Exception:
-        return RuntimeError(f"{type(exc).__name__}: {exc}")
-
-
-def _worker_main(conn, table_entries: int | None = None) -> None:
-    """A worker: run tasks from ``conn`` one at a time until told to stop or the server goes.
-    ``table_entries``: the size limit of this worker's transposition tables (None: the engine's)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle: it stops us
-    if table_entries is not None:
-        TranspositionTable.default_max_entries = table_entries
-    conn.send(("ready", 0, None))
-    state = _WorkerState()
-    while True:
-        try:
-            msg = conn.recv()
-        except (EOFError, OSError):
-            return
-        if msg[0] == "stop":
-            return
-        if msg[0] != "run":
-            continue  # a cancel that came after its task ended
-        _, task_id, kind, args, interval = msg
-        throttle = _Throttle(conn, task_id, interval)
-        cancel = _PipeCancel(conn, task_id, throttle)
-        reply: tuple
-        try:
-            result = _TASKS[kind](state, *args, cancel=cancel, progress=throttle)
-            reply = ("done", task_id, result)
-        except Exception as exc:
-            reply = ("error", task_id, _portable(exc))
-        try:
-            conn.send(reply)
-        except (EOFError, OSError):
-            return
-        except Exception as exc:  # the result did not pickle
-            conn.send(("error", task_id, RuntimeError(f"the result could not be sent: {exc}")))
-        if cancel.stopping:
-            return
-
-
 # ----- in the server ----------------------------------------------------------------------------
 _ids = itertools.count(1)
-_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
-
-
-def rss_mb(pid: int | None) -> float | None:
-    """The resident memory of process ``pid`` in MB (Linux /proc/<pid>/statm), or None."""
-    if pid is None:
-        return None
-    try:
-        with open(f"/proc/{pid}/statm") as statm:
-            return int(statm.read().split()[1]) * _PAGE / 2**20
-    except (OSError, ValueError, IndexError):
-        return None
-
-
 @dataclass(eq=False)
 class Task:
     """One search waiting for, or running in, a worker."""
@@ -358,7 +151,7 @@ class _Worker:
         """Start a worker process and wait until it is ready; False if it could not start."""
         self.ready.clear()
         parent, child = self.pool._context.Pipe()
-        process = self.pool._context.Process(target=_worker_main, args=(child, self.pool.table_entries), daemon=True,
+        process = self.pool._context.Process(target=worker_main, args=(child, self.pool.table_entries), daemon=True,
                                              name=f"search-worker-{self.index}")
         with self.pool._cond:
             if self.pool._closing:
@@ -536,7 +329,7 @@ class Pinned:
         cancel = cancel if cancel is not None else self.cancel
         if self._local_table is not None:
             table = self._local_table if self.table_id is not None else None
-            return _run_search(game, state, view, eval_name, table, kwargs, cancel, progress)
+            return run_search(game, state, view, eval_name, table, kwargs, cancel, progress)
         task = self.pool._task(self.key, "search", (game.name, _settings(game), state, view, eval_name,
                                                     self.table_id, kwargs), cancel, progress, **self.whose)
         task.droppable = False
@@ -659,7 +452,7 @@ class SearchPool:
         searched as the side to move sees it (``Game.perspective``), and ``eval_name`` picks
         one of the game's evaluations (functions do not cross to a worker, names do)."""
         if not self._workers:
-            return _run_search(game, state, view, eval_name, kwargs.pop("table", None), kwargs, cancel, progress)
+            return run_search(game, state, view, eval_name, kwargs.pop("table", None), kwargs, cancel, progress)
         task = self._task(key, "search", (game.name, _settings(game), state, view, eval_name, None, kwargs),
                           cancel, progress, client=client, address=address, refusable=refusable)
         task.droppable = False  # cancelled (out of time) while it waited: it still answers, unfinished

@@ -92,15 +92,15 @@ def test_a_worker_keeps_each_configurations_table_between_moves(pool):
 
 def test_kept_agents_are_bounded_in_number_and_table_entries(monkeypatch):
     from engine.search import TranspositionTable
-    from webapp import search_pool
+    from webapp import search_worker
 
     monkeypatch.setattr(TranspositionTable, "default_max_entries", 100)  # kept tables: 50 entries in all
-    kept = search_pool._WorkerState()
+    kept = search_worker.WorkerState()
     nim = get_game("nim").from_options({"piles": "3,4,5"})
-    for i in range(search_pool.KEPT_AGENTS + 3):
+    for i in range(search_worker.KEPT_AGENTS + 3):
         kept.agent_for(f"alphabeta:depth={i + 1}", "nim", "{}", nim, 0)
         kept.bound()
-    assert len(kept.agents) == search_pool.KEPT_AGENTS
+    assert len(kept.agents) == search_worker.KEPT_AGENTS
     newest = kept.agent_for("alphabeta", "nim", "{}", nim, 0)
     newest.choose(nim, nim.start())  # a table of more than 50 entries
     kept.bound()
@@ -279,7 +279,7 @@ def test_progress_held_back_is_sent_once_due():
     """A worker sends progress at most every interval; an iteration that finished in between
     is sent when the search next polls after the interval, not only when the next one ends
     (the pool learns within about an interval how deep a long search has got)."""
-    from webapp.search_pool import _PipeCancel, _Throttle
+    from webapp.search_worker import PipeCancel, Throttle
 
     class Pipe:
         sent: list = []
@@ -291,8 +291,8 @@ def test_progress_held_back_is_sent_once_due():
             return False
 
     pipe = Pipe()
-    throttle = _Throttle(pipe, 7, 0.2)
-    cancel = _PipeCancel(pipe, 7, throttle)
+    throttle = Throttle(pipe, 7, 0.2)
+    cancel = PipeCancel(pipe, 7, throttle)
     throttle({"depth": 1})
     throttle({"depth": 2})
     assert not cancel.is_set() and pipe.sent == []  # within the interval: held back

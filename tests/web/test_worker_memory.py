@@ -13,7 +13,8 @@ from engine.agents import parse_agent
 from engine.games import get_game
 from tests.helpers import eventually
 from tests.web.test_search_pool import alive, big_nim
-from webapp.search_pool import SearchPool, WorkerDied, rss_mb
+from webapp.search_pool import SearchPool, WorkerDied
+from webapp.search_worker import rss_mb
 
 
 def test_rss_is_read_from_proc():
