@@ -67,119 +67,128 @@ def on_event(socketio, event: str):
     return wrap
 
 
-def register(socketio, arcade) -> None:
-    store, ai = arcade.store, arcade.ai
-    socketio.server.packet_class = JSONPacket
-    handler = functools.partial(on_event, socketio)
+class GameEvents:
+    """The game's Socket.IO events, one method each (registered by :func:`register`)."""
 
-    def session_of(payload):
+    def __init__(self, socketio, arcade):
+        self.socketio, self.arcade = socketio, arcade
+        self.store, self.ai = arcade.store, arcade.ai
+
+    # ----- shared steps ------------------------------------------------------------------------
+    def session_of(self, payload):
         if "game_id" not in payload:
             raise ArcadeError("bad_payload", "missing field 'game_id'")
-        return store.get(payload["game_id"])
+        return self.store.get(payload["game_id"])
 
-    def after_change(session, stopped: bool = False):
+    def after_change(self, session, stopped: bool = False) -> None:
         """Tell the room (the change is stored already) and start the AI if it is due."""
         session.live.client = client()  # the AI's reply is this person's to wait for
         if stopped:
             session.stop_search()  # the running search searched an older version
-        ai.push_state(session)
-        ai.kick(session)
+        self.ai.push_state(session)
+        self.ai.kick(session)
 
-    def tell_presence(game_id: str) -> None:
+    def tell_presence(self, game_id: str) -> None:
         """Who holding a seat has the game open: the page shows whether the friend is there."""
-        socketio.emit("presence", {"game_id": game_id, "seats": store.present(game_id)}, to=game_id)
+        self.socketio.emit("presence", {"game_id": game_id, "seats": self.store.present(game_id)}, to=game_id)
 
-    @socketio.on("connect")
-    def connect(*args):
+    # ----- connections -------------------------------------------------------------------------
+    def connect(self, *args):
         """A connection counts against its client's budget: one that comes back in a loop
         after being closed is refused at once."""
         return current_app.extensions["socket_budget"].take(client())
 
-    @socketio.on("disconnect")
-    def disconnect(*args):
-        ai.socket_gone(request.sid)
-        for game_id in store.disconnect(request.sid):
-            tell_presence(game_id)
+    def disconnect(self, *args):
+        self.ai.socket_gone(request.sid)
+        for game_id in self.store.disconnect(request.sid):
+            self.tell_presence(game_id)
 
-    @handler("join")
-    def join(payload):
-        session = session_of(payload)
+    # ----- events ------------------------------------------------------------------------------
+    def join(self, payload):
+        session = self.session_of(payload)
         token = payload.get("token")
         seat = session.authorize(token, manage=True) if token not in (None, "") else None
         join_room(session.id)
-        store.connect(request.sid, session.id, seat.index if seat else None)
+        self.store.connect(request.sid, session.id, seat.index if seat else None)
         manages = token not in (None, "") and seat is None
         emit("joined", {"game_id": session.id, "seat": seat.index if seat else None, "manager": manages})
-        emit("state", ai.state(session))
-        tell_presence(session.id)
-        arcade.maybe_sweep()
+        emit("state", self.ai.state(session))
+        self.tell_presence(session.id)
+        self.arcade.maybe_sweep()
 
-    @handler("move")
-    def move(payload):
-        session = session_of(payload)
+    def move(self, payload):
+        session = self.session_of(payload)
         if "move" not in payload:
             raise ArcadeError("bad_payload", "missing field 'move'")
         seat = session.seat_for_token(payload.get("token"))
-        session, _ = store.update(session.id, lambda s: s.play(seat.index, payload["move"]))
-        after_change(session)
+        session, _ = self.store.update(session.id, lambda s: s.play(seat.index, payload["move"]))
+        self.after_change(session)
 
-    @handler("hint")
-    def hint(payload):
-        session = session_of(payload)
+    def hint(self, payload):
+        session = self.session_of(payload)
         seat = session.seat_for_token(payload.get("token"))
-        ai.hint(session, seat.index, request.sid)
+        self.ai.hint(session, seat.index, request.sid)
 
-    @handler("takeback")
-    def takeback(payload):
+    def takeback(self, payload):
         """Take back the seat's last move and the replies after it: at once against the AI;
         against a human an offer (``takeback_offer`` to the room) that the other seat's own
         ``takeback`` accepts and its ``takeback_decline`` refuses."""
-        session = session_of(payload)
+        session = self.session_of(payload)
         seat = session.seat_for_token(payload.get("token"))
         ply = payload.get("ply")
         if ply is not None and (type(ply) is not int or ply < 0):
             raise ArcadeError("bad_payload", "'ply' must be the number of plies you saw, a whole number from 0")
-        session, outcome = store.update(session.id, lambda s: s.request_takeback(seat.index, ply))
+        session, outcome = self.store.update(session.id, lambda s: s.request_takeback(seat.index, ply))
         if outcome == "offered":
-            socketio.emit("takeback_offer", {"game_id": session.id, "seat": seat.index}, to=session.id)
-        after_change(session, stopped=outcome != "offered")
+            self.socketio.emit("takeback_offer", {"game_id": session.id, "seat": seat.index}, to=session.id)
+        self.after_change(session, stopped=outcome != "offered")
 
-    @handler("takeback_decline")
-    def takeback_decline(payload):
-        session = session_of(payload)
+    def takeback_decline(self, payload):
+        session = self.session_of(payload)
         seat = session.seat_for_token(payload.get("token"))
-        session, _ = store.update(session.id, lambda s: s.decline_takeback(seat.index))
-        after_change(session)
+        session, _ = self.store.update(session.id, lambda s: s.decline_takeback(seat.index))
+        self.after_change(session)
 
-    def control(event: str, change, *, stopped: bool = False, doc: str = "") -> None:
-        """A game control any seat's token or the manage token may use: ``change(session)``
-        stored, then the room told; ``stopped``: a search under way searched an older version."""
-        def run(payload):
-            session = session_of(payload)
-            session.authorize(payload.get("token"), manage=True)
-            session, _ = store.update(session.id, change)
-            after_change(session, stopped=stopped)
+    def control(self, change, stopped: bool, payload) -> None:
+        """A game control any seat's token or the manage token may use (:data:`CONTROLS`):
+        ``change(session)`` stored, then the room told."""
+        session = self.session_of(payload)
+        session.authorize(payload.get("token"), manage=True)
+        session, _ = self.store.update(session.id, change)
+        self.after_change(session, stopped=stopped)
 
-        run.__doc__ = doc
-        handler(event)(run)
-
-    control("restart", lambda s: s.restart(), stopped=True, doc="back to the start position")
-    control("pause", lambda s: s.set_paused(True), stopped=True, doc="no AI move starts until resume")
-    control("resume", lambda s: s.set_paused(False))
-    control("step", lambda s: s.step(), doc="in a paused game, the AI plays one move")
-
-    @handler("ai_speed")
-    def ai_speed(payload):
+    def ai_speed(self, payload):
         """A seat's token or the manage token: seconds between two AI moves (``pause``)."""
-        session = session_of(payload)
+        session = self.session_of(payload)
         session.authorize(payload.get("token"), manage=True)
         if "pause" not in payload:
             raise ArcadeError("bad_payload", "missing field 'pause' (seconds between two AI moves)")
-        session, _ = store.update(session.id, lambda s: s.set_ai_pause(payload["pause"]))
-        after_change(session)
+        session, _ = self.store.update(session.id, lambda s: s.set_ai_pause(payload["pause"]))
+        self.after_change(session)
 
-    @handler("retry_ai")
-    def retry_ai(payload):
-        session = session_of(payload)
+    def retry_ai(self, payload):
+        session = self.session_of(payload)
         session.authorize(payload.get("token"), manage=True)
-        ai.retry(session)
+        self.ai.retry(session)
+
+
+#: The events a :class:`GameEvents` method answers, by name.
+EVENTS = ("join", "move", "hint", "takeback", "takeback_decline", "ai_speed", "retry_ai")
+#: Game controls: event -> (the change, whether a search under way searched an older version).
+CONTROLS = {
+    "restart": (lambda s: s.restart(), True),  # back to the start position
+    "pause": (lambda s: s.set_paused(True), True),  # no AI move starts until resume
+    "resume": (lambda s: s.set_paused(False), False),
+    "step": (lambda s: s.step(), False),  # in a paused game, the AI plays one move
+}
+
+
+def register(socketio, arcade) -> None:
+    socketio.server.packet_class = JSONPacket
+    events = GameEvents(socketio, arcade)
+    socketio.on_event("connect", events.connect)
+    socketio.on_event("disconnect", events.disconnect)
+    for name in EVENTS:
+        on_event(socketio, name)(getattr(events, name))
+    for name, (change, stopped) in CONTROLS.items():
+        on_event(socketio, name)(functools.partial(events.control, change, stopped))
