@@ -25,7 +25,7 @@ from .ai import AIRunner
 from .arena_runs import ArenaRuns
 from .config import configure
 from .sessions import SessionStore
-from .store import DAY, Retention, open_store
+from .stores import DAY, Retention, open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger(__name__)

@@ -15,7 +15,7 @@ import sys
 from . import create_app, get_socketio
 from .cluster import RedisUnavailable, connect
 from .config import MAX_DEFAULT_WORKERS
-from .store import StoreError, open_store
+from .stores import StoreError, open_store
 
 log = logging.getLogger("webapp")
 MAX_WORKERS = 64

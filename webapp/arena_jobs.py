@@ -18,7 +18,7 @@ from engine.arena import ArenaCancelled, check_arena, run_arena
 
 from .search_pool import SearchCancelled
 from .sessions import ArcadeError
-from .store import hash_token
+from .stores import hash_token
 
 log = logging.getLogger(__name__)
 

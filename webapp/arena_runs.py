@@ -12,7 +12,7 @@ import threading
 import time
 
 from .arena_jobs import ArenaJob
-from .store import GameStore
+from .stores import GameStore
 
 
 class ArenaRuns:

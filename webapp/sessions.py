@@ -27,7 +27,7 @@ from engine.game import Game, IllegalMove
 from engine.games import get_game
 from engine.options import OptionError
 
-from .store import GameRecord, GameStore, hash_token
+from .stores import GameRecord, GameStore, hash_token
 
 if TYPE_CHECKING:
     from .cluster import TurnLeases

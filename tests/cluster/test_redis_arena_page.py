@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from webapp.store import DAY, Retention, open_store
+from webapp.stores import DAY, Retention, open_store
 
 
 @pytest.mark.parametrize("kind", ["redis", "sqlite"])

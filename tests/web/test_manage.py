@@ -8,7 +8,7 @@ import pytest
 
 from tests.helpers import wait_for_arena_run, wait_for_state
 from webapp.sessions import ArcadeError
-from webapp.store import DAY
+from webapp.stores import DAY
 
 
 def create(client, players=("alphabeta", "random:seed=3"), piles="3,4,5"):

@@ -1,11 +1,11 @@
-"""The game store (webapp.store): create, get, compare-and-set on version, list, expire."""
+"""The game store (webapp.stores): create, get, compare-and-set on version, list, expire."""
 
 import threading
 
 import pytest
 
 from webapp.sessions import ArcadeError, SessionStore
-from webapp.store import DAY, GameRecord, Retention, SQLiteStore, StoreError, hash_token, open_store
+from webapp.stores import DAY, GameRecord, Retention, SQLiteStore, StoreError, hash_token, open_store
 
 
 def record(game_id="g1", **fields):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from ..store import DAY
+from ..stores import DAY
 from .storage import open_class_store
 
 

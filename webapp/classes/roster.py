@@ -29,7 +29,7 @@ from engine.games import get_game
 from engine.options import OptionError
 
 from ..sessions import ArcadeError, GameSession, Seat
-from ..store import hash_token
+from ..stores import hash_token
 from .challenges import challenge_in, challenge_summary, check_answer
 from .storage import ClassRecord, ClassStore
 

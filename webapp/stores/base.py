@@ -1,4 +1,4 @@
-"""Where games and arena runs live: one small interface, and its SQLite implementation.
+"""Where games and arena runs live: one small interface (SQLite and Redis implement it).
 
 A game is stored as a :class:`GameRecord`: what is needed to rebuild it (game name, validated
 settings, seat specs, the moves in notation with their history entries) plus its version,
@@ -10,17 +10,15 @@ stored version is still the one it loaded. Nothing else is needed for correctnes
 threads or processes (or, with a Redis implementation of this interface, several machines)
 can serve one game: a writer that lost the race reloads and decides again.
 
-``open_store(url, retention)`` picks the implementation: a file path or ``sqlite:///PATH``
-gives :class:`SQLiteStore` (stdlib ``sqlite3``, WAL mode, one file).
+``webapp.stores.open_store(url, retention)`` picks the implementation: a file path or
+``sqlite:///PATH`` gives ``SQLiteStore`` (stdlib ``sqlite3``, WAL mode, one file),
+``redis://...`` ``RedisStore``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import sqlite3
-import threading
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, fields
@@ -120,6 +118,7 @@ class GameStore(ABC):
         current), the record: ``(version, record or None)``; None if there is no such game.
         One round trip to a remote store, however it answers.
 
+        >>> from webapp.stores import SQLiteStore
         >>> store = SQLiteStore(":memory:")
         >>> store.create(GameRecord("g", "nim", {}, ["human", "human"], [None, None], "h"))
         True
@@ -221,163 +220,3 @@ class GameStore(ABC):
     @abstractmethod
     def close(self) -> None:
         """Release connections (the store may not be used afterwards)."""
-
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    version INTEGER NOT NULL,
-    status TEXT NOT NULL,
-    ai_due INTEGER NOT NULL,
-    updated REAL NOT NULL,
-    seen REAL NOT NULL,      -- last time a client was connected (touch)
-    data TEXT NOT NULL       -- the GameRecord as JSON
-);
-CREATE INDEX IF NOT EXISTS games_by_status ON games (status, ai_due);
-CREATE TABLE IF NOT EXISTS arena_runs (
-    id TEXT PRIMARY KEY,
-    updated REAL NOT NULL,
-    data TEXT NOT NULL
-);
-"""
-
-
-class SQLiteStore(GameStore):
-    """The default store: one SQLite file in WAL mode (readers never wait for the writer).
-
-    Each write is one statement in autocommit mode, hence atomic; the compare-and-set is
-    ``UPDATE ... WHERE id = ? AND version = ?``, atomic across processes sharing the file too.
-    One connection serves every thread of the process, behind a lock (SQLite serialises
-    writers anyway; a statement takes microseconds).
-    """
-
-    def __init__(self, path: str, retention: Retention | None = None):
-        self.path = path
-        self.retention = retention or Retention()
-        if path != ":memory:":
-            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(path, timeout=10.0, isolation_level=None, check_same_thread=False)
-        with self._lock:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a crash of the server loses nothing
-            self._db.executescript(_SCHEMA)
-
-    def _run(self, sql: str, args: tuple = ()) -> sqlite3.Cursor:
-        with self._lock:
-            return self._db.execute(sql, args)
-
-    def _all(self, sql: str, args: tuple = ()) -> list[tuple]:
-        with self._lock:
-            return self._db.execute(sql, args).fetchall()
-
-    # ----- games -----------------------------------------------------------------------------
-    def create(self, record: GameRecord) -> bool:
-        cur = self._run("INSERT OR IGNORE INTO games (id, version, status, ai_due, updated, seen, data) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        (record.id, record.version, record.status, int(record.ai_due), record.updated,
-                         record.updated, record.to_json()))
-        return cur.rowcount == 1
-
-    def get(self, game_id: str) -> GameRecord | None:
-        rows = self._all("SELECT data FROM games WHERE id = ?", (game_id,))
-        return GameRecord.from_json(rows[0][0]) if rows else None
-
-    def version(self, game_id: str) -> int | None:
-        rows = self._all("SELECT version FROM games WHERE id = ?", (game_id,))
-        return rows[0][0] if rows else None
-
-    def read(self, game_id: str, known_version: int | None) -> tuple[int, GameRecord | None] | None:
-        rows = self._all("SELECT version, CASE version WHEN ? THEN NULL ELSE data END FROM games WHERE id = ?",
-                         (known_version, game_id))
-        if not rows:
-            return None
-        return rows[0][0], GameRecord.from_json(rows[0][1]) if rows[0][1] is not None else None
-
-    def compare_and_set(self, record: GameRecord, expected_version: int) -> bool:
-        if record.version <= expected_version:
-            raise ValueError(f"a new version must be above {expected_version}, got {record.version}")
-        cur = self._run("UPDATE games SET version = ?, status = ?, ai_due = ?, updated = ?, data = ? "
-                        "WHERE id = ? AND version = ?",
-                        (record.version, record.status, int(record.ai_due), record.updated, record.to_json(),
-                         record.id, expected_version))
-        return cur.rowcount == 1
-
-    def list_games(self, *, status: str | None = None, ai_due: bool | None = None) -> list[GameRecord]:
-        where: list[str] = []
-        args: list[str | int] = []
-        if status is not None:
-            where.append("status = ?")
-            args.append(status)
-        if ai_due is not None:
-            where.append("ai_due = ?")
-            args.append(int(ai_due))
-        sql = "SELECT data FROM games" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY updated"
-        return [GameRecord.from_json(row[0]) for row in self._all(sql, tuple(args))]
-
-    def delete(self, game_id: str) -> bool:
-        return self._run("DELETE FROM games WHERE id = ?", (game_id,)).rowcount == 1
-
-    def touch(self, game_ids: Iterable[str], now: float) -> None:
-        with self._lock:
-            self._db.executemany("UPDATE games SET seen = ? WHERE id = ?", [(now, i) for i in game_ids])
-
-    def expire(self, now: float) -> list[str]:
-        keep = self.retention
-        # A watched game (touch) counts as used: nobody's open game disappears.
-        with self._lock:
-            ids = [row[0] for row in self._db.execute(
-                "DELETE FROM games WHERE MAX(updated, seen) < CASE status WHEN 'over' THEN ? ELSE ? END "
-                "RETURNING id", (now - keep.finished, now - keep.idle))]
-            self._db.execute("DELETE FROM arena_runs WHERE updated < ?", (now - keep.arena,))
-        return ids
-
-    # ----- arena runs ----------------------------------------------------------------------------
-    def put_arena(self, run: dict, now: float) -> None:
-        self._run("INSERT OR REPLACE INTO arena_runs (id, updated, data) VALUES (?, ?, ?)",
-                  (run["id"], now, json.dumps(run, separators=(",", ":"))))
-
-    def get_arena(self, run_id: str) -> dict | None:
-        rows = self._all("SELECT data, updated FROM arena_runs WHERE id = ?", (run_id,))
-        return dict(json.loads(rows[0][0]), updated=rows[0][1]) if rows else None
-
-    def list_arenas(self, offset: int = 0, limit: int | None = None) -> list[dict]:
-        if limit is None:
-            rows = self._all("SELECT data, updated FROM arena_runs ORDER BY updated")
-        else:
-            rows = self._all("SELECT data, updated FROM arena_runs ORDER BY updated DESC LIMIT ? OFFSET ?",
-                             (limit, offset))[::-1]
-        return [dict(json.loads(data), updated=updated) for data, updated in rows]
-
-    def count_arenas(self) -> int:
-        return self._all("SELECT COUNT(*) FROM arena_runs")[0][0]
-
-    def delete_arena(self, run_id: str) -> None:
-        self._run("DELETE FROM arena_runs WHERE id = ?", (run_id,))
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
-
-
-def open_store(url: str, retention: Retention | None = None) -> GameStore:
-    """The store named by ``url``: a file path or ``sqlite:///PATH`` (SQLite), ``:memory:``,
-    ``redis://HOST:PORT/DB`` (Redis, shared by several processes)."""
-    if not isinstance(url, str) or not url.strip():
-        raise StoreError("the store must be a file path, sqlite:///PATH or redis://HOST:PORT/DB")
-    url = url.strip()
-    if url.startswith("sqlite:///"):
-        url = url[len("sqlite:///"):]
-        if not url.startswith("/") and url != ":memory:":
-            url = os.path.abspath(url)
-    elif url.startswith(("redis://", "rediss://", "unix://")):
-        from .redis_store import RedisStore  # the redis package is needed only here
-
-        return RedisStore(url, retention)
-    elif "://" in url:
-        scheme = url.split("://", 1)[0]
-        raise StoreError(f"unsupported store {scheme}://...: use a file path, sqlite:///PATH or redis://HOST:PORT/DB")
-    return SQLiteStore(url, retention)
-
-
-__all__ = ["GameRecord", "GameStore", "Retention", "SQLiteStore", "StoreError", "hash_token", "open_store"]

@@ -1,6 +1,6 @@
 """The game store in Redis (``--store redis://HOST:PORT/DB``): several processes, one set of games.
 
-The same interface and semantics as the SQLite store (:class:`webapp.store.GameStore`); every
+The same interface and semantics as the SQLite store (:class:`webapp.stores.base.GameStore`); every
 write that touches more than one key is one Lua script, so it is atomic for every process on
 the Redis. Keys (all under ``arcade:``):
 
@@ -23,8 +23,8 @@ from __future__ import annotations
 import json
 from typing import Any, Iterable, Mapping
 
-from .cluster import RedisUnavailable, connect
-from .store import DAY, GameRecord, GameStore, Retention, StoreError
+from ..cluster import RedisUnavailable, connect
+from .base import DAY, GameRecord, GameStore, Retention, StoreError
 
 PREFIX = "arcade:"
 GAMES, DEADLINE, AI_DUE, ARENAS = (PREFIX + name for name in ("games", "deadline", "ai_due", "arenas"))
