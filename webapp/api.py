@@ -13,8 +13,8 @@ from engine.options import OptionError
 
 from .arena_jobs import ArenaJob
 from .clients import WhileConnected, address, asking, client
+from .inputs import int_arg, json_body
 from .search_pool import Deadline, SearchCancelled
-from .security import refused
 from .sessions import ArcadeError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -22,28 +22,6 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 def arcade():
     return current_app.extensions["arcade"]
-
-
-bp.register_error_handler(ArcadeError, refused)
-
-
-@bp.errorhandler(404)
-def not_found(exc):
-    return jsonify({"error": "no such API endpoint", "code": "not_found"}), 404
-
-
-@bp.errorhandler(405)
-def bad_method(exc):
-    return jsonify({"error": f"method {request.method} is not allowed here", "code": "bad_method"}), 405
-
-
-def json_body() -> dict:
-    body = request.get_json(silent=True)
-    if body is None:
-        raise ArcadeError("bad_request", "the body must be JSON (Content-Type: application/json)")
-    if not isinstance(body, dict):
-        raise ArcadeError("bad_request", "the body must be a JSON object")
-    return body
 
 
 @bp.get("/catalog")
@@ -98,8 +76,8 @@ def game_trace(game_id):
     try:
         with session.lock:
             game, states = session.game, list(session.states)
-        ply = _int_arg(args, "ply", len(states) - 1, 0, len(states) - 1)
-        max_nodes = _int_arg(args, "max_nodes", 500, 1, limit)
+        ply = int_arg(args, "ply", len(states) - 1, 0, len(states) - 1)
+        max_nodes = int_arg(args, "max_nodes", 500, 1, limit)
         agent = parse_agent(args.get("agent", "alphabeta:depth=3"), type(game))
         state = states[ply]
         if game.status(state) is not None:
@@ -126,19 +104,6 @@ def game_trace(game_id):
                 recorded=result.trace["recorded"], truncated=result.trace["truncated"],
                 pv_recorded=result.trace["pv_recorded"], result=result.to_json())
     return jsonify(data)
-
-
-def _int_arg(args, name, default, low, high) -> int:
-    raw = args.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        raise ArcadeError("bad_request", f"{name} must be an integer, got {raw!r}") from None
-    if not low <= value <= high:
-        raise ArcadeError("bad_request", f"{name} must be between {low} and {high}, got {value}")
-    return value
 
 
 @bp.post("/arena")
@@ -174,7 +139,7 @@ def launch_arena(game: str, options, agents, games: int, seed, preset: str | Non
     return jsonify({"id": job.id, "url": f"/api/arena/{job.id}", "manage_token": token, **extra}), 202
 
 
-def _job(job_id) -> ArenaJob:
+def arena_job(job_id) -> ArenaJob:
     job = arcade().arenas.get(job_id)
     if job is None:
         raise ArcadeError("unknown_arena", f"no arena run with id {job_id!r}", 404)
@@ -190,8 +155,8 @@ def list_arenas():
     """A page of runs, the most recently updated first in line (``?offset=``, ``?limit=``),
     listed oldest first, each as ``GET /api/arena/<id>`` gives it; ``total`` runs in all and
     the ``next`` page's offset (null on the last page)."""
-    offset = _int_arg(request.args, "offset", 0, 0, 10**9)
-    limit = _int_arg(request.args, "limit", ARENA_PAGE, 1, ARENA_PAGE_MAX)
+    offset = int_arg(request.args, "offset", 0, 0, 10**9)
+    limit = int_arg(request.args, "limit", ARENA_PAGE, 1, ARENA_PAGE_MAX)
     runs, total = arcade().arenas.page(offset, limit)
     after = offset + limit
     return jsonify({"runs": [job.to_json() for job in runs], "total": total, "offset": offset, "limit": limit,
@@ -200,7 +165,7 @@ def list_arenas():
 
 @bp.get("/arena/<job_id>")
 def arena_status(job_id):
-    return jsonify(_job(job_id).to_json())
+    return jsonify(arena_job(job_id).to_json())
 
 
 def request_token() -> str | None:
@@ -211,7 +176,7 @@ def request_token() -> str | None:
 @bp.delete("/arena/<job_id>")
 def cancel_arena(job_id):
     """Cancel a run: its creator's ``manage_token`` only (403 without it)."""
-    job = _job(job_id)
+    job = arena_job(job_id)
     job.authorize(request_token())
     job.cancel.set()
     return jsonify(job.to_json())

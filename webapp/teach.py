@@ -28,14 +28,14 @@ from engine.games import catalog
 from engine.options import OptionError
 from engine.search import describe_score
 
-from .api import _int_arg, _job, arcade, json_body, launch_arena, refused
+from .api import arcade, arena_job, launch_arena
 from .arena_jobs import ArenaJob
 from .clients import WhileConnected, asking, client
+from .inputs import int_arg, json_body
 from .search_pool import Deadline, SearchCancelled
 from .sessions import ArcadeError
 
 bp = Blueprint("teach", __name__)
-bp.register_error_handler(ArcadeError, refused)
 
 MAX_DEPTH = 30  # deepest fixed depth Compare accepts (0 = to the end)
 DEFAULT_BUDGET = 5.0  # seconds each bounded search may take (config COMPARE_TIME_CAP)
@@ -50,7 +50,7 @@ def position(game_id: str, *, playable: bool = True):
     session = arcade().store.get(game_id)
     with session.lock:
         game, states = session.game, list(session.states)
-    ply = _int_arg(request.args, "ply", len(states) - 1, 0, len(states) - 1)
+    ply = int_arg(request.args, "ply", len(states) - 1, 0, len(states) - 1)
     state = states[ply]
     if playable:
         if game.status(state) is not None:
@@ -135,7 +135,7 @@ def position_json(game_id):
     """The game state (as ``GET /api/games/<id>``) of the position after ``ply`` plies."""
     session = arcade().store.get(game_id)
     now = len(session.states) - 1
-    ply = _int_arg(request.args, "ply", now, 0, now)
+    ply = int_arg(request.args, "ply", now, 0, now)
     return jsonify(dict(session.to_json(ply), current_ply=now))
 
 
@@ -145,7 +145,7 @@ def compare(game_id):
     """The same position searched by every rung of the ladder: nodes, time, value, best move,
     and whether the values agree (they must: each technique changes the cost, not the value)."""
     session, game, ply, state = position(game_id)
-    depth = _int_arg(request.args, "depth", opening_depth(game_id, game, session.states[0]), 0, MAX_DEPTH)
+    depth = int_arg(request.args, "depth", opening_depth(game_id, game, session.states[0]), 0, MAX_DEPTH)
     eval_name = _eval_arg(game)
     view_game, _ = searcher_view(game, state)
     try:
@@ -294,8 +294,8 @@ def deepest_trace(game_id):
     args = request.args
     with session.lock:
         game, states = session.game, list(session.states)
-    ply = _int_arg(args, "ply", len(states) - 1, 0, len(states) - 1)
-    max_nodes = _int_arg(args, "max_nodes", 500, 1, current_app.config["TRACE_MAX_NODES"])
+    ply = int_arg(args, "ply", len(states) - 1, 0, len(states) - 1)
+    max_nodes = int_arg(args, "max_nodes", 500, 1, current_app.config["TRACE_MAX_NODES"])
     seconds = _float_arg(args, "seconds", FIRST_TREE_SECONDS, 0.1, budget())
     try:
         agent = parse_agent(args.get("agent", "alphabeta:depth=3"), type(game))
@@ -307,7 +307,7 @@ def deepest_trace(game_id):
     if game.status(state) is not None:
         raise ArcadeError("game_over", f"the position after ply {ply} is finished: nothing to search")
     asked = agent.depth
-    first = _int_arg(args, "from", 1, 1, MAX_DEPTH)
+    first = int_arg(args, "from", 1, 1, MAX_DEPTH)
     # (to the end: first tried outright, for a third of the time; then deepened)
     depths = ([0] if asked == 0 and first == 1 else []) + list(range(first, (asked or MAX_DEPTH) + 1))
     best, finished = None, False
@@ -636,7 +636,7 @@ def csv_response(jobs: list[ArenaJob], filename: str) -> Response:
 
 @bp.get("/api/arena/<job_id>.csv")
 def arena_csv(job_id):
-    return csv_response([_job(job_id)], f"arena-{job_id}.csv")
+    return csv_response([arena_job(job_id)], f"arena-{job_id}.csv")
 
 
 @bp.get("/api/arena.csv")
