@@ -24,8 +24,9 @@ from engine.search import describe_score
 
 from . import clients
 from .cluster import TurnLeases
+from .errors import ArcadeError
 from .search_pool import SearchCancelled, SearchPool
-from .sessions import ArcadeError, GameSession, SessionStore
+from .sessions import GameSession, SessionStore
 
 log = logging.getLogger(__name__)
 

@@ -13,9 +13,9 @@ from engine.options import OptionError
 
 from .arena_jobs import ArenaJob
 from .clients import WhileConnected, address, asking, client
+from .errors import ArcadeError
 from .inputs import int_arg, json_body
 from .search_pool import Deadline, SearchCancelled
-from .sessions import ArcadeError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

@@ -16,8 +16,8 @@ from typing import Callable
 
 from engine.arena import ArenaCancelled, check_arena, run_arena
 
+from .errors import ArcadeError
 from .search_pool import SearchCancelled
-from .sessions import ArcadeError
 from .stores import hash_token
 
 log = logging.getLogger(__name__)

@@ -1,11 +1,11 @@
 """Reading a request's inputs: its JSON body and its whole-number query arguments, each
-refused with a clear :class:`~webapp.sessions.ArcadeError` (400) naming what was wrong."""
+refused with a clear :class:`~webapp.errors.ArcadeError` (400) naming what was wrong."""
 
 from __future__ import annotations
 
 from flask import request
 
-from .sessions import ArcadeError
+from .errors import ArcadeError
 
 
 def json_body() -> dict:
@@ -25,7 +25,7 @@ def int_arg(args, name: str, default: int, low: int, high: int) -> int:
     (3, 5)
     >>> int_arg({"ply": "x"}, "ply", 0, 0, 9)
     Traceback (most recent call last):
-    webapp.sessions.ArcadeError: ply must be an integer, got 'x'
+    webapp.errors.ArcadeError: ply must be an integer, got 'x'
     """
     raw = args.get(name)
     if raw is None or raw == "":

@@ -5,7 +5,7 @@ from flask.typing import ResponseReturnValue
 
 from engine.games import catalog
 
-from .sessions import ArcadeError
+from .errors import ArcadeError
 from .teach import opening_depth
 
 bp = Blueprint("pages", __name__)

@@ -55,9 +55,9 @@ from engine.agents import Agent
 from engine.game import Game
 from engine.search import SearchResult, TranspositionTable
 
+from .errors import ArcadeError
 from .search_queue import AFFINITY_SKIPS, FairQueue
 from .search_worker import KEPT_WARM, rss_mb, run_search, worker_main
-from .sessions import ArcadeError
 
 log = logging.getLogger(__name__)
 

@@ -39,8 +39,8 @@ from limits.strategies import MovingWindowRateLimiter
 from werkzeug.exceptions import HTTPException
 
 from . import clients
+from .errors import ArcadeError, error_payload
 from .search_pool import SearchCancelled
-from .sessions import ArcadeError
 
 #: Longest string accepted for a field, by the field's name (the last object key on its
 #: path, the query argument's or the URL part's name); any other string: DEFAULT_LIMIT.
@@ -50,7 +50,6 @@ FIELD_LIMITS = {
     "players": 300, "agents": 300, "agent": 300, "opponent": 300,
 }
 DEFAULT_LIMIT = 500
-ECHO = 80  # characters of a client's value that an error message may repeat
 
 CSP = "; ".join([
     "default-src 'self'",
@@ -75,25 +74,6 @@ BODY_METHODS = {"POST", "PUT", "PATCH"}
 
 
 # ----- messages --------------------------------------------------------------------------------
-def clip(message: str, echo: int = ECHO, total: int = 600) -> str:
-    """``message`` with every quoted or unbroken run longer than ``echo`` characters cut short,
-    and at most ``total`` characters: an error may name a client's value, never repeat a huge one."""
-
-    def cut(match: re.Match) -> str:
-        text = match.group(0)
-        quote = text[0] if text[0] in "'\"" and text[-1] == text[0] else ""
-        return text[:echo - 1] + "…" + quote
-
-    message = re.sub(r"'[^']{%d,}'|\"[^\"]{%d,}\"|\S{%d,}" % (echo, echo, echo + 1), cut, str(message))
-    return message if len(message) <= total else message[:total - 1] + "…"
-
-
-def error_payload(code: str, message: str) -> dict:
-    """The one JSON shape of every refusal: ``{"error", "code", "message"}``."""
-    message = clip(message)
-    return {"error": message, "code": code, "message": message}
-
-
 def error_response(code: str, message: str, status: int, headers: dict | None = None) -> Response:
     response = jsonify(error_payload(code, message))
     response.status_code = status

@@ -27,6 +27,7 @@ from engine.game import Game, IllegalMove
 from engine.games import get_game
 from engine.options import OptionError
 
+from .errors import ArcadeError
 from .stores import GameRecord, GameStore, hash_token
 
 if TYPE_CHECKING:
@@ -44,19 +45,6 @@ IMPORTED_STATS = ("agent", "score", "score_text", "outcome", "depth", "nodes", "
 def _plain(value) -> bool:
     """A figure worth keeping from an imported record: a number, a short text, a flag or none."""
     return value is None or isinstance(value, (bool, int, float)) or (isinstance(value, str) and len(value) <= 200)
-
-
-class ArcadeError(Exception):
-    """A refused request: ``code`` for programs, ``message`` for people, HTTP ``status``."""
-
-    def __init__(self, code: str, message: str, status: int = 400):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
-
-    def to_json(self) -> dict:
-        return {"code": self.code, "message": self.message, "error": self.message}
 
 
 @dataclass

@@ -17,8 +17,8 @@ from flask_socketio import emit, join_room
 from socketio.packet import Packet
 
 from .clients import client
-from .security import check_payload, clip
-from .sessions import ArcadeError
+from .errors import ArcadeError, clip
+from .security import check_payload
 
 log = logging.getLogger(__name__)
 

@@ -31,9 +31,9 @@ from engine.search import describe_score
 from .api import arcade, arena_job, launch_arena
 from .arena_jobs import ArenaJob
 from .clients import WhileConnected, asking, client
+from .errors import ArcadeError
 from .inputs import int_arg, json_body
 from .search_pool import Deadline, SearchCancelled
-from .sessions import ArcadeError
 
 bp = Blueprint("teach", __name__)
 

@@ -34,7 +34,8 @@ import logging
 import socket
 from typing import Any, Callable, Iterable
 
-from .security import HEADERS, error_payload
+from .errors import error_payload
+from .security import HEADERS
 
 log = logging.getLogger(__name__)
 

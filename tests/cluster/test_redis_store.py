@@ -13,7 +13,8 @@ from tests.web.test_store import (  # noqa: F401  (collected here again, with th
     test_list_by_status_and_ai_due,
     test_racing_writers_each_version_is_written_once,
 )
-from webapp.sessions import ArcadeError, SessionStore
+from webapp.errors import ArcadeError
+from webapp.sessions import SessionStore
 from webapp.stores import DAY, Retention, StoreError, open_store
 from webapp.stores.redis_store import RedisStore
 

@@ -17,9 +17,9 @@ import requests
 from engine.agents import parse_agent
 from tests.helpers import eventually
 from tests.web.test_search_pool import big_nim, in_thread
+from webapp.errors import ArcadeError
 from webapp.search_pool import SearchPool
 from webapp.search_queue import FairQueue
-from webapp.sessions import ArcadeError
 
 BIG = ",".join(["30"] * 10)  # misère Nim no search solves in seconds
 

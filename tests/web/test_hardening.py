@@ -10,7 +10,8 @@ import re
 import pytest
 
 from webapp import get_socketio
-from webapp.security import MaskTokens, clip
+from webapp.errors import clip
+from webapp.security import MaskTokens
 
 CONFIG = {"TESTING": True, "AI_PROCESSES": 0, "AI_PAUSE": 0.05, "AI_TIME_CAP": 5.0, "HINT_TIME": 1.0,
           "CREATE_LIMIT": 100_000}

@@ -11,7 +11,7 @@ import requests
 from tests.conftest import FAST
 from webapp import create_app, get_socketio
 from webapp.ai import ClientCaps
-from webapp.sessions import ArcadeError
+from webapp.errors import ArcadeError
 
 BIG = ",".join(["30"] * 10)
 

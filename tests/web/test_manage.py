@@ -7,7 +7,7 @@ import time
 import pytest
 
 from tests.helpers import wait_for_arena_run, wait_for_state
-from webapp.sessions import ArcadeError
+from webapp.errors import ArcadeError
 from webapp.stores import DAY
 
 

@@ -4,7 +4,8 @@ import threading
 
 import pytest
 
-from webapp.sessions import ArcadeError, SessionStore
+from webapp.errors import ArcadeError
+from webapp.sessions import SessionStore
 from webapp.stores import DAY, GameRecord, Retention, SQLiteStore, StoreError, hash_token, open_store
 
 

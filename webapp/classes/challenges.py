@@ -18,8 +18,9 @@ from engine.games import get_game
 from engine.options import OptionError
 from engine.search import describe_score, search_root
 
+from ..errors import ArcadeError
 from ..search_pool import Deadline, SearchCancelled
-from ..sessions import ArcadeError, SessionStore
+from ..sessions import SessionStore
 from .storage import ClassRecord
 
 MIN_SECONDS, MAX_SECONDS = 5, 600

@@ -19,7 +19,8 @@ import threading
 from flask import request
 from flask_socketio import emit, join_room
 
-from ..sessions import ArcadeError, GameSession
+from ..errors import ArcadeError
+from ..sessions import GameSession
 from ..sockets import on_event
 from .challenges import challenge_in, challenge_summary, is_open, reveal_view, student_view
 from .roster import Classroom

@@ -28,7 +28,8 @@ from engine.game import IllegalMove
 from engine.games import get_game
 from engine.options import OptionError
 
-from ..sessions import ArcadeError, GameSession, Seat
+from ..errors import ArcadeError
+from ..sessions import GameSession, Seat
 from ..stores import hash_token
 from .challenges import challenge_in, challenge_summary, check_answer
 from .storage import ClassRecord, ClassStore
@@ -74,7 +75,7 @@ def clean_nickname(name: Any) -> str:
     >>> clean_nickname("<b>me</b>")
     Traceback (most recent call last):
     ...
-    webapp.sessions.ArcadeError: a nickname is plain text: no <, >, &, quotes or links
+    webapp.errors.ArcadeError: a nickname is plain text: no <, >, &, quotes or links
     """
     if not isinstance(name, str):
         raise ArcadeError("bad_name", "the nickname must be text")

@@ -17,8 +17,8 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 from engine.games import catalog
 
 from ..clients import client
+from ..errors import ArcadeError
 from ..inputs import json_body
-from ..sessions import ArcadeError
 from .challenges import challenge_in, challenge_summary, make_challenge, student_view
 from .events import student_room, students_room
 from .roster import Classroom, student_seat, suggest_nickname

@@ -1,0 +1,44 @@
+"""The web layer's one error: :class:`ArcadeError` (a refused request: a code for programs, a
+message for people, an HTTP status), and its one JSON shape, ``{"error", "code", "message"}``
+(:func:`error_payload`), with the message clipped so that it never repeats a huge value.
+
+>>> error_payload("bad_request", "depth must be an integer, got 'x'")["message"]
+"depth must be an integer, got 'x'"
+>>> len(clip("x" * 5000)) < 100
+True
+"""
+
+from __future__ import annotations
+
+import re
+
+ECHO = 80  # characters of a client's value that an error message may repeat
+
+
+class ArcadeError(Exception):
+    """A refused request: ``code`` for programs, ``message`` for people, HTTP ``status``."""
+
+    def __init__(self, code: str, message: str, status: int = 400):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+def clip(message: str, echo: int = ECHO, total: int = 600) -> str:
+    """``message`` with every quoted or unbroken run longer than ``echo`` characters cut short,
+    and at most ``total`` characters: an error may name a client's value, never repeat a huge one."""
+
+    def cut(match: re.Match) -> str:
+        text = match.group(0)
+        quote = text[0] if text[0] in "'\"" and text[-1] == text[0] else ""
+        return text[:echo - 1] + "…" + quote
+
+    message = re.sub(r"'[^']{%d,}'|\"[^\"]{%d,}\"|\S{%d,}" % (echo, echo, echo + 1), cut, str(message))
+    return message if len(message) <= total else message[:total - 1] + "…"
+
+
+def error_payload(code: str, message: str) -> dict:
+    """The one JSON shape of every refusal: ``{"error", "code", "message"}``."""
+    message = clip(message)
+    return {"error": message, "code": code, "message": message}
