@@ -11,13 +11,22 @@ against ``alphabeta``), and connects a real Socket.IO client per player. Each pl
 random legal move as soon as it is its turn, restarting a finished game, for ``--seconds``.
 It reports the AI moves a second the server made and the reply latency (the time from sending
 a move to the state that holds the AI's answer): median, 90th and 95th percentile and max; and
-the CPU time per AI move of the server, of its search workers and of this load client itself
-(all on the same cores when run on one machine), with the load average.
+the CPU time per AI move of each kind of process: the server process(es) (parsing requests,
+the store, pushing states), their search workers, the ``redis-server`` and this load client
+itself (all on the same cores when run on one machine), with the load average.
 
 ``--processes N`` starts a ``redis-server`` on a free loopback port and N server processes
 sharing it (``--store`` and ``--message-queue``), players spread over them in turn (as a
 sticky proxy would); ``--redis`` does that with one process too; ``--url`` takes a
-comma-separated list of running servers.
+comma-separated list of running servers. ``--modes sqlite,redis,2`` measures several such
+deployments back to back (``--repeat`` rounds of them) and prints them side by side, each
+mode's AI moves a second as a ratio to the first mode's in the same round: on a shared
+machine, compare those ratios, not absolute figures. ``--pin`` runs each server process and
+its search workers on a core of its own (``--pin 2``: two cores each; the redis-server and
+this client float), so that N processes get N cores as N machines would.
+
+    .venv/bin/python benchmarks/load.py --players 50 --modes sqlite,redis,2 --repeat 2
+    .venv/bin/python benchmarks/load.py --players 50 --modes 1,2 --pin
 
 Bounded: at most ``MAX_PLAYERS`` players and ``MAX_SECONDS`` seconds, loopback only.
 """
@@ -29,13 +38,16 @@ import json
 import os
 import queue
 import random
+import shutil
 import socket
 import statistics
 import subprocess
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlparse
 
 import engineio
@@ -48,6 +60,7 @@ from webapp.server import start_process_group, stop_process_group
 ROOT = Path(__file__).resolve().parent.parent
 MAX_PLAYERS = 200
 MAX_SECONDS = 600
+MAX_PROCESSES = 16
 MIX = (
     ("nim", {}),
     ("sim", {}),
@@ -171,7 +184,7 @@ class Player(threading.Thread):
             threading.Thread(target=sio.disconnect, daemon=True).start()
 
 
-# ----- the server under test ----------------------------------------------------------------
+# ----- the servers under test ----------------------------------------------------------------
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -193,19 +206,21 @@ def start_redis() -> tuple[subprocess.Popen, str]:
     raise SystemExit("redis-server did not start (scripts/setup.sh --redis installs it)")
 
 
-def start_server(root: Path, extra_args: list[str]) -> tuple[subprocess.Popen, str]:
+def start_server(root: Path, extra_args: list[str], cores: list[int] | None = None) -> tuple[subprocess.Popen, str]:
     """``python -m webapp`` of the checkout at ``root`` on a free loopback port, in its own
-    process group."""
+    process group; with ``cores``, it and its search workers run on those cores only."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     cmd = [sys.executable, "-m", "webapp", "--host", "127.0.0.1", "--port", str(port), *extra_args]
+    if cores is not None:  # taskset execs the server: the same pid, its children inherit the set
+        cmd = ["taskset", "--cpu-list", ",".join(map(str, cores)), *cmd]
     return serving.start_server(cmd, url, root), url
 
 
 def process_tree_cpu(pgid: int) -> dict[int, tuple[str, float]]:
-    """Every process in the server's process group, by pid: what it is and its CPU seconds
-    (user + system) so far. ``"workers"``: a search worker (a ``multiprocessing`` child started
-    by spawn, and its resource tracker); ``"server"``: every other process (the server that
+    """Every process in a process group, by pid: what it is and its CPU seconds (user +
+    system) so far. ``"workers"``: a search worker (a ``multiprocessing`` child started by
+    spawn, and its resource tracker); ``"server"``: every other process (the server that
     parses requests and pushes states: with gunicorn, its master and the worker it forked)."""
     tick = os.sysconf("SC_CLK_TCK")
     out = {}
@@ -225,12 +240,82 @@ def process_tree_cpu(pgid: int) -> dict[int, tuple[str, float]]:
 
 
 def cpu_split(before: dict[int, tuple[str, float]], after: dict[int, tuple[str, float]]) -> dict[str, float]:
-    """CPU seconds spent between two readings, by role (``server``, ``workers``). A process
-    that ended in between is not counted (search workers live as long as the server)."""
+    """CPU seconds spent between two readings of one process group, by role (``server``,
+    ``workers``). A process that ended in between is not counted (search workers live as
+    long as the server)."""
     spent = {"server": 0.0, "workers": 0.0}
     for pid, (role, seconds) in after.items():
         spent[role] += seconds - before.get(pid, (role, 0.0))[1]
     return spent
+
+
+@dataclass(frozen=True)
+class Mode:
+    """How the arcade is deployed for one run: ``processes`` servers, on Redis or on SQLite."""
+
+    processes: int
+    redis: bool
+
+    @classmethod
+    def parse(cls, text: str) -> "Mode":
+        """``sqlite`` (one process, the default store), ``redis`` (one process on Redis) or a
+        number N of processes (N > 1 share a Redis)."""
+        text = text.strip().lower()
+        if text in ("sqlite", "redis"):
+            return cls(1, text == "redis")
+        if text.isdigit() and 1 <= int(text) <= MAX_PROCESSES:
+            return cls(int(text), int(text) > 1)
+        raise ValueError(f"a mode is sqlite, redis or a number of processes 1..{MAX_PROCESSES}, got {text!r}")
+
+    def __str__(self) -> str:
+        return f"{self.processes} process{'es' if self.processes > 1 else ''}, {'Redis' if self.redis else 'SQLite'}"
+
+
+class Deployment:
+    """The processes of one mode, each in its own process group: a ``redis-server`` when the
+    mode uses Redis, and the server processes (each with its search workers); with ``pin``
+    cores per server, server i runs on cores ``i*pin .. i*pin+pin-1`` of this machine's."""
+
+    def __init__(self, root: Path, mode: Mode, server_args: list[str], pin: int | None = None):
+        self.mode = mode
+        self.redis: subprocess.Popen | None = None
+        self.servers: list[subprocess.Popen] = []
+        self.urls: list[str] = []
+        try:
+            args = list(server_args)
+            if mode.redis:
+                self.redis, redis_url = start_redis()
+                args += ["--store", redis_url, "--message-queue", redis_url]
+            cores = sorted(os.sched_getaffinity(0))
+            for i in range(mode.processes):
+                proc, url = start_server(root, args, cores[i * pin:(i + 1) * pin] if pin else None)
+                self.servers.append(proc)
+                self.urls.append(url)
+        except BaseException:
+            self.stop()
+            raise
+
+    def cpu(self) -> dict:
+        """CPU seconds so far: per server process group, and of the redis-server."""
+        return {"servers": [process_tree_cpu(p.pid) for p in self.servers],
+                "redis": process_tree_cpu(self.redis.pid) if self.redis else {}}
+
+    @staticmethod
+    def spent(before: dict, after: dict) -> dict:
+        """CPU seconds between two ``cpu()`` readings: ``server`` and ``workers`` summed over
+        the server processes and listed per process (``per_process``), ``redis``."""
+        per_process = [cpu_split(b, a) for b, a in zip(before["servers"], after["servers"])]
+        redis_split = cpu_split(before["redis"], after["redis"])
+        return {"server": sum(p["server"] for p in per_process), "workers": sum(p["workers"] for p in per_process),
+                "redis": redis_split["server"] + redis_split["workers"], "per_process": per_process}
+
+    def rss_mb(self) -> float:
+        groups = [*self.servers, *([self.redis] if self.redis else [])]
+        return round(sum(serving.process_group_rss_mb(p.pid) for p in groups), 1)
+
+    def stop(self) -> None:
+        for proc in [*self.servers, *([self.redis] if self.redis else [])]:
+            stop_process_group(proc)
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -238,7 +323,8 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def run(urls: list[str], players: int, seconds: float, agent: str, seed: int, procs=(), warmup: float = 5.0) -> dict:
+def run(urls: list[str], players: int, seconds: float, agent: str, seed: int,
+        deployment: Deployment | None = None, warmup: float = 5.0) -> dict:
     rng = random.Random(seed)
     ready = threading.Barrier(players + 1)
     team = [Player(urls[i % len(urls)], *MIX[i % len(MIX)], agent, random.Random(rng.random()), ready)
@@ -253,18 +339,13 @@ def run(urls: list[str], players: int, seconds: float, agent: str, seed: int, pr
             p.stop.set()
         failed = [e for p in team for e in p.errors]
         raise SystemExit(f"players could not start ({len(failed)}): " + "; ".join(failed[:3])) from None
-    def cpu():
-        readings: dict[int, tuple[str, float]] = {}
-        for proc in procs:
-            readings.update(process_tree_cpu(proc.pid))
-        return readings
 
     time.sleep(warmup)  # the workers' imports and the first searches are not what is measured
-    cpu_before, client_before = cpu(), time.process_time()
+    cpu_before, client_before = deployment.cpu() if deployment else None, time.process_time()
     started = time.perf_counter()
     time.sleep(seconds)
     ended = time.perf_counter()
-    spent = cpu_split(cpu_before, cpu())
+    spent = Deployment.spent(cpu_before, deployment.cpu()) if deployment and cpu_before else None
     client_cpu = time.process_time() - client_before  # this process: every player's thread
     for p in team:
         p.stop.set()
@@ -272,10 +353,22 @@ def run(urls: list[str], players: int, seconds: float, agent: str, seed: int, pr
         p.join(10)
     latencies = [lat for p in team for at, lat in p.replies if started <= at <= ended]
     errors = [e for p in team for e in p.errors]
+    moves = len(latencies)
+
+    def per_move(cpu_seconds: float | None) -> float | None:
+        return round(1000 * cpu_seconds / moves, 2) if moves and cpu_seconds is not None else None
+
+    cpu: dict[str, Any] = {role: per_move(spent[role]) if spent else None for role in ("server", "workers", "redis")}
+    if not (deployment and deployment.redis):
+        cpu["redis"] = None
+    cpu["client"] = per_move(client_cpu)
+    cpu["total"] = round(sum(v for v in cpu.values() if v is not None), 2) if moves else None
+    if spent and len(spent["per_process"]) > 1:
+        cpu["per_process"] = [{role: per_move(s) for role, s in p.items()} for p in spent["per_process"]]
     return {
         "players": players, "seconds": round(ended - started, 2), "agent": agent,
-        "ai_moves": len(latencies),
-        "ai_moves_per_s": round(len(latencies) / (ended - started), 1),
+        "ai_moves": moves,
+        "ai_moves_per_s": round(moves / (ended - started), 1),
         "latency_ms": {
             "median": round(1000 * statistics.median(latencies), 1) if latencies else None,
             "p90": round(1000 * percentile(latencies, 90), 1) if latencies else None,
@@ -284,13 +377,45 @@ def run(urls: list[str], players: int, seconds: float, agent: str, seed: int, pr
         },
         "errors": len(errors), "error_samples": errors[:5],
         # CPU per AI move: a figure a busy machine disturbs far less than the rate
-        "cpu_ms_per_ai_move": {
-            "server": round(1000 * spent["server"] / len(latencies), 2) if latencies and procs else None,
-            "workers": round(1000 * spent["workers"] / len(latencies), 2) if latencies and procs else None,
-            "client": round(1000 * client_cpu / len(latencies), 2) if latencies else None,
-        },
+        "cpu_ms_per_ai_move": cpu,
         "load_average": [round(x, 2) for x in os.getloadavg()],
     }
+
+
+def describe(report: dict) -> str:
+    """One run in words: throughput, latency, errors, and where the CPU went."""
+    lat, cpu = report["latency_ms"], report["cpu_ms_per_ai_move"]
+    lines = [f"{report['mode']}: {report['players']} players, {report['seconds']} s, AI {report['agent']}: "
+             f"{report['ai_moves']} AI moves, {report['ai_moves_per_s']} per second; reply latency "
+             f"median {lat['median']} ms, p90 {lat['p90']} ms, p95 {lat['p95']} ms, max {lat['max']} ms; "
+             f"errors {report['errors']}" + (f"; RSS {report['rss_mb']} MB" if "rss_mb" in report else "")]
+    if cpu["server"] is not None:
+        each = ""
+        if "per_process" in cpu:
+            each = " (" + " + ".join(f"{p['server']}" for p in cpu["per_process"]) + ")"
+        lines.append(f"  CPU per AI move: server{'s' if each else ''} {cpu['server']} ms{each}, search workers "
+                     f"{cpu['workers']} ms" + (f", redis-server {cpu['redis']} ms" if cpu["redis"] is not None else "")
+                     + f", this load client {cpu['client']} ms; total {cpu['total']} ms; "
+                     f"load average {report['load_average']}")
+    lines += [f"  error: {e}" for e in report["error_samples"]]
+    return "\n".join(lines)
+
+
+def table(reports: list[dict]) -> str:
+    """The runs side by side, each mode's AI moves a second as a ratio to the first mode's
+    run in the same round (back to back: a shared machine's drift cancels out)."""
+    head = ("| mode | AI moves/s | x first | median | p95 | max | errors | "
+            "CPU ms/move: server | workers | redis | client | total |")
+    rows = [head, "|" + "---|" * (head.count("|") - 1)]
+    first: dict[int, float] = {}
+    for r in reports:
+        base = first.setdefault(r["round"], r["ai_moves_per_s"])
+        ratio = f"{r['ai_moves_per_s'] / base:.2f}" if base else "-"
+        lat, cpu = r["latency_ms"], r["cpu_ms_per_ai_move"]
+        redis = cpu["redis"] if cpu["redis"] is not None else "-"
+        rows.append(f"| {r['mode']} | {r['ai_moves_per_s']} | {ratio} | {lat['median']} | {lat['p95']} | {lat['max']} "
+                    f"| {r['errors']} | {cpu['server']} | {cpu['workers']} | {redis} | {cpu['client']} | {cpu['total']} |")
+    return "\n".join(rows)
 
 
 def main(argv=None):
@@ -305,6 +430,11 @@ def main(argv=None):
                         help="server processes to start; more than one share a redis-server started too")
     parser.add_argument("--redis", action="store_true", help="start a redis-server for the store and message queue "
                                                              "even for one process")
+    parser.add_argument("--modes", help="several deployments measured back to back, comma-separated: sqlite, "
+                                        "redis, or a number of processes on Redis (e.g. sqlite,redis,2)")
+    parser.add_argument("--repeat", type=int, default=1, help="rounds of --modes (1..10)")
+    parser.add_argument("--pin", type=int, nargs="?", const=1, default=None, metavar="CORES",
+                        help="each server process and its search workers on CORES cores of their own (default 1)")
     parser.add_argument("--root", type=Path, default=ROOT,
                         help="serve the checkout in this folder (e.g. a worktree of an older commit: before/after)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -316,48 +446,49 @@ def main(argv=None):
         parser.error(f"--seconds must be 1..{MAX_SECONDS}")
     if not 0 <= args.warmup <= 60:
         parser.error("--warmup must be 0..60")
-    if not 1 <= args.processes <= 16:
-        parser.error("--processes must be 1..16")
-    procs: list[subprocess.Popen] = []
+    if not 1 <= args.processes <= MAX_PROCESSES:
+        parser.error(f"--processes must be 1..{MAX_PROCESSES}")
+    if not 1 <= args.repeat <= 10:
+        parser.error("--repeat must be 1..10")
     try:
-        if args.url:
-            urls = [u.strip().rstrip("/") for u in args.url.split(",") if u.strip()]
-            if any(urlparse(u).hostname not in ("127.0.0.1", "localhost", "::1") for u in urls):
-                parser.error("--url must be loopback addresses")
-        else:
-            server_args = list(args.server_args)
-            if args.processes > 1 or args.redis:
-                redis_proc, redis_url = start_redis()
-                procs.append(redis_proc)
-                server_args += ["--store", redis_url, "--message-queue", redis_url]
-            urls = []
-            for _ in range(args.processes):
-                proc, url = start_server(args.root, server_args)
-                procs.append(proc)
-                urls.append(url)
-        report = run(urls, args.players, args.seconds, args.agent, args.seed,
-                     [p for p in procs if p.args[0] == sys.executable], args.warmup)
-        report["processes"] = len(urls)
-        if procs:
-            report["server_rss_mb"] = round(sum(serving.process_group_rss_mb(p.pid) for p in procs), 1)
-    finally:
-        for proc in procs:
-            stop_process_group(proc)
-    if args.json:
-        print(json.dumps(report, indent=2))
+        modes = ([Mode.parse(m) for m in args.modes.split(",")] if args.modes
+                 else [Mode(args.processes, args.redis or args.processes > 1)])
+    except ValueError as exc:
+        parser.error(f"--modes: {exc}")
+    if args.pin is not None:
+        cores = len(os.sched_getaffinity(0))
+        most = max(m.processes for m in modes)
+        if args.pin < 1 or args.pin * most > cores:
+            parser.error(f"--pin: {most} process(es) with {args.pin} core(s) each need {args.pin * most} cores, "
+                         f"this machine lets us use {cores}")
+        if not shutil.which("taskset"):
+            parser.error("--pin needs util-linux's taskset")
+    if args.url:
+        urls = [u.strip().rstrip("/") for u in args.url.split(",") if u.strip()]
+        if any(urlparse(u).hostname not in ("127.0.0.1", "localhost", "::1") for u in urls):
+            parser.error("--url must be loopback addresses")
+        report = run(urls, args.players, args.seconds, args.agent, args.seed, None, args.warmup)
+        reports = [dict(report, mode=f"{len(urls)} running server(s)", round=0, processes=len(urls))]
     else:
-        lat = report["latency_ms"]
-        print(f"{report['players']} players on {report['processes']} process(es), {report['seconds']} s, "
-              f"AI {report['agent']}: "
-              f"{report['ai_moves']} AI moves, {report['ai_moves_per_s']} per second; reply latency "
-              f"median {lat['median']} ms, p90 {lat['p90']} ms, p95 {lat['p95']} ms, max {lat['max']} ms; "
-              f"errors {report['errors']}" + (f"; server RSS {report['server_rss_mb']} MB" if procs else ""))
-        cpu = report["cpu_ms_per_ai_move"]
-        if cpu["server"] is not None:
-            print(f"  CPU per AI move: server {cpu['server']} ms, search workers {cpu['workers']} ms, "
-                  f"this load client {cpu['client']} ms; load average {report['load_average']}")
-        for e in report["error_samples"]:
-            print("  error:", e)
+        reports = []
+        for round_ in range(args.repeat):
+            for mode in modes:
+                deployment = Deployment(args.root, mode, list(args.server_args), args.pin)
+                try:
+                    report = run(deployment.urls, args.players, args.seconds, args.agent, args.seed,
+                                 deployment, args.warmup)
+                    report.update(mode=str(mode) + (f", pinned {args.pin} core(s) each" if args.pin else ""),
+                                  round=round_, processes=mode.processes, rss_mb=deployment.rss_mb())
+                finally:
+                    deployment.stop()
+                reports.append(report)
+                if not args.json:
+                    print(describe(report), flush=True)
+    if args.json:
+        print(json.dumps(reports if len(reports) > 1 else reports[0], indent=2))
+    elif len(reports) > 1:
+        print()
+        print(table(reports))
 
 
 if __name__ == "__main__":

@@ -30,7 +30,14 @@ the per-address limits meet it and not the victims):
   games being played. Reported, not judged by the first PASS line (it is a crowd, not one client);
 - ``ai-moves-many``: plays ten games of its own against an AI that asks for a minute a move,
   moving at once whenever it may: searches that people wait for, from one client (a classroom
-  behind one NAT address looks the same). Judged on a PASS line of its own.
+  behind one NAT address looks the same). Judged on a PASS line of its own;
+- ``hints-by-games``: issue 33's hint attack: thirty Cantris 10x5 games (a minute's creation
+  quota), re-asking a hint in each;
+- ``arena-flood``: issue 33's arena attack: one-game runs as fast as they are accepted, the
+  run list read after each (its size reported).
+
+A LEARNER meanwhile asks a hint and a Compare (Nim, depth 4) from a Nim game of its own, a
+second apart: each phase reports their latencies too.
 
 Each phase reports the victim's AI reply latency (median, p95, max; every move the victim sent
 during the attack, its reply waited for), the two-person game's
@@ -59,13 +66,12 @@ import requests
 import serving  # benchmarks/serving.py
 import socketio
 
-from webapp import DEFAULTS as APP_DEFAULTS
-from webapp.security import DEFAULTS as SECURITY_DEFAULTS
+from webapp.config import DEFAULTS as APP_DEFAULTS
 from webapp.server import stop_process_group
 
 ROOT = Path(__file__).resolve().parent.parent
 PHASES = ("baseline", "hints-one", "hints-many", "create-flood", "ai-vs-ai", "arena", "bodies", "create-many",
-          "ai-moves-many")
+          "ai-moves-many", "hints-by-games", "arena-flood")
 JUDGED = ("hints-one", "hints-many", "create-flood", "ai-vs-ai", "arena", "bodies")  # issue 9's attacks
 REPLY_TARGET = 2.0  # seconds: the victim's Nim AI reply, under any attack
 HEAVY = {"game": "cantris", "options": {"board": "10x5", "seed": 3}}  # a search uses all the time it gets
@@ -184,6 +190,58 @@ class HumanPair(threading.Thread):
         self.join(35)
         for sio in self.clients:
             close(sio)
+
+
+class Learner(threading.Thread):
+    """A person using the teaching tools, from an address of its own (127.0.0.250): asks a
+    hint in a Nim game of its own (Socket.IO), then a Compare of that position (HTTP), again
+    and again a second apart; times each answer."""
+
+    IP = "127.0.0.250"
+
+    def __init__(self, url: str):
+        super().__init__(daemon=True)
+        self.url = url
+        self.session = serving.client_from(self.IP)
+        data = self.session.post(f"{url}/api/games", timeout=30, json={
+            "game": "nim", "options": {"piles": "3,4,5"}, "players": ["human", "human"]}).json()
+        self.gid, self.token = data["id"], data["seats"][0]["token"]
+        self.answers: queue.Queue = queue.Queue()
+        self.hints: list[tuple[float, float]] = []  # (when asked, latency in s)
+        self.compares: list[tuple[float, float]] = []
+        self.errors: list[str] = []
+        self.stop = threading.Event()
+        self.sio = connect(url, {"hint": lambda d: self.answers.put(("hint", d)),
+                                 "error": lambda d: self.answers.put(("error", d))}, self.IP)
+        self.sio.emit("join", {"game_id": self.gid, "token": self.token})
+
+    def run(self):
+        while not self.stop.is_set():
+            asked = time.perf_counter()
+            self.sio.emit("hint", {"game_id": self.gid, "token": self.token})
+            try:
+                name, data = self.answers.get(timeout=60)
+                if name == "hint":
+                    self.hints.append((asked, time.perf_counter() - asked))
+                else:
+                    self.errors.append(f"hint: {data.get('code')}: {data.get('message')}")
+            except queue.Empty:
+                self.errors.append("hint: no answer within 60 s")
+            asked = time.perf_counter()
+            try:
+                r = self.session.get(f"{self.url}/api/games/{self.gid}/compare", params={"depth": 4}, timeout=60)
+                if r.status_code == 200:
+                    self.compares.append((asked, time.perf_counter() - asked))
+                else:
+                    self.errors.append(f"compare: {r.status_code} {r.text[:200]}")
+            except requests.RequestException as exc:
+                self.errors.append(f"compare: {type(exc).__name__}")
+            self.stop.wait(1.0)
+
+    def close(self):
+        self.stop.set()
+        self.join(65)
+        close(self.sio)
 
 
 # ----- the attacks -----------------------------------------------------------------------------
@@ -323,6 +381,24 @@ def flood_creations(attack: Attack, stop: threading.Event, addresses: int = 1) -
         t.join()
 
 
+def flood_arena(attack: Attack, stop: threading.Event) -> None:
+    """One-game arena runs as fast as they are accepted (issue 33: 8,077 finished runs in 30 s),
+    each followed by a read of the run list, as the arena page does."""
+    body = {"game": "nim", "options": {"piles": "3,4,5"}, "agents": ["alphabeta", "random"], "games": 1}
+    while not stop.is_set():
+        r = attack.post("/api/arena", json=body)
+        if r is not None and r.status_code == 202:
+            attack.cleanup.append((f"/api/arena/{r.json()['id']}", r.json()["manage_token"]))
+        try:
+            listed = attack.session.get(f"{attack.url}/api/arena", timeout=30)
+            attack.count_event("list bytes", str(len(listed.content)))
+            with attack.lock:
+                attack.events["list max bytes"] = max(attack.events["list max bytes"], len(listed.content))
+                attack.events["list bytes"] -= 1
+        except requests.RequestException as exc:
+            attack.count_event(f"http {type(exc).__name__}", str(exc))
+
+
 def ai_against_ai(attack: Attack, stop: threading.Event, asked: int = 8) -> None:
     for _ in range(asked):
         attack.create([GREEDY, GREEDY])
@@ -358,6 +434,8 @@ ATTACKS = {
     "bodies": bad_bodies,
     "create-many": lambda attack, stop: flood_creations(attack, stop, 20),
     "ai-moves-many": play_greedy_ais,
+    "hints-by-games": lambda attack, stop: spam_hints(attack, stop, 30),  # issue 33: a minute's quota of games
+    "arena-flood": flood_arena,
 }
 
 
@@ -395,6 +473,8 @@ def run(url: str, phases: list[str], seconds: float, pgid: int | None) -> dict:
     ready.wait(120)
     pair = HumanPair(url)
     pair.start()
+    learner = Learner(url)
+    learner.start()
     time.sleep(5)  # the workers' imports and first searches are not what is measured
     report: dict = {"limits": limits(), "phases": []}
     try:
@@ -417,10 +497,13 @@ def run(url: str, phases: list[str], seconds: float, pgid: int | None) -> dict:
                    and not any(at - lat > ended for at, lat in list(victim.replies))):
                 time.sleep(0.1)
             replies = [lat for at, lat in list(victim.replies) if started <= at - lat <= ended]
+            hints = [lat for at, lat in list(learner.hints) if started <= at <= ended]
+            compares = [lat for at, lat in list(learner.compares) if started <= at <= ended]
             moves = pair.moves[moves_before:]
             phase = {
                 "phase": name, "seconds": round(ended - started, 1),
                 "victim_ai_reply_s": latency(replies),
+                "learner_hint_s": latency(hints), "learner_compare_s": latency(compares),
                 "pair": {"moves": len(moves), "acknowledged": sum(ok for _, ok in moves), "present": pair.present()},
                 "victim_present": requests.get(f"{url}/api/games/{seen.game_id}", timeout=30).status_code == 200,
                 "http": dict(sorted(attack.http.items())), "events": dict(sorted(attack.events.items())),
@@ -432,8 +515,9 @@ def run(url: str, phases: list[str], seconds: float, pgid: int | None) -> dict:
     finally:
         victim.stop.set()
         pair.close()
+        learner.close()
         victim.join(10)
-    report["victim_errors"] = victim.errors + pair.errors
+    report["victim_errors"] = victim.errors + pair.errors + learner.errors
     report["replies"] = {what: replies_within(report["phases"], names)
                          for what, names in (("issue 9's attacks", JUDGED), ("ai-moves-many", ("ai-moves-many",)))}
     report["games_pass"] = all(p["pair"]["present"] and p["victim_present"]
@@ -456,7 +540,7 @@ def limits() -> dict:
     keys = ("AI_TIME_CAP", "HINT_TIME", "AI_PROCESSES", "MAX_AI_GAMES_PER_CLIENT", "MAX_ARENA_RUNS_PER_CLIENT",
             "HOT_GAMES")
     out = {k: APP_DEFAULTS[k] for k in keys}
-    out.update({k: SECURITY_DEFAULTS[k] for k in ("CREATE_LIMIT", "CREATE_PERIOD", "MAX_CONTENT_LENGTH",
+    out.update({k: APP_DEFAULTS[k] for k in ("CREATE_LIMIT", "CREATE_PERIOD", "MAX_CONTENT_LENGTH",
                                                   "MAX_JSON_DEPTH")})
     return out
 
@@ -464,8 +548,11 @@ def limits() -> dict:
 def print_phase(p: dict) -> None:
     lat, pair = p["victim_ai_reply_s"], p["pair"]
     server = p["server"] or {}
+    hint, compare = p["learner_hint_s"], p["learner_compare_s"]
     print(f"{p['phase']:>12}: victim Nim AI reply median {lat['median']} s, p95 {lat['p95']} s, max {lat['max']} s "
-          f"({lat['n']} replies); two-person game: {pair['acknowledged']}/{pair['moves']} moves acknowledged, "
+          f"({lat['n']} replies); learner's hint median {hint['median']} s, max {hint['max']} s ({hint['n']}), "
+          f"Compare median {compare['median']} s, max {compare['max']} s ({compare['n']}); "
+          f"two-person game: {pair['acknowledged']}/{pair['moves']} moves acknowledged, "
           f"{'present' if pair['present'] else 'GONE'}; attacker HTTP {p['http'] or '-'} events {p['events'] or '-'}; "
           f"server {server.get('processes')} processes, {server.get('threads')} threads, {server.get('rss_mb')} MB",
           flush=True)

@@ -21,13 +21,14 @@ import time as _time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
+from . import mcts
 from . import strength as levels
 from .game import Game
 from .options import OptionError
 from .search import SearchResult, Stats, TranspositionTable, search_root
 from .search_techniques import MINIMAX, SWITCHES, Techniques, ladder_order, technique
 
-SEARCHERS = ("minimax", "alphabeta", "expecti", "model")
+SEARCHERS = ("minimax", "alphabeta", "expecti", "model", "mcts")
 BUILTIN = ("human", "random") + SEARCHERS
 MAX_TIME = 600.0
 MAX_KEPT_ENTRIES = 1_000_000  # a kept table larger than this starts afresh (memory)
@@ -39,8 +40,15 @@ class AgentError(OptionError):
 
 
 # keys each agent accepts, with their parsers
+def _whole(v, what: str) -> int:
+    try:
+        return int(v)
+    except ValueError:
+        raise ValueError(f"{what} must be a whole number, got {v!r}") from None
+
+
 def _depth(v):
-    d = int(v)
+    d = _whole(v, "depth")
     if d < 0:
         raise ValueError(f"depth must be 0 (to the end) or more, got {d}")
     return d
@@ -66,7 +74,7 @@ def _seed(v):
 
 
 def _strength(v):
-    level = int(v)
+    level = _whole(v, "strength")
     if level not in levels.LEVELS:
         raise ValueError(f"strength must be 1 (beginner) to 10 (the full engine), got {level}")
     return level
@@ -82,6 +90,7 @@ _KEYS: dict[str, dict[str, Callable]] = {
     "alphabeta": {**_SEARCH_KEYS, **_TECHNIQUES, "strength": _strength, "seed": _seed},
     "expecti": {**_SEARCH_KEYS, **_TECHNIQUES},
     "model": {**_SEARCH_KEYS, **_TECHNIQUES, "opponent": str},
+    "mcts": {**mcts.SETTINGS, "time": _seconds, "solver": _switch, "seed": _seed},
 }
 
 
@@ -93,6 +102,11 @@ def _in_words(items: list[str]) -> str:
     """``a, b and c``."""
     return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
 
+
+#: Agents only the command line offers, name -> (spec -> Agent): ``play --agents file:PATH``
+#: registers a student's file (engine.grade) while it plays; the server registers none, so no
+#: student code runs there.
+LOCAL_AGENTS: dict[str, Callable[[str], "Agent"]] = {}
 
 #: For people choosing an agent (the lobby, ``--help``): spec -> what it does.
 AGENT_HELP = {
@@ -108,6 +122,9 @@ AGENT_HELP = {
         "10 is the full engine; equally good moves are chosen at random (seed=N repeats)",
     "expecti:depth=D": "expectiminimax: chance (hidden cards) averaged, players searched",
     "model:opponent=SPEC": "searches against a known opponent (random, rules) instead of a perfect one",
+    "mcts:sims=N,time=S,c=C,solver=on|off,seed=N":
+        "Monte Carlo tree search (UCT, random playouts; default 1000 simulations, c=1.414); solver=on proves "
+        "wins and losses (MCTS-Solver); plays the most visited move",
     "rules": "Blacksin only: the seed's rule-based opponent; it reads the deck, even a hidden one "
              "(it sees the next cards)",
 }
@@ -126,6 +143,9 @@ class Agent:
     strength: int = levels.FULL
     eval: str | None = None
     opponent: "Agent | None" = None
+    sims: int = 0  # mcts: simulations (0: mcts.DEFAULT_SIMS, or none when time is given)
+    c: float = mcts.EXPLORATION
+    solver: bool = False
     rng: _random.Random = field(default_factory=_random.Random, repr=False)
     # The table outlives one move: the next search of the same game and seat starts from
     # what this one proved (a Blacksin game costs about half the nodes so).
@@ -224,7 +244,7 @@ class Agent:
     def _solves_first(self) -> bool:
         """Whether a capped search of this agent first tries to solve (see :meth:`choose`):
         alpha-beta with its table, at full strength, with neither depth nor time of its own."""
-        return (self.searches and self.name != "minimax" and not self.depth and self.time is None
+        return (self.searches and self.name not in ("minimax", "mcts") and not self.depth and self.time is None
                 and self.strength >= levels.FULL and self.techniques.tt)
 
     def _choose(self, game: Game, state, *, cancel: threading.Event | None = None,
@@ -241,6 +261,9 @@ class Agent:
             return SearchResult(game.name, game.to_move_name(state), text, 0, None, [text], [],
                                 Stats(), False, algorithm=self.name)
         view_game, view_state = game.perspective(state, seat)
+        if self.name == "mcts":
+            return mcts.choose(self, view_game, view_state, cancel=cancel, progress=progress, time_cap=time_cap,
+                               trace_limit=trace_limit, budget=budget)
         options = self.search_options()
         time_limit = options.pop("time_limit")
         if time_cap is not None:
@@ -280,6 +303,8 @@ def parse_agent(spec: Any, game_cls: "type[Game] | Game | None" = None) -> Agent
     spec = spec.strip()
     name, _, rest = spec.partition(":")
     name = name.strip()
+    if name in LOCAL_AGENTS:
+        return LOCAL_AGENTS[name](spec)
     known = set(_KEYS) | (set(game_cls.policies) if game_cls else set())
     if name not in _KEYS and not (game_cls is None or name in game_cls.policies):
         raise AgentError(f"unknown agent {name!r} (agents: {', '.join(sorted(known))})")
@@ -298,7 +323,8 @@ def parse_agent(spec: Any, game_cls: "type[Game] | Game | None" = None) -> Agent
             try:
                 parsed = keys[key](value)
             except ValueError as exc:
-                msg = str(exc) if key in ("depth", "time", "strength", *SWITCHES) else f"bad {key} {value!r}"
+                told = ("depth", "time", "strength", "solver", *SWITCHES, *mcts.SETTINGS)
+                msg = str(exc) if key in told else f"bad {key} {value!r}"
                 raise AgentError(f"agent {spec!r}: {msg}") from None
             if key == "opponent":
                 parsed = parse_agent(parsed, game_cls)

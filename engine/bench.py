@@ -500,6 +500,75 @@ def blacksin_target(games: int = BLACKSIN_GAMES, log=None, repeat: int = 1) -> d
                       f"{result['wins']}/{result['draws']}/{result['losses']} W/D/L"}
 
 
+MCTS_SIMS = 1000  # simulations of each game's MCTS line
+#: the game configuration each game's MCTS line searches from its start
+MCTS_OPTIONS: dict[str, dict] = {"nim": {"piles": "3,4,5"}, "sim": {}, "shannon": {"board": "bridgit-3"},
+                                 "blacksin": {"seed": 1}, "cantris": {"board": "8x4", "seed": 1}}
+OVERLAY_MS = 50  # the perfect-play overlay of a Sim position, once its configuration is cached
+OVERLAY_MOVES = (["1-2", "3-4"], ["1-2", "3-4", "5-6", "1-3"])  # a Sim position, then one two plies on
+
+
+def mcts_lines(names: list[str], repeat: int = 1, log=None) -> list[dict]:
+    """``mcts:sims=MCTS_SIMS,seed=1`` from each game's start (:data:`MCTS_OPTIONS`): simulations and states
+    generated a second of CPU time (the fastest of ``repeat`` runs), tree nodes and depth."""
+    from .mcts import MCTSStats, search
+
+    lines = []
+    for name in names:
+        if name not in MCTS_OPTIONS:
+            continue
+        options = MCTS_OPTIONS[name]
+        if log:
+            log(f"{name}: mcts, {MCTS_SIMS} simulations")
+        runs = []
+        for _ in range(repeat):
+            game = GAMES[name].from_options(options)
+            t0 = time.process_time()
+            stats = search(game, game.start(), sims=MCTS_SIMS, seed=1).stats
+            assert isinstance(stats, MCTSStats)
+            runs.append((time.process_time() - t0, stats))
+        seconds, stats = min(runs, key=lambda r: r[0])
+        lines.append({"game": name, "options": options, "simulations": stats.simulations,
+                      "sims_per_s": round(stats.simulations / seconds), "states": stats.nodes,
+                      "states_per_s": round(stats.nodes / seconds), "tree_nodes": stats.tree_nodes,
+                      "tree_depth": stats.depth, "ms": round(seconds * 1000, 2)})
+    return lines
+
+
+def overlay_target(log=None) -> dict:
+    """``analyse`` of a Sim position (the perfect-play overlay) from a cold cache, then the same
+    position again and a position two plies on: each of those two answered in OVERLAY_MS ms
+    of CPU time or less."""
+    from . import analyse
+
+    if log:
+        log("sim: the perfect-play overlay")
+    analyse.forget()
+    sim = GAMES["sim"].from_options({})
+    times = []
+    for moves in (OVERLAY_MOVES[0], *OVERLAY_MOVES):
+        state = sim.replay(moves)
+        t0 = time.process_time()
+        analyse.analyse(sim, state)
+        times.append((time.process_time() - t0) * 1000)
+    cold, again, later = times
+    return {"target": f"Sim perfect-play overlay <= {OVERLAY_MS} ms CPU once its configuration is cached "
+                      f"(after {','.join(OVERLAY_MOVES[0])} again, then after {','.join(OVERLAY_MOVES[1])})",
+            "pass": max(again, later) <= OVERLAY_MS,
+            "figure": f"{again:.2f} ms the same position again, {later:.2f} ms two plies on "
+                      f"({cold:.1f} ms the first time, cold)"}
+
+
+def print_mcts(lines: list[dict], out=sys.stdout) -> None:
+    if not lines:
+        return
+    out.write(f"\nMCTS (mcts:sims={MCTS_SIMS},seed=1, CPU time): simulations and states generated a second\n")
+    for m in lines:
+        opts = ",".join(f"{k}={v}" for k, v in m["options"].items())
+        out.write(f"  {m['game']:9}{opts:22}{m['sims_per_s']:>9,} sims/s{m['states_per_s']:>11,} states/s"
+                  f"   {m['tree_nodes']:,} tree nodes, depth {m['tree_depth']}, {m['ms']:.1f} ms\n")
+
+
 def _shannon_size(row) -> tuple[int, int]:
     game = GAMES["shannon"].from_options(dict(row["options"]))
     board = game.board(game.start())
@@ -623,6 +692,9 @@ def main(args) -> None:
         pace["Blacksin target"] = pace_ms()
         targets.append(in_fresh_process(blacksin_target, getattr(args, "blacksin_games", None) or BLACKSIN_GAMES,
                                         log, repeat))
+    if "sim" in names:
+        targets.append(overlay_target(log))
+    mcts = mcts_lines(names, repeat, log)
     pace["end"] = pace_ms()
     if log:
         sys.stderr.write("\r\033[K")
@@ -631,7 +703,7 @@ def main(args) -> None:
         print(json.dumps({"timer": "process CPU time, fastest of the repeats", "repeat": repeat,
                           "python": platform.python_version(), "load_average": load, "cpus": os.cpu_count(),
                           "pace_ms": pace,
-                          "rows": rows, "failed": failed, "targets": targets}, indent=2))
+                          "rows": rows, "failed": failed, "targets": targets, "mcts": mcts}, indent=2))
         return
     print(f"python -m engine bench: CPU time, fastest of {repeat} run(s); Python {platform.python_version()}")
     if load is not None:
@@ -643,6 +715,7 @@ def main(args) -> None:
                       for phase, ms in pace.items())
           + " (CPU time of the same loop: a higher figure is a slower machine, and the times below read high with it)")
     print_table(rows, targets)
+    print_mcts(mcts)
     for f in failed:
         print(f"\n{f['game']}: {f['label']} -- not benched: {f['error']}")
     missing = [g for g in names if not any(r.game == g for r in ROWS)]

@@ -9,9 +9,10 @@ import argparse
 import json
 import sys
 
-from .agents import parse_agent
+from .agents import LOCAL_AGENTS, parse_agent
 from .game import IllegalMove
 from .games import catalog, get_game
+from .mcts import MCTSStats
 from .options import OptionError, parse_assignments
 from .search import describe_score
 
@@ -126,6 +127,10 @@ def cmd_solve(args) -> None:
           f"   outcome: {result.outcome or 'not proved'}")
     print(f"  principal variation: {' '.join(result.pv)}")
     s = result.stats
+    if isinstance(s, MCTSStats):
+        print(f"  {s.simulations:,} simulations, {s.tree_nodes:,} tree nodes ({s.proven:,} proved),"
+              f" tree depth {s.depth}, {s.nodes:,} states generated, {s.elapsed_ms:.1f} ms")
+        return
     print(f"  depth {s.depth}, {s.nodes:,} nodes, {s.cutoffs:,} cut-offs, {s.tt_hits:,} table hits,"
           f" {s.elapsed_ms:.1f} ms")
 
@@ -144,6 +149,9 @@ def cmd_trace(args) -> None:
     if args.json:
         print(_dump(data))
         return
+    if result.algorithm == "mcts":
+        _show_mcts_trace(data)
+        return
 
     bound_mark = {"exact": "", "lower": ">= ", "upper": "<= "}
 
@@ -161,6 +169,36 @@ def cmd_trace(args) -> None:
           f"{' (truncated)' if data['truncated'] else ''}")
 
 
+def _show_mcts_trace(data: dict) -> None:
+    def show(node, indent):
+        proven = f" [proved {node['proven']}]" if node["proven"] else ""
+        ucb = f" ucb {node['ucb']}" if node["ucb"] is not None else ""
+        print(f"{'  ' * indent}{node['move'] or 'root'} visits {node['visits']}, value {node['value']}"
+              f" for {node['side']}{ucb}{proven}")
+        for c in node["children"]:
+            show(c, indent + 1)
+
+    show(data, 0)
+    print(f"{data['simulations']} simulations, {data['nodes']} tree nodes, {data['recorded']} drawn"
+          f"{' (truncated)' if data['truncated'] else ''}")
+
+
+def cmd_analyse(args) -> None:
+    from .analyse import analyse
+
+    _, game, state = _position(args)
+    data = analyse(game, state, budget=args.budget)
+    if args.json:
+        print(_dump(data))
+        return
+    print(f"{game.title}, {data['to_move']} to move: each move under perfect play")
+    for m in data["moves"]:
+        plies = "" if m["distance"] is None else f" in {m['distance']} plies"
+        print(f"  {m['move']:10s} {m['outcome'] or 'not solved'}{plies}")
+    if "note" in data:
+        print(f"  note: {data['note']}")
+
+
 def cmd_play(args) -> None:
     from .arena import run_arena
 
@@ -175,8 +213,14 @@ def cmd_play(args) -> None:
                              f"  W {t['wins']} D {t['draws']} L {t['losses']}")
             sys.stderr.flush()
 
-    result = run_arena(args.game, parse_assignments(args.set), args.agents, games=args.games,
-                       seed=args.seed, progress=progress)
+    from .grade import student_agent
+
+    LOCAL_AGENTS["file"] = student_agent  # a student's file plays here, on the command line only
+    try:
+        result = run_arena(args.game, parse_assignments(args.set), args.agents, games=args.games,
+                           seed=args.seed, progress=progress)
+    finally:
+        LOCAL_AGENTS.pop("file", None)
     if bar:
         sys.stderr.write("\n")
     if args.json:
@@ -191,6 +235,24 @@ def cmd_play(args) -> None:
     for per in result["per_agent"]:
         print(f"    {per['agent']}: {per['moves']} moves, {per['seconds_per_move'] * 1000:.3f} ms"
               f" and {per['nodes_per_move']:,} nodes per move")
+
+
+def cmd_grade(args) -> int:
+    from .grade import grade_file
+
+    games = [g.strip() for g in args.games.split(",") if g.strip()] if args.games else None
+    report = grade_file(args.file, games=games, prune_ties=args.prune_ties)
+    if args.json:
+        print(_dump(report))
+    else:
+        for check in report["checks"]:
+            print(f"{'PASS' if check['passed'] else 'FAIL'}  {check['name']}")
+            if not check["passed"]:
+                print(f"      {check['message']}")
+        failed = sum(not c["passed"] for c in report["checks"])
+        print(f"{len(report['checks']) - failed} of {len(report['checks'])} checks passed"
+              f"{'' if failed else ': all right'}")
+    return 0 if report["passed"] else 1
 
 
 def cmd_bench(args) -> None:
@@ -224,6 +286,10 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--agent", default="alphabeta", help="agent spec (default: alphabeta)")
     sp.add_argument("--max-nodes", type=int, default=200, help="nodes to record (default 200)")
     sp.set_defaults(func=cmd_trace)
+    sp = sub.add_parser("analyse", help="the exact verdict on every legal move (win, loss, draw; in how many plies)")
+    position_args(sp)
+    sp.add_argument("--budget", type=float, default=2.0, help="seconds to solve all the moves (default 2)")
+    sp.set_defaults(func=cmd_analyse)
     sp = sub.add_parser("play", help="play N games between two agents")
     sp.add_argument("game")
     sp.add_argument("--agents", nargs=2, required=True, metavar=("SPEC_A", "SPEC_B"))
@@ -232,6 +298,13 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--set", action="append", metavar="KEY=VALUE")
     sp.add_argument("--json", action="store_true")
     sp.set_defaults(func=cmd_play)
+    sp = sub.add_parser("grade", help="grade a student's minimax and alpha-beta against the textbook")
+    sp.add_argument("file", help="the student's Python file (see docs/grading.md)")
+    sp.add_argument("--games", default=None, help="comma-separated games to grade on (default: all)")
+    sp.add_argument("--prune-ties", action="store_true",
+                    help="grade by AIMA's rule (alpha-beta prunes on a tie, <=) instead of CS188's (<)")
+    sp.add_argument("--json", action="store_true")
+    sp.set_defaults(func=cmd_grade)
     sp = sub.add_parser("bench", help="nodes and seconds of each algorithm, side by side")
     sp.add_argument("--games", nargs="*", default=None, help="games to bench (default: all)")
     sp.add_argument("--repeat", type=int, default=3, help="runs per row; the fastest counts")
@@ -249,10 +322,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        args.func(args)
+        code = args.func(args)
     except (OptionError, IllegalMove, CliError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
-    return 0
+    return code or 0

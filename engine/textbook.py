@@ -67,9 +67,14 @@ def minimax(game: Game, state, depth: int = 0, evaluate: Callable | None = None,
 
 
 def alphabeta(game: Game, state, depth: int = 0, evaluate: Callable | None = None,
-              visit: Callable[[tuple, float, float], Any] | None = None) -> float:
+              visit: Callable[[tuple, float, float], Any] | None = None, prune_ties: bool = True) -> float:
     """ALPHA-BETA-SEARCH: minimax's value, skipping what cannot change it. ``visit(path,
-    alpha, beta)`` is called on entering each node (``path``: the moves from ``state``)."""
+    alpha, beta)`` is called on entering each node (``path``: the moves from ``state``).
+
+    ``prune_ties``: AIMA prunes a node once its value *reaches* the bound (``v >= beta``);
+    Berkeley's CS188 only once it *passes* it (``v > beta``), and its autograder counts a
+    prune on equality as a mistake. Both give the same value; they generate different
+    positions where a value ties with a bound."""
     evaluate = evaluate or game.evaluate
 
     def value(state, depth, alpha, beta, ply, path):
@@ -89,12 +94,12 @@ def alphabeta(game: Game, state, depth: int = 0, evaluate: Callable | None = Non
             w = value(game.play(state, m), depth - 1, alpha, beta, ply + 1, path + (m,))
             if side == 0:
                 v = max(v, w)
-                if v >= beta:
+                if v > beta or (prune_ties and v == beta):
                     return v  # MIN above will never let the game come here
                 alpha = max(alpha, v)
             else:
                 v = min(v, w)
-                if v <= alpha:
+                if v < alpha or (prune_ties and v == alpha):
                     return v  # MAX above will never let the game come here
                 beta = min(beta, v)
         return v

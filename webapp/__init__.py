@@ -23,40 +23,13 @@ from flask_socketio import SocketIO
 
 from .ai import AIRunner
 from .arena_runs import ArenaRuns
+from .config import configure
 from .sessions import SessionStore
 from .store import DAY, Retention, open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger(__name__)
 
-DEFAULTS = {
-    "AI_TIME_CAP": 10.0,  # seconds an AI move may take at most, whatever its spec says
-    "AI_PAUSE": 0.8,  # seconds between moves when AI plays AI, so people can watch
-    "HINT_TIME": 2.0,  # seconds a hint may search
-    "HINT_AGENT": "alphabeta",
-    # worker processes for searches (0: search in a thread of the server process)
-    "AI_PROCESSES": min(2, os.cpu_count() or 1),
-    # where games live: a file path, sqlite:///PATH (None: arcade.sqlite3 in the instance folder)
-    "STORE": None,
-    "KEEP_FINISHED_DAYS": 30.0,  # a finished game's record stays readable this long
-    "KEEP_IDLE_DAYS": 7.0,  # an unfinished game nobody moved in or watched this long is dropped
-    "KEEP_ARENA_DAYS": 1.0,  # an arena run is dropped this long after its last update
-    "SWEEP_INTERVAL": 60.0,  # seconds between two expiry sweeps (run on the back of requests)
-    "HOT_GAMES": 256,  # games kept rebuilt in memory when nobody is connected to them
-    # Several processes on one Redis store: a process holds a game's AI turn for this many
-    # seconds unless it renews it (it does, while it searches); a dead process's turns are
-    # taken over by the others, which look for them every AI_TURN_SWEEP seconds.
-    "AI_LEASE": 6.0,
-    "AI_TURN_SWEEP": 2.0,
-    "AI_PROGRESS_INTERVAL": 0.25,  # seconds between two ai_progress events of one search
-    "MAX_AI_GAMES_PER_CLIENT": 4,  # AI-against-AI games playing at once per address (then 429)
-    "MAX_ARENA_RUNS_PER_CLIENT": 2,  # arena runs running at once per address (then 429)
-    "TT_MAX_ENTRIES": None,  # a worker's transposition-table size limit (None: the engine's, ~75 MB)
-    "MAX_ARENA_GAMES": 10_000,
-    "TRACE_MAX_NODES": 5000,
-    # redis://HOST:PORT/DB shared by several server processes (else ARCADE_MESSAGE_QUEUE, else none)
-    "MESSAGE_QUEUE": None,
-}
 
 
 @dataclass
@@ -118,19 +91,20 @@ def stop_children(timeout: float) -> None:
 
 
 def store_url(app: Flask) -> str:
-    return app.config["STORE"] or os.environ.get("ARCADE_STORE") or os.path.join(app.instance_path, "arcade.sqlite3")
+    return app.config["STORE"] or os.path.join(app.instance_path, "arcade.sqlite3")
 
 
 def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
-    app.config.update(DEFAULTS)
-    app.config.update(config or {})
+    configure(app, config)
     # Threading mode, pinned: eventlet/gevent would freeze every game during a CPU-bound search.
     socketio = SocketIO(app, async_mode="threading", **_message_queue(app))
     retention = Retention(finished=app.config["KEEP_FINISHED_DAYS"] * DAY, idle=app.config["KEEP_IDLE_DAYS"] * DAY,
                           arena=app.config["KEEP_ARENA_DAYS"] * DAY)
     store = SessionStore(open_store(store_url(app), retention), hot_games=int(app.config["HOT_GAMES"]))
-    arcade = Arcade(socketio, store, AIRunner(socketio, app.config, store), ArenaRuns(store.backend),
+    arenas = ArenaRuns(store.backend, keep_per_client=int(app.config["MAX_ARENA_RUNS_KEPT"]),
+                       address_factor=int(app.config.get("ADDRESS_FACTOR") or 20))
+    arcade = Arcade(socketio, store, AIRunner(socketio, app.config, store), arenas,
                     sweep_interval=float(app.config["SWEEP_INTERVAL"]))
     atexit.register(arcade.ai.shutdown)
     atexit.register(arcade.ai.leases.close)
@@ -138,26 +112,27 @@ def create_app(config: dict | None = None) -> Flask:
         arcade.ai.watch_turns(float(app.config["AI_TURN_SWEEP"]))
     app.extensions["arcade"] = arcade
 
-    from . import api, pages, security, sockets, teach
+    from . import api, classes, pages, security, sockets, teach, wsgi_guard
 
-    security.init_app(app, config)
+    security.init_app(app, store_url(app))
+    wsgi_guard.protect(app, socketio)
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(teach.bp)
     sockets.register(socketio, arcade)
+    classes.init_app(app)
     arcade.maybe_sweep()  # the first sweep resumes every stored game whose AI is to move
     return app
 
 
 def _message_queue(app: Flask) -> dict:
     """SocketIO's ``client_manager`` when processes share a message queue (``{}`` otherwise)."""
-    url = app.config["MESSAGE_QUEUE"] or os.environ.get("ARCADE_MESSAGE_QUEUE")
+    url = app.config["MESSAGE_QUEUE"]
     if not url:
         return {}
     from .cluster import message_queue
 
-    app.config["MESSAGE_QUEUE"] = url
     return {"client_manager": message_queue(url)}
 
 

@@ -1,5 +1,5 @@
-"""``python -m webapp [--host H] [--port P] [--store URL] [--message-queue URL] [--threads N] [--dev]``:
-serve the arcade and print the lobby's URL.
+"""``python -m webapp [--host H] [--port P] [--store URL] [--message-queue URL] [--threads N]
+[--trusted-proxies N] [--dev]``: serve the arcade and print the lobby's URL.
 
 By default this is the production server (:mod:`webapp.server`: gunicorn in this process, one
 worker of ``--threads`` threads); ``--dev`` (or ``--debug``) runs werkzeug's development server
@@ -35,6 +35,10 @@ def main(argv=None):
     parser.add_argument("--threads", type=int, default=THREADS,
                         help=f"connections served at once: open websockets (one per player's page) plus "
                              f"HTTP requests in flight (default {THREADS})")
+    parser.add_argument("--trusted-proxies", type=int, default=None, metavar="N",
+                        help="believe the client address and scheme that N proxies in front of this server "
+                             "forward (X-Forwarded-For, X-Forwarded-Proto): 1 behind deploy/nginx.conf "
+                             "(default: $ARCADE_TRUSTED_PROXIES, else 0)")
     parser.add_argument("--access-log", action="store_true", help="log every request (seat tokens masked)")
     parser.add_argument("--dev", action="store_true", help="werkzeug's development server instead of gunicorn")
     parser.add_argument("--debug", action="store_true", help="the development server in debug mode")
@@ -43,8 +47,10 @@ def main(argv=None):
         parser.error(f"--port must be 1..65535, got {args.port}")
     if not 2 <= args.threads <= 10_000:
         parser.error(f"--threads must be 2..10000, got {args.threads}")
+    if args.trusted_proxies is not None and not 0 <= args.trusted_proxies <= 10:
+        parser.error(f"--trusted-proxies must be 0..10, got {args.trusted_proxies}")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    config = {"MESSAGE_QUEUE": args.message_queue}
+    config = {"MESSAGE_QUEUE": args.message_queue, "TRUSTED_PROXIES": args.trusted_proxies}
     if args.store:
         config["STORE"] = args.store
     try:

@@ -22,6 +22,7 @@ from typing import Any, Callable, Iterator
 from engine.agents import parse_agent
 from engine.search import describe_score
 
+from . import clients
 from .cluster import TurnLeases
 from .search_pool import SearchCancelled, SearchPool
 from .sessions import ArcadeError, GameSession, SessionStore
@@ -36,6 +37,7 @@ def stats_entry(result, agent_spec: str) -> dict:
         "agent": agent_spec,
         "score": data["score"],
         "score_text": describe_score(result.score) if result.stats.nodes else None,
+        "searched": result.stats.nodes > 0,  # a random or rule-based move is chosen without one
         "outcome": result.outcome,
         "depth": result.stats.depth,
         "nodes": result.stats.nodes,
@@ -48,48 +50,57 @@ def stats_entry(result, agent_spec: str) -> dict:
 
 
 class ClientCaps:
-    """At most ``cap`` live things (games, arena runs) per client address.
+    """At most ``cap`` live things (games, arena runs) per client, and ``address_cap`` per
+    address bucket (a flood guard: one address minting client cookies stays bounded).
 
-    ``with caps.slot(client) as hold: thing = make(); hold(thing)``: the slot is taken on
-    entry (a 429 ``too_many`` if the client has ``cap`` live ones: nothing is made) and
-    counts ``thing`` while ``live(thing)``; a slot left without ``hold`` is given back. A
-    client keeps at most ``cap`` things here, and none once they are all over."""
+    ``with caps.slot(client, address) as hold: thing = make(); hold(thing)``: the slot is
+    taken on entry (a 429 ``too_many`` if either has its cap of live ones: nothing is made)
+    and counts ``thing`` while ``live(thing)``; a slot left without ``hold`` is given back.
+    A key keeps at most its cap of things here, and none once they are all over."""
 
-    def __init__(self, what: str, cap: int, live: Callable[[Any], bool]):
+    def __init__(self, what: str, cap: int, live: Callable[[Any], bool], address_cap: int | None = None):
         self.what, self.cap, self.live = what, cap, live
+        self.address_cap = address_cap if address_cap is not None else cap
         self._lock = threading.Lock()
         self._held: dict[str, list] = {}
         self._reserved: dict[str, int] = {}
 
-    def count(self, client: str) -> int:
+    def count(self, key: str) -> int:
         with self._lock:
-            return self._count(client)
+            return self._count(key)
 
-    def _count(self, client: str) -> int:
-        alive = [thing for thing in self._held.pop(client, ()) if self.live(thing)]
+    def _count(self, key: str) -> int:
+        alive = [thing for thing in self._held.pop(key, ()) if self.live(thing)]
         if alive:
-            self._held[client] = alive  # (clients with nothing live are forgotten)
-        return len(alive) + self._reserved.get(client, 0)
+            self._held[key] = alive  # (keys with nothing live are forgotten)
+        return len(alive) + self._reserved.get(key, 0)
 
     @contextlib.contextmanager
-    def slot(self, client: str) -> Iterator[Callable[[Any], None]]:
+    def slot(self, client: str, address: str | None = None) -> Iterator[Callable[[Any], None]]:
+        keys = [(client, self.cap, "from you")]
+        if address is not None and address != client:
+            keys.append((address, self.address_cap, "from your address"))
         with self._lock:
-            if self._count(client) >= self.cap:
-                raise ArcadeError("too_many", f"too many {self.what} at once from your address "
-                                              f"(at most {self.cap}): wait for one to finish or stop one", 429)
-            self._reserved[client] = self._reserved.get(client, 0) + 1
+            for key, cap, whose in keys:
+                if self._count(key) >= cap:
+                    raise ArcadeError("too_many", f"too many {self.what} at once {whose} "
+                                                  f"(at most {cap}): wait for one to finish or stop one", 429)
+            for key, _, _ in keys:
+                self._reserved[key] = self._reserved.get(key, 0) + 1
 
         def hold(thing: Any) -> None:
             with self._lock:
-                self._held.setdefault(client, []).append(thing)
+                for key, _, _ in keys:
+                    self._held.setdefault(key, []).append(thing)
 
         try:
             yield hold
         finally:
             with self._lock:
-                self._reserved[client] -= 1
-                if not self._reserved[client]:
-                    del self._reserved[client]
+                for key, _, _ in keys:
+                    self._reserved[key] -= 1
+                    if not self._reserved[key]:
+                        del self._reserved[key]
 
 
 class AIRunner:
@@ -102,23 +113,34 @@ class AIRunner:
         self.hint_time = float(config["HINT_TIME"])
         self.hint_agent = config["HINT_AGENT"]
         self.pool = SearchPool(int(config["AI_PROCESSES"]), max_time=self.time_cap,
-                               progress_interval=float(config.get("AI_PROGRESS_INTERVAL", 0.0)),
-                               table_entries=config.get("TT_MAX_ENTRIES"))
-        self.ai_games = ClientCaps("AI-against-AI games", int(config.get("MAX_AI_GAMES_PER_CLIENT", 4)),
-                                   self._ai_game_playing)
-        self.arena_runs = ClientCaps("arena runs", int(config.get("MAX_ARENA_RUNS_PER_CLIENT", 2)),
-                                     lambda job: job.status == "running")
+                               progress_interval=float(config["AI_PROGRESS_INTERVAL"]),
+                               table_entries=config["TT_MAX_ENTRIES"],
+                               max_queued=int(config["MAX_QUEUED_PER_CLIENT"]),
+                               address_factor=int(config["ADDRESS_FACTOR"]))
+        factor = int(config["ADDRESS_FACTOR"])
+        ai_games, arena_runs = int(config["MAX_AI_GAMES_PER_CLIENT"]), int(config["MAX_ARENA_RUNS_PER_CLIENT"])
+        self.ai_games = ClientCaps("AI-against-AI games", ai_games, self._ai_game_playing, ai_games * factor)
+        self.arena_runs = ClientCaps("arena runs", arena_runs, lambda job: job.status == "running", arena_runs * factor)
         self._hinting: set[tuple[str, int]] = set()  # (game id, seat) with a hint in flight
         self._hint_lock = threading.Lock()
+        self._hints_of: dict[str, set[threading.Event]] = {}  # socket id -> cancels of its hints in flight
         # several processes on one store: a game's AI turn is searched by the lease holder only
         self.leases = TurnLeases(store.backend, float(config["AI_LEASE"]), on_lost=self._lost_turn)
+        self.on_push: list[Callable[[GameSession], None]] = []  # told of every game state pushed
+
+    def socket_gone(self, sid: str) -> None:
+        """A socket disconnected: cancel the hints it asked for (nobody reads their answers)."""
+        with self._hint_lock:
+            waiting = self._hints_of.pop(sid, set())
+        for cancel in waiting:
+            cancel.set()
 
     def shutdown(self) -> None:
         """Stop every search and worker process (within seconds)."""
         self.pool.shutdown()
 
     @contextlib.contextmanager
-    def admit_game(self, payload: Any, client: str) -> Iterator[Callable[[GameSession], None]]:
+    def admit_game(self, payload: Any, client: str, address: str | None = None) -> Iterator[Callable[[GameSession], None]]:
         """Around creating a game from ``payload`` for ``client``: an AI-against-AI game takes
         one of the client's slots (429 beyond them, before anything is made)."""
         players = payload.get("players") if isinstance(payload, dict) else None
@@ -127,7 +149,7 @@ class AIRunner:
         if not both_ai:
             yield lambda session: None
             return
-        with self.ai_games.slot(client) as hold:
+        with self.ai_games.slot(client, address) as hold:
             yield lambda session: hold(session.id)
 
     def _ai_game_playing(self, game_id: str) -> bool:
@@ -140,12 +162,16 @@ class AIRunner:
 
     # ----- pushing -------------------------------------------------------------------------
     def push_state(self, session: GameSession) -> None:
-        """Send the game's current version to its room (the caller's may be older already)."""
+        """Send the game's newest version this process knows to its room (the caller's may be
+        older already; a version stored by another process is pushed by that process, and a
+        page keeps the newest version it was sent)."""
         try:
-            session = self.store.get(session.id)
+            session = self.store.newest(session)
         except ArcadeError:
             return  # the game is gone
         self.socketio.emit("state", self.state(session), to=session.id)
+        for listener in self.on_push:
+            listener(session)
 
     def state(self, session: GameSession) -> dict:
         """The game state (CONTRACT.md) as this process tells it. ``ai.thinking`` is the seat
@@ -164,8 +190,8 @@ class AIRunner:
         when the server starts: a game whose AI is due never waits for nobody."""
         if self.stopping:
             return
-        try:
-            session = self.store.get(game if isinstance(game, str) else game.id)
+        try:  # a session: the newest this process knows (the lease is taken for a current version only)
+            session = self.store.get(game) if isinstance(game, str) else self.store.newest(game)
         except ArcadeError:
             return
         live = session.live
@@ -174,10 +200,7 @@ class AIRunner:
             if seat is None or not session.ai_due or live.thinking is not None:
                 return
             if not self.leases.take(session.id, session.version):
-                return  # another process searches this turn
-            if self.store.backend.version(session.id) != session.version:
-                self.leases.drop(session.id)  # moved on meanwhile: whoever moved it kicks again
-                return
+                return  # another process searches this turn, or the game moved on (whoever moved it kicks)
             live.thinking = seat.index
             live.cancel = cancel = threading.Event()
             after_ai = bool(session.history) and not session.seats[session.history[-1]["seat"]].is_human
@@ -186,7 +209,7 @@ class AIRunner:
     def resume_all(self) -> int:
         """Start the searches of every stored game whose AI is to move and that no process
         searches (after a restart, or when the process searching it died)."""
-        ids = self.store.backend.unclaimed(self.store.ai_due())
+        ids = self.store.backend.unclaimed_due()
         for game_id in ids:
             self.kick(game_id)
         return len(ids)
@@ -206,7 +229,7 @@ class AIRunner:
             self.socketio.emit(event[0], event[1], to=session.id)
         self.push_state(session)  # a dropped search too: pages must not keep showing it thinking
         if kick:
-            self.kick(session.id)
+            self.kick(session)
 
     def _search_and_store(self, session: GameSession, seat, cancel: threading.Event,
                           after_ai: bool) -> tuple[str, dict] | None:
@@ -258,12 +281,15 @@ class AIRunner:
         return self._store(room, play, ("ai_stats", dict(stats, seat=seat.index, move=result.best_move, game_id=room)))
 
     def _store(self, game_id: str, change, event: tuple[str, dict]) -> tuple[str, dict] | None:
+        """Store the search's outcome and give the turn's lease back, in one write."""
+        holder = self.leases.holder(game_id)
         try:
-            self.store.update(game_id, change)
+            self.store.update(game_id, change, release_turn=holder)
         except ArcadeError as exc:
             if exc.code not in ("stale", "unknown_game"):
                 log.error("AI result of game %s not stored: %s", game_id, exc.message)
             return None
+        self.leases.forget(game_id, holder)
         return event
 
     def _done(self, session: GameSession, cancel: threading.Event) -> None:
@@ -324,16 +350,22 @@ class AIRunner:
             game = session.game
         agent = parse_agent(self.hint_agent, type(game))
         busy = (session.id, seat_index)
+        cancel = threading.Event()  # set when the asking socket goes (socket_gone): nobody waits
         with self._hint_lock:
             if busy in self._hinting:
                 raise ArcadeError("too_many", "a hint for your seat is still being searched: one at a time", 429)
             self._hinting.add(busy)
+            self._hints_of.setdefault(sid, set()).add(cancel)
+        whose = clients.asking()
 
         def run():
             try:
-                result = self.pool.choose(agent, game, state, cancel=threading.Event(), time_cap=self.hint_time,
-                                          key=session.id)
-            except SearchCancelled:  # the game is gone
+                result = self.pool.choose(agent, game, state, cancel=cancel, time_cap=self.hint_time,
+                                          key=session.id, **whose)
+            except SearchCancelled:  # the game is gone, or the asker
+                return
+            except ArcadeError as exc:  # the asker has too many searches waiting
+                self.socketio.emit("error", {"code": exc.code, "message": exc.message, "event": "hint"}, to=sid)
                 return
             except Exception as exc:
                 log.exception("hint search failed in game %s", session.id)
@@ -342,6 +374,13 @@ class AIRunner:
             finally:
                 with self._hint_lock:
                     self._hinting.discard(busy)
+                    waiting = self._hints_of.get(sid)
+                    if waiting is not None:
+                        waiting.discard(cancel)
+                        if not waiting:
+                            del self._hints_of[sid]
+            if cancel.is_set():
+                return  # asked by a socket that has gone
             stats = stats_entry(result, agent.spec)
             self.socketio.emit("hint", {"game_id": session.id, "move": result.best_move, "score": stats["score"],
                                         "score_text": stats["score_text"], "stats": stats}, to=sid)

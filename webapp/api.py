@@ -12,6 +12,7 @@ from engine.games import catalog, get_game
 from engine.options import OptionError
 
 from .arena_jobs import ArenaJob
+from .clients import WhileConnected, address, asking, client
 from .search_pool import Deadline, SearchCancelled
 from .security import refused
 from .sessions import ArcadeError
@@ -36,11 +37,6 @@ def bad_method(exc):
     return jsonify({"error": f"method {request.method} is not allowed here", "code": "bad_method"}), 405
 
 
-def client_address() -> str:
-    """Who is asking, for the per-client caps (ClientCaps) and the search pool's sharing."""
-    return request.remote_addr or "unknown"
-
-
 def json_body() -> dict:
     body = request.get_json(silent=True)
     if body is None:
@@ -60,10 +56,10 @@ def get_catalog():
 @bp.post("/games")
 def create_game():
     body = json_body()
-    with arcade().ai.admit_game(body, client_address()) as hold:
+    with arcade().ai.admit_game(body, client(), address()) as hold:
         session, created = arcade().store.create(body)
         hold(session)
-    session.live.client = client_address()
+    session.live.client = client()
     arcade().ai.kick(session)
     arcade().maybe_sweep()
     return jsonify({"id": session.id, "url": f"/play/{session.id}", **created}), 201
@@ -115,8 +111,9 @@ def game_trace(game_id):
         cap = current_app.config["AI_TIME_CAP"]
         with Deadline(cap) as deadline:
             try:
-                result = arcade().ai.pool.choose(agent, game, state, trace_limit=max_nodes, cancel=deadline.event,
-                                                 key=f"teach:{client_address()}")
+                result = arcade().ai.pool.choose(agent, game, state, trace_limit=max_nodes,
+                                                 cancel=WhileConnected(deadline.event), key=f"teach:{client()}",
+                                                 **asking())
             except SearchCancelled:  # the cap ran out while it waited for a worker
                 result = None
     except (AgentError, OptionError, IllegalMove, ValueError) as exc:
@@ -165,7 +162,7 @@ def launch_arena(game: str, options, agents, games: int, seed, preset: str | Non
     token = secrets.token_urlsafe(16)
     try:
         get_game(game)
-        job = ArenaJob.start(game, options, agents, games, seed, runner=arcade().ai, client=client_address(),
+        job = ArenaJob.start(game, options, agents, games, seed, runner=arcade().ai, client=client(), address=address(),
                              manage_token=token)
     except (OptionError, IllegalMove) as exc:
         raise ArcadeError("bad_request", str(exc)) from None
@@ -173,6 +170,7 @@ def launch_arena(game: str, options, agents, games: int, seed, preset: str | Non
     if preset is not None:
         job.request["preset"] = extra["preset"] = preset
     arcade().arenas[job.id] = job
+    arcade().arenas.trim(job)
     return jsonify({"id": job.id, "url": f"/api/arena/{job.id}", "manage_token": token, **extra}), 202
 
 
@@ -183,9 +181,21 @@ def _job(job_id) -> ArenaJob:
     return job
 
 
+ARENA_PAGE = 20  # runs in a page of GET /api/arena, unless ?limit= says (at most ARENA_PAGE_MAX)
+ARENA_PAGE_MAX = 100
+
+
 @bp.get("/arena")
 def list_arenas():
-    return jsonify({"runs": [job.summary() for job in arcade().arenas.values()]})
+    """A page of runs, the most recently updated first in line (``?offset=``, ``?limit=``),
+    listed oldest first, each as ``GET /api/arena/<id>`` gives it; ``total`` runs in all and
+    the ``next`` page's offset (null on the last page)."""
+    offset = _int_arg(request.args, "offset", 0, 0, 10**9)
+    limit = _int_arg(request.args, "limit", ARENA_PAGE, 1, ARENA_PAGE_MAX)
+    runs, total = arcade().arenas.page(offset, limit)
+    after = offset + limit
+    return jsonify({"runs": [job.to_json() for job in runs], "total": total, "offset": offset, "limit": limit,
+                    "next": after if after < total else None})
 
 
 @bp.get("/arena/<job_id>")

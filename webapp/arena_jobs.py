@@ -27,6 +27,8 @@ class ArenaJob:
     def __init__(self, game, options, agents, games, seed, pool=None):
         self.id = secrets.token_urlsafe(6)
         self.pool = pool
+        self.client = ""  # who started it: its searches take that client's turns in the pool's line
+        self.address = ""  # ... and from which address bucket (how many runs it keeps: ArenaRuns.trim)
         self.request = {"game": game, "options": options, "agents": agents, "games": games, "seed": seed}
         self.cancel = threading.Event()
         self.status = "running"
@@ -38,16 +40,17 @@ class ArenaJob:
         self.manage_hash: str | None = None  # hash_token(the creator's manage token): who may cancel
 
     @classmethod
-    def start(cls, game, options, agents, games, seed, *, runner=None, client: str = "",
+    def start(cls, game, options, agents, games, seed, *, runner=None, client: str = "", address: str | None = None,
               manage_token: str | None = None) -> "ArenaJob":
         """Validate (raising OptionError: a 400, not a failed job), take one of ``client``'s
         arena slots on ``runner`` (the AIRunner: a 429 beyond them), then run in a thread
         whose searches go to ``runner``'s pool. ``manage_token``: the secret that may cancel it."""
         check_arena(game, options, agents, games, seed)
-        slot = runner.arena_runs.slot(client) if runner is not None else contextlib.nullcontext(lambda job: None)
+        slot = runner.arena_runs.slot(client, address) if runner is not None else contextlib.nullcontext(lambda job: None)
         with slot as hold:
             job = cls(game, options, agents, games, seed, runner.pool if runner is not None else None)
             job.manage_hash = hash_token(manage_token) if manage_token else None
+            job.client, job.address = client, address or ""
             hold(job)
         threading.Thread(target=job._run, name=f"arena-{job.id}", daemon=True).start()
         return job
@@ -64,7 +67,7 @@ class ArenaJob:
         if self.pool is None:
             return agent.choose(game, state, cancel=cancel)
         try:
-            return self.pool.choose(agent, game, state, cancel=cancel, key=f"arena:{self.id}")
+            return self.pool.choose(agent, game, state, cancel=cancel, key=f"arena:{self.id}", client=self.client)
         except SearchCancelled:
             raise ArenaCancelled from None
 
@@ -96,7 +99,7 @@ class ArenaJob:
     def to_store(self) -> dict:
         return {"id": self.id, "request": self.request, "status": self.status, "results": self.results,
                 "error": self.error, "started": self.started, "finished": self.finished,
-                "manage_hash": self.manage_hash}
+                "manage_hash": self.manage_hash, "client": self.client, "address": self.address}
 
     @classmethod
     def from_store(cls, data: dict, *, stale_after: float = 120.0) -> "ArenaJob":
@@ -108,6 +111,7 @@ class ArenaJob:
         job.status, job.results, job.error = data["status"], data.get("results"), data.get("error")
         job.started, job.finished = data["started"], data.get("finished")
         job.manage_hash = data.get("manage_hash")
+        job.client, job.address = data.get("client", ""), data.get("address", "")
         if job.status == "running" and time.time() - data.get("updated", 0) > stale_after:
             job.status, job.error = "interrupted", "the server stopped during this run"
             job.finished = data.get("updated")

@@ -16,9 +16,12 @@ from .store import GameStore
 
 
 class ArenaRuns:
-    def __init__(self, backend: GameStore, save_every: float = 1.0):
+    def __init__(self, backend: GameStore, save_every: float = 1.0, keep_per_client: int = 50,
+                 address_factor: int = 20):
         self.backend = backend
         self.save_every = save_every
+        self.keep_per_client = keep_per_client
+        self.keep_per_address = keep_per_client * address_factor
         self._running: dict[str, ArenaJob] = {}
         self._saved: dict[str, float] = {}
         self._lock = threading.Lock()
@@ -65,6 +68,33 @@ class ArenaRuns:
         runs = [running.pop(data["id"]) if data["id"] in running else ArenaJob.from_store(data)
                 for data in self.backend.list_arenas()]
         return runs + list(running.values())
+
+    def page(self, offset: int, limit: int) -> tuple[list[ArenaJob], int]:
+        """The ``limit`` most recently updated runs after skipping ``offset`` of them (oldest
+        first), and how many runs there are in all."""
+        with self._lock:
+            running = dict(self._running)
+        runs = [running.get(data["id"]) or ArenaJob.from_store(data)
+                for data in self.backend.list_arenas(offset, limit)]
+        return runs, self.backend.count_arenas()
+
+    def trim(self, job: ArenaJob) -> int:
+        """Forget the oldest finished runs of ``job``'s client beyond ``keep_per_client`` (and of
+        its address beyond ``keep_per_address``): a client's flood of runs replaces its own old
+        ones, never another client's. Returns how many were dropped."""
+        stored = self.backend.list_arenas()
+        dropped = 0
+        for field, value, keep in (("client", job.client, self.keep_per_client),
+                                   ("address", job.address, self.keep_per_address)):
+            if not value:
+                continue
+            mine = [data for data in stored if data.get(field) == value]
+            finished = [data for data in mine if data.get("status") != "running"]  # oldest first
+            for data in finished[:max(0, len(mine) - keep)]:
+                self.backend.delete_arena(data["id"])
+                stored.remove(data)
+                dropped += 1
+        return dropped
 
     def __len__(self) -> int:
         return len(self.values())

@@ -87,11 +87,12 @@ class TurnLeases:
         self._renewer: threading.Thread | None = None
 
     def take(self, game_id: str, version: int) -> bool:
-        """Claim the game's AI turn at ``version``; False if another search holds it."""
+        """Claim the game's AI turn at ``version``; False if another search holds it or the
+        game is no longer at that version."""
         if not self.backend.shared:
             return True
         holder = f"{self.owner}@{version}"
-        if not self.backend.claim_turn(game_id, holder, self.ttl):
+        if not self.backend.claim_turn(game_id, holder, self.ttl, version):
             return False
         with self._lock:
             self._held[game_id] = (holder, version)
@@ -110,6 +111,18 @@ class TurnLeases:
             self.backend.release_turn(game_id, turn[0])
         except redis.RedisError:  # it times out by itself
             log.warning("could not release the AI turn of game %s", game_id)
+
+    def holder(self, game_id: str) -> str | None:
+        """Who holds the game's lease for this process (None: it holds none)."""
+        with self._lock:
+            turn = self._held.get(game_id)
+        return turn[0] if turn else None
+
+    def forget(self, game_id: str, holder: str | None) -> None:
+        """The lease ``holder`` was given back with a write (``compare_and_set``): stop holding it."""
+        with self._lock:
+            if holder is not None and self._held.get(game_id, ("",))[0] == holder:
+                del self._held[game_id]
 
     def held(self) -> dict[str, tuple[str, int]]:
         with self._lock:

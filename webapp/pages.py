@@ -1,10 +1,12 @@
 """The HTML pages: the lobby, a game's page and its replay."""
 
 from flask import Blueprint, abort, current_app, render_template
+from flask.typing import ResponseReturnValue
 
 from engine.games import catalog
 
 from .sessions import ArcadeError
+from .teach import opening_depth
 
 bp = Blueprint("pages", __name__)
 
@@ -20,7 +22,8 @@ def game_page(template: str, game_id: str):
         session = current_app.extensions["arcade"].store.get(game_id)
     except ArcadeError as exc:
         abort(404, description=exc.message)
-    return render_template(template, game=session.game, game_id=game_id)
+    return render_template(template, game=session.game, game_id=game_id,
+                           opening_depth=opening_depth(game_id, session.game, session.states[0]))
 
 
 @bp.get("/play/<game_id>")
@@ -32,3 +35,10 @@ def play(game_id):
 def replay(game_id):
     """Step through a game's record (any game, finished or not) and continue from any point."""
     return game_page("replay.html", game_id)
+
+
+def error_page(status: int, title: str, detail: str | None) -> ResponseReturnValue:
+    """A browser's error page (404 and the rest) in the site's layout, with a way back."""
+    words = {404: "This page does not exist: the link may be mistyped, or the game was deleted."}
+    return render_template("error.html", status=status, title=title,
+                           detail=detail if status != 404 else words[404]), status

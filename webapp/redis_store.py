@@ -43,9 +43,21 @@ else redis.call('SREM', KEYS[4], ARGV[1]) end
 return 1
 """
 
-# KEYS: game, games, deadline, ai_due. ARGV: id, expected, version, status, ai_due, updated, data, keep, ttl_ms
+# KEYS: game. ARGV: the version the caller has. The stored version, and the record's JSON
+# too unless the caller's version is current (false if there is no such game).
+_READ = """
+local version = redis.call('HGET', KEYS[1], 'version')
+if not version then return false end
+if version == ARGV[1] then return {version} end
+return {version, redis.call('HGET', KEYS[1], 'data')}
+"""
+
+# KEYS: game, games, deadline, ai_due, turn. ARGV: id, expected, version, status, ai_due,
+# updated, data, keep, ttl_ms, holder. A written move also gives back the writer's lease on
+# the game's AI turn (``holder``, if it has one): one round trip for the AI's move.
 _COMPARE_AND_SET = """
 if redis.call('HGET', KEYS[1], 'version') ~= ARGV[2] then return 0 end
+if ARGV[10] ~= '' and redis.call('GET', KEYS[5]) == ARGV[10] then redis.call('DEL', KEYS[5]) end
 redis.call('HSET', KEYS[1], 'version', ARGV[3], 'status', ARGV[4], 'ai_due', ARGV[5],
            'updated', ARGV[6], 'data', ARGV[7])
 redis.call('PEXPIRE', KEYS[1], ARGV[9])
@@ -117,6 +129,22 @@ end
 return held
 """
 
+# KEYS: turn:<id>, game:<id>. ARGV: holder, ttl_ms, version. The lease of the AI turn of
+# that version of the game: none if the game has moved on (whoever moved it starts the next).
+_CLAIM = """
+if redis.call('HGET', KEYS[2], 'version') ~= ARGV[3] then return 0 end
+return redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) and 1 or 0
+"""
+
+# KEYS: ai_due. ARGV: prefix. The games whose AI is due and whose turn nobody holds.
+_UNCLAIMED_DUE = """
+local free = {}
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  if redis.call('EXISTS', ARGV[1] .. 'turn:' .. id) == 0 then free[#free + 1] = id end
+end
+return free
+"""
+
 # KEYS: turn:<id>. ARGV: holder
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -155,6 +183,7 @@ class RedisStore(GameStore):
         self._create, self._cas, self._touch = register(_CREATE), register(_COMPARE_AND_SET), register(_TOUCH)
         self._expire, self._delete = register(_EXPIRE), register(_DELETE)
         self._renew, self._release = register(_RENEW), register(_RELEASE)
+        self._read, self._claim, self._unclaimed_due = register(_READ), register(_CLAIM), register(_UNCLAIMED_DUE)
 
     def _keep(self, status: str) -> float:
         return self.retention.finished if status == "over" else self.retention.idle
@@ -178,14 +207,20 @@ class RedisStore(GameStore):
         version = self._redis.hget(game_key(game_id), "version")
         return int(version) if version is not None else None
 
-    def compare_and_set(self, record: GameRecord, expected_version: int) -> bool:
+    def read(self, game_id: str, known_version: int | None) -> tuple[int, GameRecord | None] | None:
+        found = self._read(keys=[game_key(game_id)], args=[str(known_version)])
+        if not found:
+            return None
+        return int(found[0]), GameRecord.from_json(found[1]) if len(found) > 1 else None
+
+    def compare_and_set(self, record: GameRecord, expected_version: int, *, release_turn: str | None = None) -> bool:
         if record.version <= expected_version:
             raise ValueError(f"a new version must be above {expected_version}, got {record.version}")
         keep = self._keep(record.status)
         return bool(self._cas(
-            keys=[game_key(record.id), GAMES, DEADLINE, AI_DUE],
+            keys=[game_key(record.id), GAMES, DEADLINE, AI_DUE, turn_key(record.id)],
             args=[record.id, str(expected_version), record.version, record.status, int(record.ai_due),
-                  repr(record.updated), record.to_json(), repr(keep), self._ttl_ms(keep)]))
+                  repr(record.updated), record.to_json(), repr(keep), self._ttl_ms(keep), release_turn or ""]))
 
     def list_games(self, *, status: str | None = None, ai_due: bool | None = None) -> list[GameRecord]:
         ids = self._redis.smembers(AI_DUE) if ai_due else self._redis.zrange(GAMES, 0, -1)
@@ -231,16 +266,27 @@ class RedisStore(GameStore):
         data, updated = self._redis.hmget(arena_key(run_id), "data", "updated")
         return dict(json.loads(data), updated=float(updated)) if data is not None else None
 
-    def list_arenas(self) -> list[dict]:
-        ids = self._redis.zrange(ARENAS, 0, -1)
+    def list_arenas(self, offset: int = 0, limit: int | None = None) -> list[dict]:
+        if limit is None:
+            ids = self._redis.zrange(ARENAS, 0, -1)
+        else:
+            ids = self._redis.zrevrange(ARENAS, offset, offset + limit - 1)[::-1]
         pipe = self._redis.pipeline(transaction=False)
         for run_id in ids:
             pipe.hmget(arena_key(run_id), "data", "updated")
         return [dict(json.loads(data), updated=float(updated)) for data, updated in pipe.execute() if data is not None]
 
+    def count_arenas(self) -> int:
+        return int(self._redis.zcard(ARENAS))
+
+    def delete_arena(self, run_id: str) -> None:
+        self._redis.pipeline(transaction=True).delete(arena_key(run_id)).zrem(ARENAS, run_id).execute()
+
     # ----- AI turns ------------------------------------------------------------------------------
-    def claim_turn(self, game_id: str, holder: str, ttl: float) -> bool:
-        return bool(self._redis.set(turn_key(game_id), holder, nx=True, px=int(ttl * 1000)))
+    def claim_turn(self, game_id: str, holder: str, ttl: float, version: int | None = None) -> bool:
+        if version is None:
+            return bool(self._redis.set(turn_key(game_id), holder, nx=True, px=int(ttl * 1000)))
+        return bool(self._claim(keys=[turn_key(game_id), game_key(game_id)], args=[holder, int(ttl * 1000), version]))
 
     def renew_turns(self, turns: Mapping[str, tuple[str, int]], ttl: float) -> list[str]:
         if not turns:
@@ -262,6 +308,9 @@ class RedisStore(GameStore):
         for game_id in ids:
             pipe.exists(turn_key(game_id))
         return [game_id for game_id, held in zip(ids, pipe.execute()) if not held]
+
+    def unclaimed_due(self) -> list[str]:
+        return sorted(self._unclaimed_due(keys=[AI_DUE], args=[PREFIX]))
 
     def close(self) -> None:
         self._redis.close()

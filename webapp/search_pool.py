@@ -6,8 +6,11 @@ small process of our own with one :func:`multiprocessing.Pipe`: the server sends
 it sends back progress and the result, and a cancel goes down the same pipe (the search
 polls it between nodes). No manager process, no per-search queue or event to set up.
 
-- **Fair**: waiting tasks queue per *key* (a game, or a client for the teaching tools, or an
-  arena run) and idle workers take the keys in turn, so one busy key never starves another.
+- **Fair by client**: waiting tasks queue per *client* (webapp.clients), and within a client
+  per *key* (a game, the teaching tools, an arena run): idle workers take the clients in turn
+  (:class:`~webapp.search_queue.FairQueue`), so a client with thirty games, or thirty hints,
+  has one turn as a client with one has. A client may have ``max_queued`` requests (hints,
+  teaching tools) waiting; beyond, a clear 429 ``busy``.
 - **A worker kept for people**: an AI move that a person waits for (``person_waiting``: a game
   with a human seat) may take any worker; everything else (hints, AI against AI, arena games,
   the teaching tools) at most ``processes - 1`` at once, so a client's long searches never hold
@@ -22,9 +25,10 @@ polls it between nodes). No manager process, no per-search queue or event to set
   (``max_time``) whatever its spec asks; a worker that overruns its cap is killed.
 - **Robust**: a worker that dies is replaced and its task retried once on the new one; the
   other workers' tasks never notice.
-- **Cancellable**: a task whose cancel event is set leaves the queue (its caller gets
+- **Cancellable**: a task whose cancel flag is set leaves the queue (its caller gets
   :class:`SearchCancelled`) or is stopped in its worker; :meth:`SearchPool.cancel_key` does
-  that for every task of a game that no longer exists.
+  that for every task of a game that no longer exists. Callers set it when nobody waits any
+  more: a hint's socket disconnected, a teaching request's connection closed.
 
 With ``processes=0`` every search runs in the calling thread (tests use that to patch the
 engine in-process).
@@ -42,7 +46,7 @@ import queue
 import signal
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from multiprocessing import resource_tracker
@@ -52,6 +56,9 @@ from engine.agents import Agent, parse_agent
 from engine.game import Game
 from engine.games import get_game
 from engine.search import SearchResult, TranspositionTable, search_root
+
+from .search_queue import AFFINITY_SKIPS, FairQueue
+from .sessions import ArcadeError
 
 log = logging.getLogger(__name__)
 
@@ -297,7 +304,9 @@ class Task:
     queued: float = 0.0  # monotonic time it was queued
     deepest: int = 0  # the deepest finished iteration its worker has reported (choose tasks)
     hurried: bool = False  # told to play its best move so far: a person waits (see SearchPool._hurry)
-    client: str = ""  # who asked (an address): worker time is shared fairly between clients
+    client: str = ""  # who asked (webapp.clients.client): the line and worker time are shared between clients
+    address: str = ""  # the address bucket it asked from (the flood guard on what one address queues)
+    refusable: bool = False  # a request (hint, teaching tool) refused when its client has too much queued
     cancel_sent: bool = False
     overdue: bool = False  # overran its cap: cancelled, and killed if it does not stop
 
@@ -310,78 +319,6 @@ class Task:
         if not self.done.is_set():
             self.result, self.error = result, error
             self.done.set()
-
-
-AFFINITY_LOOK = 4  # a worker looks this many keys down the line for a task its table knows
-AFFINITY_SKIPS = 2  # ... and passes over the first key at most this many times in a row
-
-
-class FairQueue:
-    """Tasks waiting for a worker: FIFO within a key, keys served in turn (round robin).
-
-    A worker may take a task its own table is warm for (``mine``) from one of the next few
-    keys before the first one, passing over that first key at most AFFINITY_SKIPS times: a
-    game configuration's searches then mostly stay on one worker, whose table has proved
-    most of its positions already, and every key is still served in turn, a little later
-    at worst."""
-
-    def __init__(self):
-        self._queues: OrderedDict[str, deque[Task]] = OrderedDict()
-        self._skips = 0  # times the first key was passed over
-
-    def __len__(self) -> int:
-        return sum(len(q) for q in self._queues.values())
-
-    def put(self, task: Task) -> None:
-        self._queues.setdefault(task.key, deque()).append(task)
-
-    def pop(self, allowed: Callable[[Task], bool] | None = None,
-            mine: Callable[[Task], bool] | None = None) -> Task | None:
-        """The head of the first key's queue whose head is ``allowed`` (or, see the class, of a
-        later such key's that is ``mine``); that key then goes to the back of the line."""
-        keys = (k for k, tasks in self._queues.items() if allowed is None or allowed(tasks[0]))
-        first = next(keys, None)
-        if first is None:
-            return None
-        key = first
-        if mine is not None and self._skips < AFFINITY_SKIPS and not mine(self._queues[first][0]):
-            key = next((k for k in itertools.islice(keys, AFFINITY_LOOK - 1) if mine(self._queues[k][0])), first)
-        self._skips = 0 if key == first else self._skips + 1
-        tasks = self._queues[key]
-        task = tasks.popleft()
-        if tasks:
-            self._queues.move_to_end(key)
-        else:
-            del self._queues[key]
-        return task
-
-    def heads(self) -> list[Task]:
-        """The first task of every key, in line."""
-        return [tasks[0] for tasks in self._queues.values()]
-
-    def promote(self, key: str) -> None:
-        """Put ``key`` first in line, to be taken next (no worker passes over it for its table)."""
-        if key in self._queues:
-            self._queues.move_to_end(key, last=False)
-            self._skips = AFFINITY_SKIPS
-
-    def remove(self, keep: Callable[[Task], bool]) -> list[Task]:
-        """Take out (and return) every task for which ``keep`` is false."""
-        removed = []
-        for key in list(self._queues):
-            tasks = self._queues[key]
-            gone = [t for t in tasks if not keep(t)]
-            if gone:
-                removed += gone
-                left = deque(t for t in tasks if keep(t))
-                if left:
-                    self._queues[key] = left
-                else:
-                    del self._queues[key]
-        return removed
-
-    def keys(self) -> dict[str, int]:
-        return {key: len(tasks) for key, tasks in self._queues.items()}
 
 
 class _Worker:
@@ -549,23 +486,27 @@ class Pinned:
     next searches until :meth:`close` (or PIN_IDLE_SECONDS without one: the pin lapses and
     later searches queue again, with a fresh table)."""
 
-    def __init__(self, pool: "SearchPool", key: str, cancel):
+    def __init__(self, pool: "SearchPool", key: str, cancel, whose: dict | None = None, share_table: bool = True):
         self.pool = pool
         self.key = key
         self.cancel = cancel
-        self.table_id = f"pin-{next(_ids)}"
+        self.whose = whose or {}
+        self.table_id = f"pin-{next(_ids)}" if share_table else None
         self._lock = threading.Lock()
         self._inbox: queue.Queue = queue.Queue()
         self._state = "new"  # then "pinned" (a worker serves the inbox), then "lapsed"
         self._local_table = TranspositionTable() if not pool._workers else None
 
     def search(self, game: Game, state: Any, *, view: bool = True, eval_name: str | None = None,
-               progress: Callable[[dict], None] | None = None, **kwargs) -> SearchResult:
-        """``search_root`` on the pinned worker with its shared table (see SearchPool.search)."""
+               progress: Callable[[dict], None] | None = None, cancel=None, **kwargs) -> SearchResult:
+        """``search_root`` on the pinned worker with its shared table, if it shares one (see
+        SearchPool.search); ``cancel``: this search's own flag (default: the pin's)."""
+        cancel = cancel if cancel is not None else self.cancel
         if self._local_table is not None:
-            return _run_search(game, state, view, eval_name, self._local_table, kwargs, self.cancel, progress)
+            table = self._local_table if self.table_id is not None else None
+            return _run_search(game, state, view, eval_name, table, kwargs, cancel, progress)
         task = self.pool._task(self.key, "search", (game.name, _settings(game), state, view, eval_name,
-                                                    self.table_id, kwargs), self.cancel, progress)
+                                                    self.table_id, kwargs), cancel, progress, **self.whose)
         task.droppable = False
         with self._lock:
             if self._state == "pinned":
@@ -618,11 +559,15 @@ class SearchPool:
     ``max_time``: the server's cap on one task, seconds (a spec asking more gets this).
     ``progress_interval``: progress messages at most this often per search (0: each iteration).
     ``table_entries``: the workers' transposition-table size limit (None: the engine's default).
+    ``max_queued``: requests (``refusable`` tasks: hints, teaching tools) one client may have
+    waiting; ``address_factor`` times that per address bucket. Beyond: a 429 ``busy``.
     """
 
     def __init__(self, processes: int, *, max_time: float = 10.0, progress_interval: float = 0.0,
-                 table_entries: int | None = None):
+                 table_entries: int | None = None, max_queued: int = 4, address_factor: int = 20):
         self.processes = processes
+        self.max_queued = max_queued
+        self.address_factor = address_factor
         self.for_anyone_limit = max(1, processes - 1)  # workers that searches nobody waits on may hold
         self.table_entries = table_entries
         self.max_time = float(max_time)
@@ -645,13 +590,15 @@ class SearchPool:
     # ----- what callers use -------------------------------------------------------------------
     def choose(self, agent: Agent, game: Game, state: Any, *, cancel, progress: Callable[[dict], None] | None = None,
                time_cap: float | None = None, trace_limit: int | None = None, key: str = "",
-               person_waiting: bool = False, client: str = "") -> SearchResult:
+               person_waiting: bool = False, client: str = "", address: str = "",
+               refusable: bool = False) -> SearchResult:
         """``agent.choose(game, state)``: in a worker when the pool has any and the agent searches.
 
         A spec's own time is capped at ``max_time``; ``time_cap`` (the caller's budget: an
         agent with neither depth nor time deepens within it) too. ``person_waiting``: an AI
         move a person waits for (it may take the worker the others leave free); ``client``: who
-        waits (an address), for sharing worker time fairly between clients."""
+        waits, for sharing the line and worker time between clients (``address``, ``refusable``:
+        see the class)."""
         if agent.time is not None or time_cap is not None:
             time_cap = min(time_cap or self.max_time, self.max_time)
         if not self._workers or not agent.searches:
@@ -659,40 +606,43 @@ class SearchPool:
                                 trace_limit=trace_limit)
         settings = _settings(game)
         task = self._task(key, "choose", (agent.spec, game.name, settings, state, time_cap, trace_limit),
-                          cancel, progress)
+                          cancel, progress, client=client, address=address, refusable=refusable)
         if trace_limit is None:  # the worker searches with its kept agent (see _task_choose)
             task.table = (agent.spec, game.name, settings, game.to_move(state))
         if time_cap is not None:
             task.time_cap = time_cap
         task.person_waiting = person_waiting
-        task.client = client
         return self._submit(task)
 
     def search(self, game: Game, state: Any, *, cancel, key: str = "", view: bool = True,
                eval_name: str | None = None, progress: Callable[[dict], None] | None = None,
-               **kwargs) -> SearchResult:
+               client: str = "", address: str = "", refusable: bool = False, **kwargs) -> SearchResult:
         """``search_root(game, state, **kwargs)`` in a worker; with ``view`` the position is
         searched as the side to move sees it (``Game.perspective``), and ``eval_name`` picks
         one of the game's evaluations (functions do not cross to a worker, names do)."""
         if not self._workers:
             return _run_search(game, state, view, eval_name, kwargs.pop("table", None), kwargs, cancel, progress)
         task = self._task(key, "search", (game.name, _settings(game), state, view, eval_name, None, kwargs),
-                          cancel, progress)
+                          cancel, progress, client=client, address=address, refusable=refusable)
         task.droppable = False  # cancelled (out of time) while it waited: it still answers, unfinished
         return self._submit(task)
 
-    def call(self, fn: Callable[..., Any], game: Game, state: Any, *args, cancel, key: str = "") -> Any:
+    def call(self, fn: Callable[..., Any], game: Game, state: Any, *args, cancel, key: str = "", client: str = "",
+             address: str = "", refusable: bool = False) -> Any:
         """``fn(game, state, *args, cancel=cancel)`` in a worker: a search that is neither an
         agent's move nor ``search_root`` (the tree page's textbook minimax). ``fn`` is sent
         by name: a module-level function; it should poll ``cancel.is_set()``."""
         if not self._workers:
             return fn(game, state, *args, cancel=cancel)
-        return self._submit(self._task(key, "call", (fn, game.name, _settings(game), state, args), cancel, None))
+        return self._submit(self._task(key, "call", (fn, game.name, _settings(game), state, args), cancel, None,
+                                       client=client, address=address, refusable=refusable))
 
     @contextlib.contextmanager
-    def pinned(self, key: str, cancel) -> Iterator[Pinned]:
-        """Searches made through the yielded :class:`Pinned` run on one worker, sharing a table."""
-        pin = Pinned(self, key, cancel)
+    def pinned(self, key: str, cancel, share_table: bool = True, **whose) -> Iterator[Pinned]:
+        """Searches made through the yielded :class:`Pinned` run on one worker, one after
+        another, sharing a table unless ``share_table`` is false (``whose``: ``client``,
+        ``address``, ``refusable`` as for :meth:`search`)."""
+        pin = Pinned(self, key, cancel, whose, share_table)
         try:
             yield pin
         finally:
@@ -753,9 +703,9 @@ class SearchPool:
             w.thread.join(1)
 
     # ----- inside -----------------------------------------------------------------------------
-    def _task(self, key, kind, args, cancel, progress, pin=None) -> Task:
+    def _task(self, key, kind, args, cancel, progress, pin=None, **whose) -> Task:
         return Task(key=str(key), kind=kind, args=args, cancel=cancel if cancel is not None else threading.Event(),
-                    progress=progress, time_cap=self.max_time, pin=pin)
+                    progress=progress, time_cap=self.max_time, pin=pin, **whose)
 
     def _submit(self, task: Task):
         self._enqueue(task)
@@ -766,9 +716,25 @@ class SearchPool:
             if self._closing:
                 task.finish(error=PoolClosed("the search pool is shut down"))
                 return
+            refusal = self._no_room(task) if task.refusable else None
+            if refusal is not None:
+                task.finish(error=refusal)  # its caller's wait raises it
+                return
             task.queued = time.monotonic()
             self._queue.put(task)
             self._cond.notify_all()
+
+    def _no_room(self, task: Task) -> ArcadeError | None:
+        """The refusal (a 429 ``busy``) of ``task`` if its client, or its address, has its
+        share of requests waiting already (under ``_cond``)."""
+        mine = self._queue.count(lambda t: t.refusable and t.user == task.user)
+        if mine >= self.max_queued:
+            return ArcadeError("busy", f"you have {mine} searches waiting for the engine already: "
+                                       "wait for their answers, then ask again", 429)
+        if task.address and self._queue.count(lambda t: t.refusable and t.address == task.address) \
+                >= self.max_queued * self.address_factor:
+            return ArcadeError("busy", "too many searches wait for the engine from your address: try again soon", 429)
+        return None
 
     @staticmethod
     def _wait(task: Task):
@@ -890,7 +856,7 @@ class SearchPool:
                         worker.process.kill()
 
 
-__all__ = ["FairQueue", "Pinned", "PoolClosed", "SearchCancelled", "SearchPool", "WorkerDied"]
+__all__ = ["AFFINITY_SKIPS", "FairQueue", "Pinned", "PoolClosed", "SearchCancelled", "SearchPool", "WorkerDied"]
 
 
 class Deadline:

@@ -3,16 +3,20 @@
 - **Bodies**: a POST, PUT or PATCH must say ``Content-Type: application/json`` (415
   otherwise, body or not: a cross-site form or a no-cors ``fetch`` cannot set that type
   without a CORS preflight, which this server never grants), and any body must be JSON.
-  ``MAX_CONTENT_LENGTH`` (1 MB) is checked from the header, before the body is read (413).
+  ``MAX_CONTENT_LENGTH`` (1 MB) is checked before the body is read (413), by
+  :mod:`webapp.wsgi_guard`, in front of engine.io too.
 - **Shapes**: the JSON (and the query string, the URL's own parts, the Socket.IO payloads)
   must be small: strings of bounded length (:data:`FIELD_LIMITS`), bounded nesting and
   item count, no NaN or Infinity. A refusal names the field and never echoes it whole.
-- **Game creation** is rate limited per client address (a token bucket: ``CREATE_LIMIT``
-  games per ``CREATE_PERIOD`` seconds; 429 with ``Retry-After``).
+- **Creation** of games and arena runs is rate limited with Flask-Limiter, per client
+  (``CREATE_LIMIT`` games, ``ARENA_LIMIT`` runs per ``CREATE_PERIOD`` seconds, a moving
+  window) and per address bucket (the generous ``ADDRESS_*`` flood guards); 429 with
+  ``Retry-After``. A client is its signed cookie, else its address (:mod:`webapp.clients`).
 - **Errors** under ``/api`` (and for any JSON refusal) are JSON ``{"error", "code",
   "message"}``, 400/404/405/413/415/429/500 alike; messages are clipped (:func:`clip`).
-- **Headers** on every answer: a CSP without inline script, no framing, no Referer (seat
-  tokens ride in invite URLs), no MIME sniffing.
+- **Headers** on every answer (added by :mod:`webapp.wsgi_guard`, ``/socket.io`` included): a
+  CSP without inline script, no framing, no Referer (seat tokens ride in invite URLs), no MIME
+  sniffing.
 - **Logs**: ``token=...`` in access-log lines is masked (:class:`MaskTokens`).
 
 ``init_app(app)`` wires all of it; ``check_payload`` is the same shape check for Socket.IO.
@@ -23,24 +27,16 @@ from __future__ import annotations
 import json
 import logging
 import math
-import os
 import re
-import threading
 import time
-from typing import Any
+from typing import Any, Callable
 
 from flask import Flask, Response, current_app, jsonify, request
+from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
 from werkzeug.exceptions import HTTPException
 
+from . import clients
 from .sessions import ArcadeError
-
-DEFAULTS = {
-    "MAX_CONTENT_LENGTH": 1_000_000,  # bytes of a request body (Flask's own setting too)
-    "CREATE_LIMIT": 30,  # games one client address may create per CREATE_PERIOD ...
-    "CREATE_PERIOD": 60.0,  # ... seconds (a token bucket: bursts up to CREATE_LIMIT)
-    "MAX_JSON_DEPTH": 16,  # nesting of arrays and objects in a body or a socket payload
-    "MAX_JSON_ITEMS": 2_000,  # values in a body or a socket payload, all levels together
-}
 
 #: Longest string accepted for a field, by the field's name (the last object key on its
 #: path, the query argument's or the URL part's name); any other string: DEFAULT_LIMIT.
@@ -51,9 +47,6 @@ FIELD_LIMITS = {
 }
 DEFAULT_LIMIT = 500
 ECHO = 80  # characters of a client's value that an error message may repeat
-
-#: Endpoints that create a game (rate limited per client).
-CREATES_GAMES = {"api.create_game", "teach.open_example"}
 
 CSP = "; ".join([
     "default-src 'self'",
@@ -91,10 +84,14 @@ def clip(message: str, echo: int = ECHO, total: int = 600) -> str:
     return message if len(message) <= total else message[:total - 1] + "…"
 
 
-def error_response(code: str, message: str, status: int, headers: dict | None = None) -> Response:
+def error_payload(code: str, message: str) -> dict:
     """The one JSON shape of every refusal: ``{"error", "code", "message"}``."""
     message = clip(message)
-    response = jsonify({"error": message, "code": code, "message": message})
+    return {"error": message, "code": code, "message": message}
+
+
+def error_response(code: str, message: str, status: int, headers: dict | None = None) -> Response:
+    response = jsonify(error_payload(code, message))
     response.status_code = status
     for name, value in (headers or {}).items():
         response.headers[name] = value
@@ -165,47 +162,62 @@ def parse_json_body(data: bytes) -> Any:
         raise ArcadeError("bad_request", f"the body is not valid JSON: {exc}") from None
 
 
-# ----- rate limit ------------------------------------------------------------------------------
-class RateLimiter:
-    """A token bucket per key: ``limit`` tokens, refilled at ``limit / period`` a second."""
+# ----- rate limits -----------------------------------------------------------------------------
+#: Endpoints that create a game, and those that start an arena run: each kind rate limited per
+#: client (:func:`webapp.clients.client`) and, coarsely, per address.
+LIMITED = {
+    "games": ({"api.create_game", "teach.open_example"}, "CREATE_LIMIT", "ADDRESS_CREATE_LIMIT", "new games"),
+    "arena": ({"api.start_arena", "teach.run_preset"}, "ARENA_LIMIT", "ADDRESS_ARENA_LIMIT", "new arena runs"),
+}
 
-    MAX_KEYS = 10_000
 
-    def __init__(self, limit: int, period: float):
-        self.limit = limit
-        self.rate = limit / period
-        self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, when)
-        self._lock = threading.Lock()
+def _limit(config_key: str) -> Callable[[], str]:
+    """A limit string read from the app's config at each request, e.g. ``30 per 60 seconds``."""
+    def provider() -> str:
+        config = current_app.config
+        return f"{int(config[config_key])} per {max(1, round(float(config['CREATE_PERIOD'])))} seconds"
+    return provider
 
-    def take(self, key: str) -> float:
-        """Take a token for ``key``: 0.0 when granted, else the seconds until one is free."""
-        now = time.monotonic()
-        with self._lock:
-            tokens, when = self._buckets.get(key, (self.limit, now))
-            tokens = min(self.limit, tokens + (now - when) * self.rate)
-            if tokens >= 1:
-                self._buckets[key] = (tokens - 1, now)
-                if len(self._buckets) > self.MAX_KEYS:
-                    self._forget_full(now)
-                return 0.0
-            self._buckets[key] = (tokens, now)
-            return (1 - tokens) / self.rate
 
-    def _forget_full(self, now: float) -> None:
-        """Drop the buckets that have refilled (they hold nothing a new bucket would not)."""
-        for key, (tokens, when) in list(self._buckets.items()):
-            if tokens + (now - when) * self.rate >= self.limit:
-                del self._buckets[key]
+def _exempt_unless(endpoints: set[str]) -> Callable[[], bool]:
+    return lambda: request.endpoint not in endpoints
+
+
+def rate_limits() -> list[str | Callable[[], str] | ApplicationLimit]:
+    """Flask-Limiter's limits: for each kind of creation, one per client and one per address
+    bucket (the flood guard), in moving windows of ``CREATE_PERIOD`` seconds."""
+    out: list[str | Callable[[], str] | ApplicationLimit] = []
+    for scope, (endpoints, per_client, per_address, what) in LIMITED.items():
+        for key, config_key, whose in ((clients.client, per_client, "you"),
+                                       (clients.address, per_address, "your address")):
+            out.append(ApplicationLimit(_limit(config_key), key_function=key, scope=f"{scope}:{config_key}",
+                                        exempt_when=_exempt_unless(endpoints),
+                                        error_message=f"too many {what} from {whose}"))
+    return out
+
+
+def make_limiter(app: Flask, store_url: str) -> Limiter:
+    """Flask-Limiter on the game store's Redis when the store is one (every process counts
+    the same hits), in memory otherwise."""
+    storage = store_url if store_url.startswith(("redis://", "rediss://")) else "memory://"
+    return Limiter(clients.client, app=app, application_limits=rate_limits(), strategy="moving-window",
+                   storage_uri=storage, headers_enabled=False, key_prefix="arcade-limits")
+
+
+def rate_limited(exc: RateLimitExceeded) -> Response:
+    """429 in the one JSON shape, with ``Retry-After``: when the oldest hit in the window expires."""
+    limit = current_app.extensions["rate_limits"].current_limit
+    reset = limit.reset_at if limit is not None else time.time() + 1
+    wait = max(1, math.ceil(reset - time.time()))
+    return error_response("rate_limited", f"{exc.description}: try again in {wait} s", 429,
+                          {"Retry-After": str(wait)})
 
 
 # ----- the hooks -------------------------------------------------------------------------------
 def check_request():
     """``before_request``: refuse what no view should see (raises ArcadeError)."""
-    config = current_app.config
+    # Lengths and chunked bodies were checked before anything read them (wsgi_guard.RequestGuard).
     length = request.content_length
-    if length is not None and length > config["MAX_CONTENT_LENGTH"]:
-        raise ArcadeError("too_large", f"the body is {length:,} bytes: at most "
-                                       f"{config['MAX_CONTENT_LENGTH']:,} are accepted", 413)
     has_body = bool(length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
     if request.method in BODY_METHODS or has_body:
         if request.mimetype != "application/json":
@@ -220,22 +232,8 @@ def check_request():
     token = request.headers.get("X-Seat-Token")
     if token is not None:
         check_string("token", token)
-    if request.endpoint in CREATES_GAMES:
-        wait = current_app.extensions["create_limiter"].take(request.remote_addr or "")
-        if wait:
-            exc = ArcadeError("rate_limited", f"too many new games from your address: try again in "
-                                              f"{math.ceil(wait)} s", 429)
-            exc.headers = {"Retry-After": str(math.ceil(wait))}
-            raise exc
     if has_body:
-        # An over-long chunked body stops at MAX_CONTENT_LENGTH while it is read (413).
         check_payload(parse_json_body(request.get_data(cache=True)))
-
-
-def add_headers(response: Response) -> Response:
-    for name, value in HEADERS.items():
-        response.headers.setdefault(name, value)
-    return response
 
 
 def wants_json() -> bool:
@@ -249,8 +247,11 @@ CODES = {400: "bad_request", 404: "not_found", 405: "bad_method", 413: "too_larg
 def http_error(exc: HTTPException):
     """JSON for API and state-changing requests; Flask's own page for a browser's GET."""
     status = exc.code or 500
-    if not wants_json() or status < 400:  # redirects (a missing slash) stay redirects
+    if status < 400:  # redirects (a missing slash) stay redirects
         return exc
+    if not wants_json():
+        from .pages import error_page  # (the pages import the API, which imports this module)
+        return error_page(status, exc.name, exc.description)
     if status == 405:
         message = f"method {request.method} is not allowed here"
     elif status == 404:
@@ -263,7 +264,8 @@ def http_error(exc: HTTPException):
 def internal_error(exc):
     """An unexpected failure: logged with its traceback, answered without any detail."""
     if not wants_json():
-        return exc
+        from .pages import error_page
+        return error_page(500, "Something went wrong", "The server failed to handle this request.")
     return error_response("internal", "the server failed to handle this request", 500)
 
 
@@ -294,19 +296,17 @@ def mask_access_logs() -> None:
             logger.addFilter(MaskTokens())
 
 
-def init_app(app: Flask, explicit: dict | None = None) -> None:
-    """Wire the hooks; ``explicit`` is the config the app factory was given (it wins over the
-    environment's ``ARCADE_CREATE_LIMIT``)."""
-    explicit = explicit or {}
-    for key, value in DEFAULTS.items():
-        if app.config.get(key) is None:  # Flask itself has MAX_CONTENT_LENGTH = None
-            app.config[key] = value
-    if "ARCADE_CREATE_LIMIT" in os.environ and "CREATE_LIMIT" not in explicit:  # e.g. a load test
-        app.config["CREATE_LIMIT"] = int(os.environ["ARCADE_CREATE_LIMIT"])
-    app.extensions["create_limiter"] = RateLimiter(app.config["CREATE_LIMIT"], app.config["CREATE_PERIOD"])
-    app.before_request(check_request)
-    app.after_request(add_headers)
+def init_app(app: Flask, store_url: str) -> None:
+    """Wire the hooks (the settings are in ``app.config``: :mod:`webapp.config`); the rate
+    limits share ``store_url``'s Redis when it is one."""
+    for per_address, per_client in (("ADDRESS_CREATE_LIMIT", "CREATE_LIMIT"), ("ADDRESS_ARENA_LIMIT", "ARENA_LIMIT")):
+        if app.config[per_address] is None:
+            app.config[per_address] = app.config[per_client] * app.config["ADDRESS_FACTOR"]
+    clients.init_app(app)
+    app.before_request(check_request)  # before the rate limits: a refused body costs no creation
+    app.extensions["rate_limits"] = make_limiter(app, store_url)
     app.register_error_handler(ArcadeError, refused)
+    app.register_error_handler(RateLimitExceeded, rate_limited)
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(500, internal_error)
     mask_access_logs()

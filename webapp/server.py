@@ -35,6 +35,7 @@ from typing import Any, Callable
 
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger
+from gunicorn.http import wsgi as gunicorn_wsgi
 from gunicorn.workers.base import Worker
 from gunicorn.workers.gthread import ThreadWorker
 
@@ -46,6 +47,21 @@ STOP_AFTER = 2.0  # seconds a stopping worker gives the HTTP requests in flight
 EXIT_BUDGET = 5.0  # seconds the app's shutdown and the exit handlers may take
 GRACEFUL = 10  # seconds the master waits for a stopping worker before it kills it
 SPARE_CONNECTIONS = 1000  # idle kept-alive connections on top of the busy ones
+
+
+def _without_server_banner(default_headers: Callable[[Any], list[str]]) -> Callable[[Any], list[str]]:
+    """gunicorn names itself and its version in a ``Server`` header and has no setting to stop
+    it; a banner only helps an attacker pick an exploit."""
+
+    def headers(response: Any) -> list[str]:
+        return [line for line in default_headers(response) if not line.startswith("Server:")]
+
+    return headers
+
+
+if not getattr(gunicorn_wsgi.Response.default_headers, "arcade", False):
+    gunicorn_wsgi.Response.default_headers = _without_server_banner(gunicorn_wsgi.Response.default_headers)
+    gunicorn_wsgi.Response.default_headers.arcade = True
 
 
 class MaskedLogger(Logger):

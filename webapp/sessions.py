@@ -227,7 +227,8 @@ class GameSession:
             previous = None
         try:
             game = previous.game if previous else get_game(record.game).from_options(record.settings)
-            if previous and [s.agent.spec for s in previous.seats] == record.seats:
+            if (previous and [s.agent.spec for s in previous.seats] == record.seats
+                    and [s.token_hash for s in previous.seats] == record.token_hashes):
                 seats = previous.seats
             else:
                 seats = [Seat(i, parse_agent(spec, game), token_hash)
@@ -364,10 +365,16 @@ class GameSession:
         self.touch()
         return undone
 
-    def request_takeback(self, seat_index: int) -> str:
+    def request_takeback(self, seat_index: int, ply: int | None = None) -> str:
         """``seat_index`` asks to take back its last move. Against the AI it happens at once
         ("taken"); against a human it becomes an offer ("offered") that the other seat's own
-        ``takeback`` accepts ("accepted": the offering seat's move is taken back)."""
+        ``takeback`` accepts ("accepted": the offering seat's move is taken back).
+
+        ``ply`` is the number of plies the asker saw: once the game has left it (a double
+        click, a second tab, both seats at once) the request is stale and changes nothing."""
+        if ply is not None and ply != len(self.history):
+            raise ArcadeError("stale", f"the game has moved on since you asked (ply {ply}, now {len(self.history)}): "
+                                       f"nothing was taken back")
         offer = self.extra.get("takeback_offer")
         if offer is not None and offer["seat"] != seat_index:
             self.take_back(offer["seat"])
@@ -445,46 +452,80 @@ class SessionStore:
 
     # ----- reading and changing ------------------------------------------------------------------
     def get(self, game_id: Any) -> GameSession:
-        """The game's current version (rebuilt from the store when this process's copy is older)."""
+        """The game's current version (rebuilt from the store when this process's copy is older):
+        one read of the store, which sends the record only if this copy is out of date."""
         if not isinstance(game_id, str) or not game_id or len(game_id) > 64:
             raise ArcadeError("unknown_game", f"no game with id {str(game_id)[:64]!r}", 404)
-        version = self.backend.version(game_id)
-        if version is None:
+        live = self._live_for(game_id)
+        cached = live.session
+        found = self.backend.read(game_id, cached.version if cached is not None else None)
+        if found is None:
             self.forget(game_id)
             raise ArcadeError("unknown_game", f"no game with id {game_id!r}", 404)
-        live = self._live_for(game_id)
+        record = found[1]
+        if record is None and cached is not None:
+            return cached
+        assert record is not None  # (read sends the record unless the known version is current)
         with live.lock:
             cached = live.session
-            if cached is not None and cached.version == version:
-                return cached
-            record = self.backend.get(game_id)
-            if record is None:
-                self.forget(game_id)
-                raise ArcadeError("unknown_game", f"no game with id {game_id!r}", 404)
             session = GameSession.from_record(record, live, cached)
             if cached is None or session.version >= cached.version:
                 live.session = session
             return session
 
-    def update(self, game_id: Any, change: Callable[[GameSession], T]) -> tuple[GameSession, T]:
+    def newest(self, session: GameSession) -> GameSession:
+        """The newest version of ``session``'s game this process knows, without asking the store
+        (each change stores and tells the room itself: a version written elsewhere reaches the
+        players from there). Asks only for a game this process no longer keeps."""
+        with self._lock:
+            kept = self._live.get(session.id) is session.live
+        latest = session.live.session
+        if not kept or latest is None:
+            return self.get(session.id)
+        return latest if latest.version > session.version else session
+
+    def update(self, game_id: Any, change: Callable[[GameSession], T], *,
+               release_turn: str | None = None) -> tuple[GameSession, T]:
         """Apply ``change`` to a fork of the current version and store it (compare-and-set).
 
         ``change`` raises ArcadeError to refuse (nothing is written), calls ``touch()`` (via
         play, restart, ...) to make a new version, or leaves the version alone to change
         nothing. If another writer stored a newer version first, ``change`` runs again on it.
+        With a store shared over the network, where a read is a round trip, the first try is on
+        this process's copy, unread: the compare-and-set checks it, and a refusal or a
+        no-change decided on it is decided again on the version read from the store.
+        ``release_turn``: the writer's AI turn lease, given back with the write.
         Returns the version now current and what ``change`` returned."""
-        current = self.get(game_id)
-        live = current.live
+        live = self._live_for(game_id) if isinstance(game_id, str) else None
+        current = live.session if live is not None and self.backend.shared else None
+        verified = current is None
+        if current is None:
+            current = self.get(game_id)
+            live = current.live
+        assert live is not None
         for _ in range(CAS_RETRIES):
             with live.lock:
-                current = self.get(game_id)
+                if verified:
+                    current = self.get(game_id)
+                else:
+                    current = live.session or current
                 new = current.fork()
-                result = change(new)
+                try:
+                    result = change(new)
+                except ArcadeError:
+                    if verified:
+                        raise
+                    verified = True  # refused on a copy that may be out of date: decide on the stored one
+                    continue
                 if new.version == current.version:
-                    return current, result
-                if self.backend.compare_and_set(new.to_record(), current.version):
+                    if verified:
+                        return current, result
+                    verified = True
+                    continue
+                if self.backend.compare_and_set(new.to_record(), current.version, release_turn=release_turn):
                     live.session = new
                     return new, result
+                verified = True
         raise ArcadeError("conflict", "the game kept changing while this request was applied: try again", 409)
 
     def create(self, payload: Any) -> tuple[GameSession, dict]:

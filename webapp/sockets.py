@@ -15,7 +15,7 @@ from flask import request
 from flask_socketio import emit, join_room
 from socketio.packet import Packet
 
-from .api import client_address
+from .clients import client
 from .security import check_payload, clip
 from .sessions import ArcadeError
 
@@ -30,31 +30,33 @@ class JSONPacket(Packet):
     uses_binary_events = False
 
 
+def on_event(socketio, event: str):
+    """Register ``fn(payload)`` for ``event``; turn refusals into ``error`` events."""
+
+    def wrap(fn):
+        @functools.wraps(fn)
+        def run(payload=None):
+            try:
+                if not isinstance(payload, dict):
+                    raise ArcadeError("bad_payload", f"'{event}' needs a JSON object, got {type(payload).__name__}")
+                check_payload(payload, code="bad_payload")  # the HTTP API's limits
+                return fn(payload)
+            except ArcadeError as exc:
+                emit("error", {"code": exc.code, "message": clip(exc.message), "event": event})
+            except Exception:  # never let one bad message take the connection down
+                log.exception("socket event %s failed", event)
+                emit("error", {"code": "internal", "message": f"the server failed to handle '{event}'", "event": event})
+
+        socketio.on_event(event, run)
+        return fn
+
+    return wrap
+
+
 def register(socketio, arcade) -> None:
     store, ai = arcade.store, arcade.ai
     socketio.server.packet_class = JSONPacket
-
-    def handler(event):
-        """Register ``fn(payload)`` for ``event``; turn refusals into ``error`` events."""
-
-        def wrap(fn):
-            @functools.wraps(fn)
-            def run(payload=None):
-                try:
-                    if not isinstance(payload, dict):
-                        raise ArcadeError("bad_payload", f"'{event}' needs a JSON object, got {type(payload).__name__}")
-                    check_payload(payload, code="bad_payload")  # the HTTP API's limits
-                    return fn(payload)
-                except ArcadeError as exc:
-                    emit("error", {"code": exc.code, "message": clip(exc.message), "event": event})
-                except Exception:  # never let one bad message take the connection down
-                    log.exception("socket event %s failed", event)
-                    emit("error", {"code": "internal", "message": f"the server failed to handle '{event}'", "event": event})
-
-            socketio.on_event(event, run)
-            return fn
-
-        return wrap
+    handler = functools.partial(on_event, socketio)
 
     def session_of(payload):
         if "game_id" not in payload:
@@ -63,7 +65,7 @@ def register(socketio, arcade) -> None:
 
     def after_change(session, stopped: bool = False):
         """Tell the room (the change is stored already) and start the AI if it is due."""
-        session.live.client = client_address()  # the AI's reply is this person's to wait for
+        session.live.client = client()  # the AI's reply is this person's to wait for
         if stopped:
             session.stop_search()  # the running search searched an older version
         ai.push_state(session)
@@ -75,6 +77,7 @@ def register(socketio, arcade) -> None:
 
     @socketio.on("disconnect")
     def disconnect(*args):
+        ai.socket_gone(request.sid)
         for game_id in store.disconnect(request.sid):
             tell_presence(game_id)
 
@@ -113,7 +116,10 @@ def register(socketio, arcade) -> None:
         ``takeback`` accepts and its ``takeback_decline`` refuses."""
         session = session_of(payload)
         seat = session.seat_for_token(payload.get("token"))
-        session, outcome = store.update(session.id, lambda s: s.request_takeback(seat.index))
+        ply = payload.get("ply")
+        if ply is not None and (type(ply) is not int or ply < 0):
+            raise ArcadeError("bad_payload", "'ply' must be the number of plies you saw, a whole number from 0")
+        session, outcome = store.update(session.id, lambda s: s.request_takeback(seat.index, ply))
         if outcome == "offered":
             socketio.emit("takeback_offer", {"game_id": session.id, "seat": seat.index}, to=session.id)
         after_change(session, stopped=outcome != "offered")

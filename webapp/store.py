@@ -44,7 +44,7 @@ class Retention:
 
     finished: float = 30 * DAY  # a finished game stays readable (its record) this long after its end
     idle: float = 7 * DAY  # an unfinished game nobody touched or watched this long is dropped
-    arena: float = 1 * DAY  # an arena run is dropped this long after its last update
+    arena: float = 30 * DAY  # an arena run is dropped this long after its last update (as a finished game)
 
 
 @dataclass
@@ -115,9 +115,30 @@ class GameStore(ABC):
     def version(self, game_id: str) -> int | None:
         """The stored game's version (cheap: callers revalidate their cache with it), or None."""
 
+    def read(self, game_id: str, known_version: int | None) -> tuple[int, GameRecord | None] | None:
+        """The stored version and, unless it is ``known_version`` (the caller's copy is
+        current), the record: ``(version, record or None)``; None if there is no such game.
+        One round trip to a remote store, however it answers.
+
+        >>> store = SQLiteStore(":memory:")
+        >>> store.create(GameRecord("g", "nim", {}, ["human", "human"], [None, None], "h"))
+        True
+        >>> store.read("g", 1)
+        (1, None)
+        >>> store.read("g", None)[1].id, store.read("h", None)
+        ('g', None)
+        """
+        version = self.version(game_id)
+        if version is None or version == known_version:
+            return None if version is None else (version, None)
+        record = self.get(game_id)
+        return None if record is None else (record.version, record)
+
     @abstractmethod
-    def compare_and_set(self, record: GameRecord, expected_version: int) -> bool:
-        """Replace the game iff its stored version is ``expected_version`` (see the class doc)."""
+    def compare_and_set(self, record: GameRecord, expected_version: int, *, release_turn: str | None = None) -> bool:
+        """Replace the game iff its stored version is ``expected_version`` (see the class doc);
+        if it does, also give back the game's AI turn lease if ``release_turn`` holds it (the
+        AI's move and the end of its turn in one write)."""
 
     @abstractmethod
     def list_games(self, *, status: str | None = None, ai_due: bool | None = None) -> list[GameRecord]:
@@ -149,8 +170,17 @@ class GameStore(ABC):
         """A run with its ``updated`` time, or None."""
 
     @abstractmethod
-    def list_arenas(self) -> list[dict]:
-        """Every stored run with its ``updated`` time, oldest first."""
+    def list_arenas(self, offset: int = 0, limit: int | None = None) -> list[dict]:
+        """Stored runs with their ``updated`` time, oldest first: every one, or with ``limit``
+        the page of the ``limit`` most recently updated after skipping ``offset`` of them."""
+
+    @abstractmethod
+    def count_arenas(self) -> int:
+        """How many runs are stored."""
+
+    @abstractmethod
+    def delete_arena(self, run_id: str) -> None:
+        """Forget a run (none such: nothing happens)."""
 
     # ----- AI turns: which process searches a game's AI move --------------------------------------
     # A store that several processes share (``shared``) keeps a lease per game: a process
@@ -161,8 +191,9 @@ class GameStore(ABC):
     # search of one version.
     shared = False
 
-    def claim_turn(self, game_id: str, holder: str, ttl: float) -> bool:
-        """Take the game's lease for ``ttl`` seconds unless another holder has it."""
+    def claim_turn(self, game_id: str, holder: str, ttl: float, version: int | None = None) -> bool:
+        """Take the game's lease for ``ttl`` seconds unless another holder has it (or, given
+        ``version``, unless the game has moved on from that version)."""
         return True
 
     def renew_turns(self, turns: Mapping[str, tuple[str, int]], ttl: float) -> list[str]:
@@ -177,6 +208,10 @@ class GameStore(ABC):
     def unclaimed(self, game_ids: Iterable[str]) -> list[str]:
         """Those of ``game_ids`` whose lease nobody holds."""
         return list(game_ids)
+
+    def unclaimed_due(self) -> list[str]:
+        """The ids of the games whose AI is to move and whose lease nobody holds."""
+        return self.unclaimed(self.ai_due_ids())
 
     @abstractmethod
     def close(self) -> None:
@@ -247,7 +282,14 @@ class SQLiteStore(GameStore):
         rows = self._all("SELECT version FROM games WHERE id = ?", (game_id,))
         return rows[0][0] if rows else None
 
-    def compare_and_set(self, record: GameRecord, expected_version: int) -> bool:
+    def read(self, game_id: str, known_version: int | None) -> tuple[int, GameRecord | None] | None:
+        rows = self._all("SELECT version, CASE version WHEN ? THEN NULL ELSE data END FROM games WHERE id = ?",
+                         (known_version, game_id))
+        if not rows:
+            return None
+        return rows[0][0], GameRecord.from_json(rows[0][1]) if rows[0][1] is not None else None
+
+    def compare_and_set(self, record: GameRecord, expected_version: int, *, release_turn: str | None = None) -> bool:
         if record.version <= expected_version:
             raise ValueError(f"a new version must be above {expected_version}, got {record.version}")
         cur = self._run("UPDATE games SET version = ?, status = ?, ai_due = ?, updated = ?, data = ? "
@@ -294,9 +336,19 @@ class SQLiteStore(GameStore):
         rows = self._all("SELECT data, updated FROM arena_runs WHERE id = ?", (run_id,))
         return dict(json.loads(rows[0][0]), updated=rows[0][1]) if rows else None
 
-    def list_arenas(self) -> list[dict]:
-        rows = self._all("SELECT data, updated FROM arena_runs ORDER BY updated")
+    def list_arenas(self, offset: int = 0, limit: int | None = None) -> list[dict]:
+        if limit is None:
+            rows = self._all("SELECT data, updated FROM arena_runs ORDER BY updated")
+        else:
+            rows = self._all("SELECT data, updated FROM arena_runs ORDER BY updated DESC LIMIT ? OFFSET ?",
+                             (limit, offset))[::-1]
         return [dict(json.loads(data), updated=updated) for data, updated in rows]
+
+    def count_arenas(self) -> int:
+        return self._all("SELECT COUNT(*) FROM arena_runs")[0][0]
+
+    def delete_arena(self, run_id: str) -> None:
+        self._run("DELETE FROM arena_runs WHERE id = ?", (run_id,))
 
     def close(self) -> None:
         with self._lock:

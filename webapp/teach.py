@@ -28,8 +28,9 @@ from engine.games import catalog
 from engine.options import OptionError
 from engine.search import describe_score
 
-from .api import _int_arg, _job, arcade, client_address, json_body, launch_arena, refused
+from .api import _int_arg, _job, arcade, json_body, launch_arena, refused
 from .arena_jobs import ArenaJob
+from .clients import WhileConnected, asking, client
 from .search_pool import Deadline, SearchCancelled
 from .sessions import ArcadeError
 
@@ -59,6 +60,63 @@ def position(game_id: str, *, playable: bool = True):
     return session, game, ply, state
 
 
+#: the most positions the textbook minimax may visit at the depth a teaching view opens at
+#: (Sim depth 3: 2,956; Cantris 8x4 depth 3: 28,846; Bridg-It 4 depth 3: 14,426; each well
+#: under a second even for minimax, the slowest rung of Compare)
+OPENING_NODES = 30_000
+_opening_depths: dict[tuple, int] = {}
+
+
+def opening_depth(game_id: str, game, state) -> int:
+    """The depth the teaching views (the tree, Compare) open at for a game: the deepest depth
+    at which the textbook minimax visits at most :data:`OPENING_NODES` positions, counted by
+    running it one depth after another (a depth whose count, foreseen from the growth so far,
+    would pass the limit is not run), at least 1; 0 (to the end) where the whole game tree
+    fits. So every view's first search finishes within a second or so, whatever the game and
+    board. Found once per game (from its start) and kept.
+
+    >>> from engine.games import get_game
+    >>> sim, shannon = get_game("sim").from_options({}), get_game("shannon").from_options({})
+    >>> opening_depth("doc-sim", sim, sim.start()), opening_depth("doc-shannon", shannon, shannon.start())
+    (3, 0)
+    """
+    key = (game_id, game.name)
+    if key not in _opening_depths:
+        view_game, view_state = game.perspective(state, game.to_move(state))
+        found, counts = 1, [1]
+        for depth in range(1, MAX_DEPTH + 1):
+            growth = counts[-1] / counts[-2] if len(counts) > 1 else 1
+            count = None if counts[-1] * growth > OPENING_NODES else _minimax_count(view_game, view_state, depth)
+            if count is None:
+                break
+            if count == counts[-1]:  # no line goes deeper: the whole tree fits
+                found = 0
+                break
+            found = depth
+            counts.append(count)
+        if len(_opening_depths) > 10_000:
+            _opening_depths.clear()
+        _opening_depths[key] = found
+    return _opening_depths[key]
+
+
+def _minimax_count(game, state, depth: int) -> int | None:
+    """The positions the textbook minimax to ``depth`` visits, or None past OPENING_NODES."""
+    count = 0
+
+    def visit(path, value):
+        nonlocal count
+        count += 1
+        if count > OPENING_NODES:
+            raise _TooBig
+
+    try:
+        textbook.minimax(game, state, depth, visit=visit)
+    except _TooBig:
+        return None
+    return count
+
+
 def searcher_view(game, state):
     """What the side to move may see (a hidden deck becomes chance): the game and state to search."""
     return game.perspective(state, game.to_move(state))
@@ -86,8 +144,8 @@ def position_json(game_id):
 def compare(game_id):
     """The same position searched by every rung of the ladder: nodes, time, value, best move,
     and whether the values agree (they must: each technique changes the cost, not the value)."""
-    _, game, ply, state = position(game_id)
-    depth = _int_arg(request.args, "depth", type(game).default_depth, 0, MAX_DEPTH)
+    session, game, ply, state = position(game_id)
+    depth = _int_arg(request.args, "depth", opening_depth(game_id, game, session.states[0]), 0, MAX_DEPTH)
     eval_name = _eval_arg(game)
     view_game, _ = searcher_view(game, state)
     try:
@@ -96,28 +154,14 @@ def compare(game_id):
         raise ArcadeError("bad_request", str(exc)) from None
     seconds = budget()
     rows = []
-    for step in LADDER:
-        options = parse_agent(step.spec).search_options()
-        del options["depth"], options["time_limit"]  # the page's depth; one search, no deepening
-        with Deadline(seconds) as deadline:
-            try:
-                r = arcade().ai.pool.search(game, state, key=f"teach:{client_address()}", depth=depth,
-                                            cancel=deadline.event, eval_name=eval_name, **options)
-            except ValueError as exc:
-                raise ArcadeError("bad_request", str(exc)) from None
-        finished = r.completed and not deadline.expired
-        rows.append({
-            "key": step.key, "label": step.label, "short": step.short, "adds": step.adds,
-            "agent": step.agent_spec(depth, eval_name),
-            "completed": finished,
-            "value": _num(r.score) if finished else None,
-            "value_text": describe_score(r.score) if finished else None,
-            "outcome": r.outcome if finished else None,
-            "best_move": r.best_move if finished else None,
-            "pv": r.pv if finished else [],
-            "nodes": r.stats.nodes, "elapsed_ms": round(r.stats.elapsed_ms, 3),
-            "cutoffs": r.stats.cutoffs, "tt_hits": r.stats.tt_hits, "exact": r.exact,
-        })
+    # The rungs run back to back on one worker (one wait in line, not one per rung), each with
+    # a table of its own: a rung's nodes are its own technique's.
+    with arcade().ai.pool.pinned(f"teach:{client()}", None, share_table=False, **asking()) as pinned:
+        for step in LADDER:
+            r, expired = _compare_rung(pinned, game, state, step, depth, eval_name, seconds)
+            if r is None:  # the page was closed: nobody reads the rest
+                break
+            rows.append(_compare_row(step, r, depth, eval_name, r.completed and not expired))
     done = [row for row in rows if row["completed"]]
     values = {row["value"] for row in done}
     if len(done) < len(rows):
@@ -143,10 +187,142 @@ def compare(game_id):
     })
 
 
+def _compare_rung(pinned, game, state, step, depth: int, eval_name, seconds: float):
+    """One rung of Compare searched within ``seconds``: (result, whether the time ran out), or
+    (None, True) if the client has gone."""
+    options = parse_agent(step.spec).search_options()
+    del options["depth"], options["time_limit"]  # the page's depth; one search, no deepening
+    with Deadline(seconds) as deadline:
+        cancel = WhileConnected(deadline.event)
+        if cancel.is_set():
+            return None, True
+        try:
+            r = pinned.search(game, state, depth=depth, cancel=cancel, eval_name=eval_name, **options)
+        except ValueError as exc:
+            raise ArcadeError("bad_request", str(exc)) from None
+    return r, deadline.expired
+
+
+def _compare_row(step, r, depth: int, eval_name, finished: bool) -> dict:
+    return {
+        "key": step.key, "label": step.label, "short": step.short, "adds": step.adds,
+        "agent": step.agent_spec(depth, eval_name),
+        "completed": finished,
+        "value": _num(r.score) if finished else None,
+        "value_text": describe_score(r.score) if finished else None,
+        "outcome": r.outcome if finished else None,
+        "best_move": r.best_move if finished else None,
+        "pv": r.pv if finished else [],
+        "nodes": r.stats.nodes, "elapsed_ms": round(r.stats.elapsed_ms, 3),
+        "cutoffs": r.stats.cutoffs, "tt_hits": r.stats.tt_hits, "exact": r.exact,
+    }
+
+
 def _num(v):
     if isinstance(v, float) and v.is_integer():
         return int(v)
     return round(v, 6) if isinstance(v, float) else v
+
+
+# ----- the tree, deepened within a budget -------------------------------------------------------
+FIRST_TREE_SECONDS = 1.5  # the tree page's first answer: its deepest finished depth by then
+
+
+@bp.get("/api/games/<game_id>/trace/deepest")
+def deepest_trace(game_id):
+    """The trace (as ``GET /api/games/<id>/trace``) of the deepest search that finished within
+    ``seconds`` (default :data:`FIRST_TREE_SECONDS`, at most the teaching budget): the agent's
+    own depth if it finishes; else its search to depth 1, 2, 3, ... each traced in turn (``from``
+    sets the first), the deepest one finished drawn. ``deepening`` says what it reached:
+    ``{"asked", "reached", "finished", "seconds"}`` (``finished``: the asked depth, or every
+    line to the end of the game). Each search is cancelled at the deadline, so a page that
+    leaves holds a worker no longer than ``seconds``."""
+    session = arcade().store.get(game_id)
+    args = request.args
+    with session.lock:
+        game, states = session.game, list(session.states)
+    ply = _int_arg(args, "ply", len(states) - 1, 0, len(states) - 1)
+    max_nodes = _int_arg(args, "max_nodes", 500, 1, current_app.config["TRACE_MAX_NODES"])
+    seconds = _float_arg(args, "seconds", FIRST_TREE_SECONDS, 0.1, budget())
+    try:
+        agent = parse_agent(args.get("agent", "alphabeta:depth=3"), type(game))
+    except OptionError as exc:
+        raise ArcadeError("bad_request", str(exc)) from None
+    if not agent.searches:
+        raise ArcadeError("bad_request", f"{agent.spec!r} does not search: pick one of the ladder's algorithms")
+    state = states[ply]
+    if game.status(state) is not None:
+        raise ArcadeError("game_over", f"the position after ply {ply} is finished: nothing to search")
+    asked = agent.depth
+    first = _int_arg(args, "from", 1, 1, MAX_DEPTH)
+    # (to the end: first tried outright, for a third of the time; then deepened)
+    depths = ([0] if asked == 0 and first == 1 else []) + list(range(first, (asked or MAX_DEPTH) + 1))
+    best, finished = None, False
+    started = time.monotonic()
+    for depth in depths:
+        left = seconds - (time.monotonic() - started)
+        if left <= 0.01:
+            break
+        step = parse_agent(_with_depth(agent.spec, depth), type(game))
+        result = _traced(step, game, state, max_nodes, left / 3 if depth == 0 else left)
+        if result is None:
+            if depth == 0:
+                continue
+            break
+        best = (step, result)
+        if depth == asked or result.exact:
+            finished = True  # the asked depth, or every line searched to the end of the game
+            break
+    took = round(time.monotonic() - started, 3)
+    if best is None:
+        reached = None
+        data: dict = {"game": game.name, "agent": agent.spec, "ply": ply}
+    else:
+        step, result = best
+        reached = step.depth
+        data = dict(result.trace["root"])
+        data.update(game=game.name, agent=step.spec, ply=ply, nodes=result.trace["nodes"],
+                    recorded=result.trace["recorded"], truncated=result.trace["truncated"],
+                    pv_recorded=result.trace["pv_recorded"], result=result.to_json())
+    data["deepening"] = {"asked": asked, "reached": reached, "finished": finished, "seconds": took,
+                         "budget": seconds}
+    return jsonify(data)
+
+
+def _traced(agent, game, state, max_nodes: int, seconds: float):
+    """One traced search in the pool, cancelled after ``seconds``: its result, or None if it
+    did not finish by then."""
+    with Deadline(seconds) as deadline:
+        try:
+            result = arcade().ai.pool.choose(agent, game, state, trace_limit=max_nodes,
+                                             cancel=WhileConnected(deadline.event), key=f"teach:{client()}", **asking())
+        except SearchCancelled:
+            return None
+        except ValueError as exc:
+            raise ArcadeError("bad_request", str(exc)) from None
+    if deadline.expired or result.trace is None or not result.completed:
+        return None
+    return result
+
+
+def _with_depth(spec: str, depth: int) -> str:
+    """``spec`` with its depth set to ``depth``: ``alphabeta:tt=off,depth=0`` -> ``...,depth=3``."""
+    name, _, rest = spec.partition(":")
+    settings = [s for s in rest.split(",") if s and not s.startswith("depth=")] + [f"depth={depth}"]
+    return f"{name}:{','.join(settings)}"
+
+
+def _float_arg(args, name: str, default: float, low: float, high: float) -> float:
+    raw = args.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ArcadeError("bad_request", f"{name} must be a number of seconds, got {raw!r}") from None
+    if not low <= value <= high:
+        raise ArcadeError("bad_request", f"{name} must be between {low:g} and {high:g} seconds, got {raw}")
+    return value
 
 
 # ----- true minimax values (the tree page's tooltips) -----------------------------------------
@@ -188,8 +364,8 @@ def true_values(game_id):
     cap = budget()
     with Deadline(cap) as deadline:
         try:
-            found = arcade().ai.pool.call(minimax_values, game, state, depth, eval_name, paths, cancel=deadline.event,
-                                          key=f"teach:{client_address()}")
+            found = arcade().ai.pool.call(minimax_values, game, state, depth, eval_name, paths,
+                                          cancel=WhileConnected(deadline.event), key=f"teach:{client()}", **asking())
         except SearchCancelled:  # the budget ran out while it waited for a worker
             found = None
     if found is None:
@@ -259,7 +435,7 @@ def theory(game_id):
     out = {"game": game.name, "ply": ply, "theory": claim, "check": None,
            "to_move": None if game.status(state) is not None else game.to_move_name(state)}
     if claim is not None and game.status(state) is None and game.to_move(state) != CHANCE:
-        out["check"] = check_theory(game, state, claim, budget())
+        out["check"] = check_theory(game, state, claim, min(budget(), FIRST_TREE_SECONDS))
     return jsonify(out)
 
 
@@ -268,7 +444,8 @@ def check_theory(game, state, claim: dict, seconds: float) -> dict:
     when it lists them, its winning moves (each legal move's child searched to the end)."""
     started = time.perf_counter()
     # one pool worker runs every search of the check, sharing its table
-    with Deadline(seconds) as deadline, arcade().ai.pool.pinned(f"teach:{client_address()}", deadline.event) as pinned:
+    with Deadline(seconds) as deadline, \
+            arcade().ai.pool.pinned(f"teach:{client()}", WhileConnected(deadline.event), **asking()) as pinned:
         root = pinned.search(game, state, depth=0)
         nodes = root.stats.nodes
         search: dict[str, Any] = {"outcome": root.outcome, "best_move": root.best_move,
@@ -418,7 +595,8 @@ def arenas_csv():
 def _page_data() -> dict:
     return {"algorithms": [{"key": r.key, "label": r.label, "short": r.short, "adds": r.adds, "spec": r.spec}
                            for r in LADDER],
-            "trace_max_nodes": current_app.config["TRACE_MAX_NODES"], "max_depth": MAX_DEPTH}
+            "trace_max_nodes": current_app.config["TRACE_MAX_NODES"], "max_depth": MAX_DEPTH,
+            "deepen_seconds": budget()}
 
 
 @bp.get("/play/<game_id>/tree")
@@ -429,7 +607,7 @@ def tree_page(game_id):
         abort(404, description=f"no game with id {game_id!r}")
     info = type(session.game).describe()
     return render_template("tree.html", game=session.game, game_id=game_id, game_info=info,
-                           teach=_page_data())
+                           teach=_page_data(), opening_depth=opening_depth(game_id, session.game, session.states[0]))
 
 
 @bp.get("/arena")

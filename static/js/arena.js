@@ -111,13 +111,25 @@
     document.querySelector(`[data-run="${id}"]`)?.scrollIntoView({ block: "nearest" });
   }
 
-  async function load() {
-    const list = await T.getJSON("/api/arena");
-    for (const r of list.runs) if (!order.includes(r.id)) order.push(r.id);
-    await Promise.all(list.runs.map(async (r) => runs.set(r.id, await T.getJSON(`/api/arena/${r.id}`))));
+  // The server lists runs a page at a time, the most recent first, each run whole: one request
+  // a page, however many runs there are. "Show older runs" fetches the next page.
+  const PAGE = 20;
+  let older = null; // the next page's offset, or null
+  async function load(offset = 0) {
+    const list = await T.getJSON(`/api/arena?offset=${offset}&limit=${PAGE}`);
+    const fresh = list.runs.filter((r) => !order.includes(r.id)).map((r) => r.id);
+    if (offset) order.unshift(...fresh); else order.push(...fresh);
+    for (const r of list.runs) runs.set(r.id, r);
+    older = list.next;
+    $("arena-older").hidden = older == null;
     render();
     if ([...runs.values()].some((r) => r.status === "running")) poll();
   }
+  $("arena-older").addEventListener("click", async (e) => {
+    e.target.disabled = true;
+    try { await load(older); } catch (err) { alert(`Could not load older runs: ${err.message}`); }
+    e.target.disabled = false;
+  });
 
   function poll() {
     if (polling) return;
@@ -182,7 +194,8 @@
           el("div", { class: "small muted", text: `${T.fmt(played)} of ${T.fmt(total)} games · ${duration(elapsed)}${eta}` +
             (run.error ? ` · ${run.error}` : "") })),
         cancelButton || el("span"),
-        el("div", { class: "progress", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": total, "aria-valuenow": played,
+        el("div", { class: "progress", role: "progressbar", "aria-label": `games played: ${title(run)}`,
+          "aria-valuemin": 0, "aria-valuemax": total, "aria-valuenow": played,
           dataset: { testid: "arena-progress", run: id } },
           el("div", { class: "fill", style: `width: ${pct}%` }), el("div", { class: "label", text: `${pct}%` })));
     });

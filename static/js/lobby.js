@@ -9,6 +9,9 @@
   const seatsBox = document.getElementById("seats");
   const errorBox = document.querySelector('[data-testid="form-error"]');
   let current = null;
+  let optionFollowers = [];  // each seat's update when an option changes
+  // an option can make the game too big to solve each move (Blacksin's hidden deck)
+  optionsBox.addEventListener("input", () => optionFollowers.forEach((f) => f()));
 
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
@@ -28,6 +31,7 @@
     document.getElementById("form-title").textContent = `New game of ${current.title}`;
     optionsBox.replaceChildren(el("legend", { text: "Options" }), ...current.options.map(optionField));
     if (!current.options.length) optionsBox.append(el("p", { class: "muted", text: "This game has no options." }));
+    optionFollowers = [];
     seatsBox.replaceChildren(el("legend", { text: "Seats" }), ...current.sides.map((side, i) => seatField(side, i)));
     errorBox.hidden = true;
     history.replaceState(null, "", `?game=${name}`);
@@ -48,17 +52,37 @@
     }
     input.dataset.option = opt.name;
     input.dataset.type = opt.type;
-    const bounds = [opt.min != null ? `min ${opt.min}` : null, opt.max != null ? `max ${opt.max}` : null].filter(Boolean).join(", ");
+    // (a bound no person would reach, as a seed's, is not worth a word)
+    const bounds = [opt.min != null ? `min ${opt.min}` : null, opt.max != null && opt.max < 1e6 ? `max ${opt.max}` : null].filter(Boolean).join(", ");
     return el("label", { class: "field", for: id },
-      el("span", { class: "field-name", text: opt.name }), input,
+      el("span", { class: "field-name", text: OPTION_LABELS[opt.name] || cap(opt.name) }), input,
       el("span", { class: "field-help", text: opt.help + (bounds ? ` (${bounds})` : "") }));
   }
 
-  const LEVELS = [["10", "perfect (10)"], ["9", "expert (9)"], ["7", "strong (7)"], ["5", "club (5)"],
-                  ["3", "casual (3)"], ["1", "beginner (1)"]];
+  /** Options as GAMES.md names them, in words (the engine's name is the field's own). */
+  const OPTION_LABELS = {
+    piles: "Piles (sticks in each)", misere: "Misère rule", board: "Board", edges: "Your own edges",
+    start: "Start terminal", goal: "Goal terminal", seed: "Seed", first: "Who moves first",
+    deck_count: "Cards in the deck", deck: "Deck order", hidden: "Hidden deck", cells: "Start board",
+  };
+  // Strength levels of alpha-beta (engine/strength.py): weaker ones look ahead less and err, in
+  // at most MOVE_TIME seconds a move; the perfect one solves the game each move, or, where it
+  // cannot at once, deepens for FULL_MOVE_TIME seconds.
+  const MOVE_TIME = 2, FULL_MOVE_TIME = 2;
+  const LEVELS = [10, 9, 7, 5, 3, 1];
+  /** Whether the perfect level deepens against the clock here: a game too big to solve each
+   * move (the engine's default_depth), or one with chance in it (a hidden deck). */
+  function unsolvable() {
+    const chance = current.has_chance && [...optionsBox.querySelectorAll('input[type="checkbox"]')].some((b) => b.checked);
+    return !!current.default_depth || chance;
+  }
+  function levelText(n) {
+    const time = n < 10 ? `thinks up to ${MOVE_TIME} s a move` : unsolvable() ? `thinks ${FULL_MOVE_TIME} s a move` : "solves the game each move";
+    return `${ArcadeViews.LEVEL_NAMES[n]} (${n}) · ${time}`;
+  }
   const ALGOS = [
     ["alphabeta", "Alpha-beta"], ["minimax", "Minimax (no pruning)"], ["expecti", "Expectiminimax"],
-    ["model", "Model of opponent"], ["random", "Random"],
+    ["model", "Model of its opponent"], ["random", "Random moves"],
   ];
 
   function seatField(side, i) {
@@ -68,29 +92,35 @@
     const algos = ALGOS.filter(([a]) => (a !== "expecti" || current.has_chance));
     const algo = el("select", { "data-testid": `seat-${i}-algo`, "aria-label": `${cap(side)}: algorithm` },
       ...algos.map(([v, t]) => el("option", { value: v, text: t })),
-      ...current.policies.map((p) => el("option", { value: p, text: `Fixed agent: ${p}` })));
+      ...current.policies.map((p) => el("option", { value: p, text: p === "rules" ? "Rule-based (the seed's)" : `Fixed player: ${p}` })));
     // A game too big to solve each move (default_depth > 0) deepens for 2 s a move, as deep as
     // that gets (Bridg-It 4: 7-8 plies; a small Shannon board: solved), with no depth cap.
     const depth = el("input", { type: "number", min: 0, max: 60, value: 0, "data-testid": `seat-${i}-depth`, title: "plies; 0 = to the end of the game" });
-    const time = el("input", { type: "number", min: 0.1, max: 600, step: 0.1, value: current.default_depth ? 2 : "", placeholder: "–", "data-testid": `seat-${i}-time`, title: "seconds per move (iterative deepening)" });
+    const time = el("input", { type: "number", min: 0.1, max: 600, step: 0.1, value: unsolvable() ? FULL_MOVE_TIME : "", placeholder: "–", "data-testid": `seat-${i}-time`, title: "seconds per move (iterative deepening)" });
     const spec = el("input", { type: "text", "data-testid": `seat-${i}-spec`, name: `seat-${i}-spec`, spellcheck: "false" });
-    // Strength levels of alpha-beta (engine/strength.py): weaker ones look ahead less and err.
-    const level = el("select", { "data-testid": `seat-${i}-level` },
-      ...LEVELS.map(([v, t]) => el("option", { value: v, text: t })));
-    const levelLabel = el("label", {}, " level ", level);
-    const details = el("span", { class: "ai-details" },
-      algo, levelLabel, el("label", {}, " depth ", depth), el("label", {}, " time ", time, " s"));
+    const level = el("select", { "data-testid": `seat-${i}-level`, "aria-label": `${cap(side)}: level` },
+      ...LEVELS.map((n) => el("option", { value: String(n), text: levelText(n) })));
+    const levelLabel = el("label", { class: "seat-level" }, " level ", level);
+    const advanced = el("details", { class: "ai-advanced" }, el("summary", { text: "Search settings" }),
+      el("span", { class: "ai-details" }, el("label", {}, "algorithm ", algo), el("label", {}, " depth ", depth),
+        el("label", {}, " time ", time, " s")),
+      el("label", { class: "spec" }, " agent, as the command line writes it ", spec));
     const row = el("div", { class: "seat-row", dataset: { seat: String(i) } },
-      el("span", { class: `seat-dot seat-${i}` }), el("strong", { text: cap(side) }), kind, details,
-      el("label", { class: "spec" }, " spec ", spec));
+      el("span", { class: `seat-dot seat-${i}` }), el("strong", { text: cap(side) }), kind, levelLabel, advanced);
+    optionFollowers.push(() => {
+      // the perfect level's clock follows the options (Blacksin's hidden deck needs one)
+      [...level.options].forEach((o) => { o.text = levelText(Number(o.value)); });
+      if (!time.dataset.edited) time.value = unsolvable() ? FULL_MOVE_TIME : "";
+      sync();
+    });
+    time.addEventListener("input", () => { time.dataset.edited = "1"; });
 
     function sync() {
       const ai = kind.value === "ai";
-      details.hidden = !ai;
-      spec.parentElement.hidden = !ai;
+      advanced.hidden = !ai;
       const a = algo.value;
       const noSearch = a === "random" || current.policies.includes(a);
-      levelLabel.hidden = a !== "alphabeta";
+      levelLabel.hidden = !ai || a !== "alphabeta";
       const weak = a === "alphabeta" && level.value !== "10";
       depth.disabled = time.disabled = noSearch || weak;
       if (!ai) { spec.value = "human"; return; }
@@ -122,6 +152,9 @@
     });
     return { game: current.name, options, players };
   }
+
+  // The lobby's choice of game and options, for the other forms of the page (Teach a class).
+  window.ArcadeLobby = { collect, levels: LEVELS.map((n) => [String(n), `${ArcadeViews.LEVEL_NAMES[n]} (${n})`]) };
 
   form.addEventListener("submit", async (e) => {
     e.preventDefault();

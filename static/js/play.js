@@ -65,7 +65,7 @@
     hint = msg.move;
     const box = $("hint-box");
     box.hidden = false;
-    box.replaceChildren(el("strong", { text: "Hint: " }), el("code", { text: msg.move }),
+    box.replaceChildren(el("strong", { text: "Hint: " }), ...moveShown(msg.move, mySeat),
       el("span", { text: ` (${scoreWords(msg.score_text, msg.score)}, depth ${msg.stats.depth}, ${fmt(msg.stats.nodes)} nodes)` }));
     render();
   });
@@ -86,8 +86,10 @@
     if (confirm("Restart this game from the beginning?")) socket.emit("restart", { game_id: gameId, token: control });
   });
   $("retry-ai").addEventListener("click", () => socket.emit("retry_ai", { game_id: gameId, token: control }));
-  $("takeback").addEventListener("click", () => socket.emit("takeback", { game_id: gameId, token }));
-  $("takeback-accept").addEventListener("click", () => socket.emit("takeback", { game_id: gameId, token }));
+  // The ply shown rides along: a second click (or another tab) on a game that moved on is stale.
+  const takeback = () => socket.emit("takeback", { game_id: gameId, token, ply: state.history.length });
+  $("takeback").addEventListener("click", takeback);
+  $("takeback-accept").addEventListener("click", takeback);
   $("takeback-decline").addEventListener("click", () => socket.emit("takeback_decline", { game_id: gameId, token }));
   $("step").addEventListener("click", () => socket.emit("step", { game_id: gameId, token: manageToken }));
   $("ai-speed").addEventListener("change", () =>
@@ -187,7 +189,7 @@
 
   function sideName(seat) {
     const info = state.seat_info[seat];
-    const who = info.human ? (seat === mySeat ? "you" : "human") : info.agent;
+    const who = info.human ? (seat === mySeat ? "you" : "human") : ArcadeViews.agentWords(info.agent);
     return `${cap(info.side)} (${who})`;
   }
 
@@ -240,8 +242,14 @@
   function renderStats() {
     const s = state.ai.last_stats;
     if (!s) { $("ai-stats").textContent = "No search yet."; return; }
+    if (!s.nodes) {  // a random or rule-based move: no search, nothing counted
+      $("ai-stats").replaceChildren(el("p", { dataset: { stat: "searched" },
+        text: `${ArcadeViews.agentWords(s.agent)} played ${moveWords(s.move, s.seat)}, chosen without a search.` }));
+      return;
+    }
     const rows = [
-      ["move", "Move", s.move], ["agent", "Agent", s.agent], ["score", "Score", scoreWords(s.score_text, s.score)],
+      ["move", "Move", moveWords(s.move, s.seat)], ["agent", "Player", ArcadeViews.agentWords(s.agent)],
+      ["score", "Score", scoreWords(s.score_text, s.score)],
       ["outcome", "Outcome", s.outcome || "not proved"], ["depth", "Depth", s.depth], ["nodes", "Nodes", fmt(s.nodes)],
       ["cutoffs", "Cut-offs", fmt(s.stats.cutoffs)], ["tt_hits", "Table hits", fmt(s.stats.tt_hits)],
       ["time", "Time", `${s.elapsed_ms.toFixed(1)} ms`], ["nps", "Nodes/s", s.stats.nps ? fmt(s.stats.nps) : "–"],
@@ -255,11 +263,12 @@
     const items = state.history.map((h, i) => {
       const li = el("li", { class: `seat-${h.seat}` },
         el("span", { class: "move-side", text: cap(state.sides[h.seat]) }),
-        el("code", { text: h.move }));
-      if (h.nodes != null) {
+        ...moveShown(h.move, h.seat));
+      if (h.nodes) {
         li.append(el("span", { class: "move-meta", text: `${scoreWords(h.score_text, h.score)} · d${h.depth} · ${fmt(h.nodes)} n` }));
       }
       li.title = `ply ${i + 1}`;
+      li.tabIndex = 0;  // (the teaching panel picks a position from it: keyboard too)
       return li;
     });
     const list = $("move-list");
@@ -275,7 +284,7 @@
     const p = thinking && thinking.progress;
     $("ai-progress").textContent = p
       ? `depth ${p.depth} done · ${fmt(p.nodes)} nodes · best so far ${p.best_move} (${scoreWords(p.score_text, p.score)})`
-      : `${state.seat_info[seat].agent} is searching…`;
+      : `${ArcadeViews.agentWords(state.seat_info[seat].agent)} is searching…`;
   }
 
   let errorTimer = null;
@@ -304,6 +313,16 @@
     box.append(el("h3", { text: "Invite" }),
       ...invites.map((inv) => link(`${cap(state ? state.sides[inv.seat] : `seat ${inv.seat}`)} (send to your friend)`, inv.join_url)),
       link("Spectators", `/play/${gameId}`));
+  }
+
+  /** A move in words for people ("take 2 from pile 1"); the notation in its title. */
+  function moveWords(move, seat) { return ArcadeViews.moveWords(root.dataset.game, move, seat); }
+
+  /** A move as players read it: its words, then its notation (for those who want it). */
+  function moveShown(move, seat) {
+    const words = moveWords(move, seat);
+    const code = el("code", { class: "move-notation", text: move });
+    return words === move ? [code] : [el("span", { class: "move-words", text: words }), " ", code];
   }
 
   function fmt(n) { return n == null ? "–" : Number(n).toLocaleString("en"); }

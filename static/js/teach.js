@@ -27,6 +27,13 @@
   function ply() { return picked != null ? picked : state ? state.ply : 0; }
 
   // ----- picking a position from the move list ---------------------------------------------
+  // (each move is a button for the keyboard too: Enter or Space picks it)
+  document.addEventListener("keydown", (e) => {
+    if ((e.key === "Enter" || e.key === " ") && e.target.closest && e.target.closest('[data-testid="move-list"] li')) {
+      e.preventDefault();
+      e.target.click();
+    }
+  });
   document.addEventListener("click", (e) => {
     const li = e.target.closest('[data-testid="move-list"] li');
     if (!li) return;
@@ -99,7 +106,7 @@
       el("thead", {}, el("tr", {}, ...["Algorithm", "Nodes", "ms", "Value", "Best", "Cut-offs", "Table hits"]
         .map((h) => el("th", { text: h })))),
       el("tbody", {}, ...rows.map((r) => el("tr", { dataset: { algo: r.key } },
-        el("td", { title: `${r.label}: ${r.adds || ""} (${r.agent})` }, r.short),
+        el("td", { title: `${r.label}: ${r.adds || ""} (${r.agent})` }, r.label),
         el("td", { text: T.fmt(r.nodes) }),
         el("td", { text: T.ms(r.elapsed_ms) }),
         el("td", { class: "value", dataset: { value: r.value == null ? "" : String(r.value) },
@@ -108,12 +115,12 @@
         el("td", { text: T.fmt(r.cutoffs) }),
         el("td", { text: T.fmt(r.tt_hits) })))));
     const share = (v, base) => (base && ref.completed ? ` (${((100 * v) / base).toFixed(v / base < 0.1 ? 1 : 0)}%)` : "");
-    const nodesChart = T.barChart(rows.map((r) => ({ label: r.short, bars: [{ value: r.nodes, cls: `b-${r.key}`,
+    const nodesChart = T.barChart(rows.map((r) => ({ label: r.label, bars: [{ value: r.nodes, cls: `b-${r.key}`,
       // a search stopped by the time budget searched at least this many: "≥ n" (short: phones)
       text: r.completed ? T.fmt(r.nodes) + (r.key === "minimax" ? "" : share(r.nodes, ref.nodes)) : `≥ ${T.fmt(r.nodes)}`,
       title: r.completed ? undefined : `stopped by the time budget after ${T.fmt(r.nodes)} nodes` }] })),
     { title: "Nodes searched", labelWidth: 200, barWidth: 260 });
-    const timeChart = T.barChart(rows.map((r) => ({ label: r.short, bars: [{ value: r.elapsed_ms, cls: `b-${r.key}`,
+    const timeChart = T.barChart(rows.map((r) => ({ label: r.label, bars: [{ value: r.elapsed_ms, cls: `b-${r.key}`,
       text: `${T.ms(r.elapsed_ms)} ms` }] })), { title: "Time", labelWidth: 200, barWidth: 260 });
     const cls = data.agree === true ? "ok" : data.agree === false ? "bad" : "unknown";
     const mark = data.agree === true ? "✓ " : data.agree === false ? "✗ " : "? ";
@@ -186,8 +193,9 @@
       svg("text", { x: L - 8, y: yv(0) + 4, "text-anchor": "end", text: "0" }),
       svg("text", { x: L - 8, y: yv(M) + 4, "text-anchor": "end", text: "+" + T.number(M) }),
       svg("text", { x: L - 8, y: yv(-M) + 4, "text-anchor": "end", text: "−" + T.number(M) }),
-      svg("text", { x: L + 6, y: Tp + 14, text: `${side0} wins (proved)` }),
-      svg("text", { x: L + 6, y: Ht - B - 6, text: `${side1} wins (proved)` }),
+      // (at the right end, clear of the first moves' dots)
+      svg("text", { x: Wd - R - 6, y: Tp + 14, "text-anchor": "end", text: `${side0} wins (proved)` }),
+      svg("text", { x: Wd - R - 6, y: Ht - B - 6, "text-anchor": "end", text: `${side1} wins (proved)` }),
       svg("text", { x: (L + Wd - R) / 2, y: Ht - 6, "text-anchor": "middle", text: "ply" }),
     ];
     const step = Math.max(1, Math.ceil(lastPly / 12));
@@ -201,6 +209,10 @@
       c.append(svg("title", { text: `ply ${p.ply}: ${T.cap(state.sides[p.seat])} played ${p.h.move} — ` +
         `${p.h.score_text ?? T.scoreText(p.h.score)} for the mover, depth ${p.h.depth}, ${T.fmt(p.h.nodes)} nodes` }));
       c.addEventListener("click", () => pick(p.ply));
+      c.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(p.ply); } });
+      c.setAttribute("tabindex", "0");
+      c.setAttribute("role", "button");
+      c.setAttribute("aria-label", `pick the position after ply ${p.ply}`);
       c.style.cursor = "pointer";
       parts.push(c);
     }

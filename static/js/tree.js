@@ -105,19 +105,32 @@
     const url = `/api/games/${gameId}/trace?agent=${encodeURIComponent(spec)}&ply=${ply}&max_nodes=${controls.nodes.value}`;
     syncUrl();
     $("tree-error").hidden = true;
-    $("tree-summary").textContent = `Searching with ${spec}…`;
+    $("tree-summary").textContent = `Searching with ${algoLabel()}, ${depthWords(depth)}…`;
     $("tree-search").disabled = true;
     showBoard(ply, null);
     showTheory();
     try {
-      const res = await fetch(url);
-      const text = await res.text();
-      let body = null;
-      try { body = JSON.parse(text); } catch (e) { body = null; }
+      // the deepest search that finishes within a moment is drawn at once; a longer one deepens on
+      let body = await deepest(spec, ply, 1, null);
       if (run !== searchRun) return;
-      if (!res.ok) throw new Error((body && body.error) || `${res.status} ${res.statusText}`);
-      build(body, text, url);
-      showBoard(ply, body.result && body.result.best_move);
+      if (body.deepening.reached == null) throw new Error(`not even depth 1 finished within ${body.deepening.budget} s`);
+      draw_(body, url, ply);
+      while (!body.deepening.finished) {
+        const reached = body.deepening.reached;
+        deepeningNote(`Drawn: depth ${reached}, the deepest search that finished within ${body.deepening.budget} s ` +
+          `(asked: ${depthWords(depth)}). Searching depth ${reached + 1}…`);
+        const next = await deepest(spec, ply, reached + 1, data.teach.deepen_seconds);
+        if (run !== searchRun) return;
+        if (next.deepening.reached == null) {
+          deepeningNote(`Drawn: depth ${reached}. Depth ${reached + 1} did not finish within ${next.deepening.budget} s ` +
+            `(asked: ${depthWords(depth)}): this is the deepest tree in the time.`);
+          break;
+        }
+        body = next;
+        if (!timer) draw_(body, url, ply);  // (not while the tree is being played back)
+        else break;
+      }
+      if (body.deepening.finished) deepeningNote(null);
     } catch (err) {
       if (run !== searchRun) return;
       clearTree();
@@ -129,6 +142,34 @@
       if (run === searchRun) $("tree-search").disabled = false;
     }
   }
+
+  /** One request for the deepest finished search from depth `from` (an error thrown as such). */
+  async function deepest(spec, ply, from, seconds) {
+    const q = new URLSearchParams({ agent: spec, ply, max_nodes: controls.nodes.value, from: String(from) });
+    if (seconds) q.set("seconds", String(seconds));
+    const res = await fetch(`/api/games/${gameId}/trace/deepest?${q}`);
+    const body = await res.json().catch(() => null);
+    if (!res.ok) throw new Error((body && body.error) || `${res.status} ${res.statusText}`);
+    return body;
+  }
+
+  function draw_(body, url, ply) {
+    // (the JSON link: the trace of the search drawn, as the plain trace API gives it)
+    build(body, JSON.stringify(body), url.replace(/agent=[^&]*/, `agent=${encodeURIComponent(body.agent)}`));
+    showBoard(ply, body.result && body.result.best_move);
+  }
+
+  function deepeningNote(text) {
+    const box = $("tree-deepening");
+    box.hidden = !text;
+    box.textContent = text || "";
+  }
+
+  function algoLabel() {
+    const algo = data.teach.algorithms.find((a) => a.key === controls.algo.value) || data.teach.algorithms[0];
+    return algo.label;
+  }
+  function depthWords(d) { return d ? `depth ${d}` : "to the end of the game"; }
 
   function clearTree() {
     pause();

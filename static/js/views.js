@@ -151,8 +151,42 @@ window.ArcadeViews = (function () {
     },
   };
 
+  /** The strength levels people pick in the lobby (engine/strength.py NAMES), by number. */
+  const LEVEL_NAMES = { 1: "beginner", 3: "casual", 5: "club", 7: "strong", 9: "expert", 10: "perfect" };
+  const ALGORITHM_WORDS = { alphabeta: "alpha-beta", minimax: "minimax", expecti: "expectiminimax",
+                            random: "random moves", rules: "rule-based" };
+
+  /** An agent spec in words, as the lobby offers it: "human" -> "Human",
+   * "alphabeta:strength=5" -> "Computer (club)", "alphabeta" or "alphabeta:time=2" (the lobby's
+   * perfect level) -> "Computer (perfect)", "minimax:depth=3" -> "Computer (minimax, depth 3)". */
+  function agentWords(spec) {
+    if (!spec || spec === "human") return "Human";
+    const [name, rest = ""] = spec.split(":");
+    const settings = Object.fromEntries(rest.split(",").filter(Boolean).map((kv) => kv.split("=")));
+    const level = settings.strength ? Number(settings.strength) : 10;
+    // (2 s a move is the lobby's perfect level in a game too big to solve each move)
+    const tuned = Object.keys(settings).filter((k) => !["strength", "seed"].includes(k)
+                                                      && !(k === "time" && settings.time === "2"));
+    if (name === "alphabeta" && (level < 10 || !tuned.length)) {
+      return `Computer (${LEVEL_NAMES[level] || `level ${level}`})`;
+    }
+    if (name === "model" && settings.opponent) {
+      return `Computer (searching against ${agentWords(settings.opponent).replace(/^Computer \((.*)\)$/, "$1")})`;
+    }
+    const words = [ALGORITHM_WORDS[name] || name];
+    if (settings.depth != null) words.push(settings.depth === "0" ? "to the end" : `depth ${settings.depth}`);
+    if (settings.time != null) words.push(`${settings.time} s a move`);
+    return `Computer (${words.join(", ")})`;
+  }
+
   return {
     register(name, view) { views[name] = view; },
+    agentWords, LEVEL_NAMES,
+    /** A move in words, as the game's view says it (its moveWords(move, seat)), else its notation. */
+    moveWords(game, move, seat) {
+      const view = views[game];
+      return view && view.moveWords && move != null ? view.moveWords(move, seat) : move;
+    },
     get(name) { return views[name] || fallback; },
     el, svg, moveTarget, lineTargets, band, distanceToSegment, sleep,
   };

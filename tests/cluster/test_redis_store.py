@@ -84,3 +84,57 @@ def test_turn_leases_have_one_holder_until_released_timed_out_or_outdated(store)
     store.compare_and_set(record("g", version=2, moves=[{"seat": 0, "move": "1:1", "ply": 1}]), 1)
     assert store.renew_turns({"g": ("a@1", 1)}, ttl=5) == []
     assert store.unclaimed(["g"]) == ["g"]  # given up: the new version's turn is free
+
+
+def test_read_sends_the_record_only_to_a_copy_out_of_date(store):
+    assert store.read("g", None) is None
+    store.create(record("g"))
+    assert store.read("g", 1) == (1, None)
+    version, got = store.read("g", None)
+    assert version == 1 and got == record("g")
+    store.compare_and_set(record("g", version=2, moves=[{"seat": 0, "move": "1:1", "ply": 1}]), 1)
+    version, got = store.read("g", 1)
+    assert version == 2 and got.moves == [{"seat": 0, "move": "1:1", "ply": 1}]
+
+
+def test_a_turn_is_claimed_for_the_current_version_only_and_given_back_with_the_move(store):
+    store.create(record("g"))
+    assert not store.claim_turn("g", "a@0", ttl=5, version=0)  # the game is at version 1
+    assert not store.claim_turn("nope", "a@1", ttl=5, version=1)
+    assert store.claim_turn("g", "a@1", ttl=5, version=1)
+    assert not store.claim_turn("g", "b@1", ttl=5, version=1)
+    # the AI's move stored by someone else's lease name gives nothing back
+    assert store.compare_and_set(record("g", version=2), 1, release_turn="b@1")
+    assert store.unclaimed(["g"]) == []
+    # a write that loses the race gives nothing back either
+    assert not store.compare_and_set(record("g", version=3), 1, release_turn="a@1")
+    assert store.unclaimed(["g"]) == []
+    assert store.compare_and_set(record("g", version=3), 2, release_turn="a@1")
+    assert store.unclaimed(["g"]) == ["g"]
+
+
+def test_the_sweep_finds_due_turns_nobody_holds_in_one_call(store):
+    for game_id, due in (("a", True), ("b", True), ("c", False)):
+        store.create(record(game_id, ai_due=due))
+    assert store.unclaimed_due() == ["a", "b"]
+    store.claim_turn("b", "x@1", ttl=5)
+    assert store.unclaimed_due() == ["a"]
+
+
+def test_a_move_through_a_current_copy_is_one_round_trip(redis_url, monkeypatch):
+    """A process that stored the game's last version applies the next change without reading
+    it back: the compare-and-set alone (one script call) checks that its copy is current."""
+    backend = open_store(redis_url)
+    service = SessionStore(backend)
+    session, _ = service.create({"game": "nim", "options": {"piles": "3,4"}, "players": ["human", "human"]})
+    sent: list[str] = []
+    execute = backend._redis.execute_command
+    monkeypatch.setattr(backend._redis, "execute_command", lambda *args, **kw: sent.append(args[0]) or execute(*args, **kw))
+    service.update(session.id, lambda s: s.play(0, "1:1"))
+    assert sent == ["EVALSHA"]
+    SessionStore(open_store(redis_url)).update(session.id, lambda s: s.play(1, "1:1"))  # another process
+    sent.clear()
+    # its copy is out of date: refused there ("not your turn"), so decided again on a read
+    moved, _ = service.update(session.id, lambda s: s.play(0, "2:1"))
+    assert sent == ["EVALSHA", "EVALSHA"]  # the read, the compare-and-set
+    assert [e["move"] for e in moved.history] == ["1:1", "1:1", "2:1"] and moved.version == 4

@@ -68,6 +68,6 @@ def test_a_named_level_in_the_lobby_plays_at_that_strength(page: Page):
     expect(page.get_by_test_id("seat-1-depth")).to_be_disabled()
     page.get_by_test_id("create").click()
     expect(page).to_have_url(re.compile(r"/play/[\w-]+\?token="))
-    expect(page.get_by_test_id("seats")).to_contain_text("alphabeta:strength=1")
+    expect(page.get_by_test_id("seats")).to_contain_text("Computer (beginner)")
     page.locator('[data-move="1:1"]').click()
     expect(page.get_by_test_id("move-list").locator("li")).to_have_count(2)  # the level-1 AI answered

@@ -48,5 +48,7 @@ def test_a_run_cut_short_by_a_restart_is_interrupted_and_runs_expire(app):
     assert data["status"] == "interrupted" and "stopped" in data["error"]
     arenas.backend.put_arena(job.to_store(), time.time())  # another process updates it: running
     assert app.test_client().get(f"/api/arena/{job.id}").get_json()["status"] == "running"
-    app.extensions["arcade"].store.sweep(time.time() + 2 * DAY)
+    app.extensions["arcade"].store.sweep(time.time() + 29 * DAY)  # kept as long as a finished game
+    assert app.test_client().get(f"/api/arena/{job.id}").status_code == 200
+    app.extensions["arcade"].store.sweep(time.time() + 31 * DAY)
     assert app.test_client().get(f"/api/arena/{job.id}").status_code == 404

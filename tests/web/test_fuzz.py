@@ -55,6 +55,10 @@ BODIES = plausible({
     "players": [["human", "human"], ["human", "random"], ["human", "model:opponent=rules"], ["human"]],
     "agents": [["random", "random"], ["human", "random"], ["random"]],
     "games": [1, 0, 2, -1, 10**9], "seed": [1, None, "x"],
+    # classes
+    "name": ["Swift Otter", "", "<b>x</b>", "x" * 30], "code": ["ZZZZZZ", "", "k7m-4ap"],
+    "opponent": ["alphabeta:strength=3", "human", "nobody"], "token": ["wrong-token", "", None],
+    "moves": [[], ["1:1"], ["9:9"], "1:1"], "seconds": [30, 0, "soon", 10**9], "move": ["1:1", "9:9", ["1:1"]],
 })
 
 requests_ = st.fixed_dictionaries({
@@ -64,9 +68,10 @@ requests_ = st.fixed_dictionaries({
     "content_type": st.sampled_from(["application/json", "text/plain", "application/x-www-form-urlencoded",
                                      "multipart/form-data; boundary=x", "application/xml", None]),
     "query": st.dictionaries(st.sampled_from(["ply", "depth", "agent", "max_nodes", "eval", "token", "algo",
-                                              "nodes", "q"]),
+                                              "nodes", "q", "offset", "limit"]),
                              st.one_of(texts, st.sampled_from(SPECS), st.integers(-5, 40).map(str)), max_size=3),
-    "params": st.dictionaries(st.sampled_from(["game_id", "job_id", "name", "filename"]),
+    "params": st.dictionaries(st.sampled_from(["game_id", "job_id", "name", "filename", "class_id", "challenge_id",
+                                               "student_id"]),
                               st.one_of(texts, st.sampled_from(PRESETS + EXAMPLES)), max_size=4),
 })
 
@@ -85,11 +90,20 @@ class Target:
         self.sio.emit("move", {"game_id": self.game_id, "token": self.tokens[0], "move": "2:1"})
         self.sio.get_received()
         self.arcade = self.app.extensions["arcade"]
+        # a class with a student and a challenge under way (for the class routes and events)
+        klass = self.client.post("/api/classes", json={"name": "Fuzz", "game": "nim", "options": {"piles": [1, 2]},
+                                                       "opponent": "random"}).get_json()
+        self.class_id, self.teacher_token = klass["id"], klass["teacher_token"]
+        pupil = self.client.post("/api/classes/join", json={"code": klass["code"], "name": "Fuzz Student"}).get_json()
+        self.student_id, self.student_token = pupil["student_id"], pupil["student_token"]
+        challenge = {"token": self.teacher_token, "moves": [], "seconds": 600}
+        self.challenge_id = self.client.post(f"/api/classes/{self.class_id}/challenges", json=challenge).get_json()["id"]
 
     def snapshot(self):
         state = self.client.get(f"/api/games/{self.game_id}").get_json()
+        klass = self.app.extensions["classes"].get(self.class_id)
         return (state["version"], json.dumps(state["history"]), state["status"],
-                len(self.arcade.store.all()), len(self.arcade.arenas))
+                len(self.arcade.store.all()), len(self.arcade.arenas), klass.version)
 
     def stop_arenas(self):
         for job in list(self.arcade.arenas.values()):
@@ -127,7 +141,8 @@ def assert_clear_refusal(response, what):
 def test_every_route_refuses_bad_input_clearly_and_changes_nothing(target, path, method, req):
     rule = next(r for p, m, r in rules(target.app) if p == path and m == method)
     values = {"game_id": target.game_id, "job_id": next((j.id for j in target.arcade.arenas.values()), "nope"),
-              "name": (PRESETS + EXAMPLES)[0] if method == "GET" else "nope", "filename": "js/play.js"}
+              "name": (PRESETS + EXAMPLES)[0] if method == "GET" else "nope", "filename": "js/play.js",
+              "class_id": target.class_id, "challenge_id": target.challenge_id, "student_id": target.student_id}
     values.update(req["params"])
     url = path
     for arg in rule.arguments:
@@ -165,9 +180,11 @@ EVENTS = events(create_app(CONFIG))
 def socket_payloads(target_ids):
     game_ids = st.one_of(st.sampled_from(target_ids), texts, json_values)
     tokens = st.one_of(st.none(), texts, json_values, st.just("wrong-token"))
+    class_ids = st.one_of(st.sampled_from(target_ids), texts, json_values)
     moves = st.one_of(st.sampled_from(["1:1", "2:1", "1:2", " 1:1 ", "1:01", "9:9"]), texts, json_values)
     return st.one_of(json_values, st.fixed_dictionaries(
-        {}, optional={"game_id": game_ids, "token": tokens, "move": moves, "extra": json_values}))
+        {}, optional={"game_id": game_ids, "class_id": class_ids, "token": tokens, "move": moves,
+                      "extra": json_values}))
 
 
 @pytest.mark.parametrize("event", EVENTS)
@@ -175,7 +192,7 @@ def socket_payloads(target_ids):
 @given(data=st.data())
 def test_every_event_refuses_bad_input_clearly_and_changes_nothing(target, event, data):
     """Without a seat's token nothing may change; every refusal is an ``error`` with a code."""
-    payload = data.draw(socket_payloads([target.game_id]))
+    payload = data.draw(socket_payloads([target.game_id, target.class_id]))
     before = target.snapshot()
     target.sio.get_received()
     target.sio.emit(event, payload)
@@ -216,3 +233,28 @@ def test_a_seat_holder_with_bad_input_changes_nothing(target, event, data):
     if state["status"] == "over" or event == "restart":
         target.sio.emit("restart", {"game_id": target.game_id, "token": target.tokens[0]})
         target.sio.get_received()
+
+
+# ----- classes, with real tokens ------------------------------------------------------------------------
+# (but the class's deletion, tested in test_classes: here it would end the fuzz's class)
+CLASS_ROUTES = [(path, method) for path, method in ROUTES if path.startswith("/api/classes/<class_id>")
+                and (path, method) != ("/api/classes/<class_id>", "DELETE")]
+
+
+@pytest.mark.parametrize("path,method", CLASS_ROUTES)
+@FUZZ
+@given(body=BODIES, who=st.sampled_from(["teacher", "student"]))
+def test_a_class_route_with_a_real_token_and_a_bad_body_changes_nothing(target, path, method, body, who):
+    """The teacher's or a student's own token, a body with fields valid or wrong: an accepted
+    request is a 2xx; a refused one a clear 4xx that leaves the class as it was."""
+    token = target.teacher_token if who == "teacher" else target.student_token
+    url = (path.replace("<class_id>", target.class_id).replace("<challenge_id>", target.challenge_id)
+           .replace("<student_id>", target.student_id + "x"))  # never removes the fuzz's own student
+    before = target.snapshot()
+    if method == "POST":
+        response = target.client.post(url, json={**body, "token": token})
+    else:
+        response = target.client.open(url, method=method, query_string={"token": token})
+    assert_clear_refusal(response, (method, url, str(body)[:120]))
+    if response.status_code >= 400:
+        assert target.snapshot() == before, (method, url, body)

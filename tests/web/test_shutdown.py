@@ -56,13 +56,14 @@ def alive(pid: int) -> bool:
 
 
 class Server:
-    """``python -m webapp --store PATH`` on a free port, in its own process group."""
+    """``python -m webapp --store PATH [ARGS]`` on a free port, in its own process group."""
 
-    def __init__(self, store: Path, log: Path):
+    def __init__(self, store: Path, log: Path, *args: str):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.out = open(log, "ab")
-        self.proc = start_process_group([sys.executable, "-m", "webapp", "--port", str(self.port), "--store", str(store)],
+        self.proc = start_process_group([sys.executable, "-m", "webapp", "--port", str(self.port), "--store", str(store),
+                                         *args],
                                         cwd=ROOT, stdout=self.out, stderr=subprocess.STDOUT,
                                      env={k: v for k, v in os.environ.items() if k != "ARCADE_STORE"})
         deadline = time.monotonic() + 60

@@ -132,7 +132,7 @@ def test_the_ais_search_is_the_movers_to_wait_for(client, socket_client, inbox, 
     first = inbox.wait("state", lambda s: len(s["history"]) == 1)
     socket_client.emit("move", {"game_id": gid, "token": token, "move": first["legal_moves"][0]})
     inbox.wait("state", lambda s: len(s["history"]) == 3)
-    assert asked == [("127.0.0.1", True), ("127.0.0.1", True)]
+    assert asked == [("addr:127.0.0.1", True), ("addr:127.0.0.1", True)]  # no cookie: the address
 
 
 def test_restart_cancels_and_resets(client, socket_client, inbox):

@@ -16,9 +16,8 @@ from engine.agents import parse_agent
 from engine.games import get_game
 from tests.web.test_search_pool import big_nim, in_thread, wait_until
 from tests.web.test_shutdown import Server
-from webapp import DEFAULTS
+from webapp.config import DEFAULTS
 from webapp.search_pool import SearchPool
-from webapp.security import DEFAULTS as SECURITY
 
 GREEDY = "alphabeta:time=60"  # asks for a minute a move (the server caps it)
 HEAVY = {"game": "cantris", "options": {"board": "10x5", "seed": 3}}
@@ -97,10 +96,10 @@ def test_one_greedy_client_gets_429s_and_the_people_playing_get_their_games(serv
     assert error["code"] == "too_many" and "one at a time" in error["message"]
     # a creation flood from another address: the limit, then 429 with Retry-After
     flood, statuses = client_from("127.0.0.3"), []
-    while len(statuses) < 2 * SECURITY["CREATE_LIMIT"] and 429 not in statuses:
+    while len(statuses) < 2 * DEFAULTS["CREATE_LIMIT"] and 429 not in statuses:
         statuses.append(flood.post(f"{url}/api/games", timeout=10, json={
             "game": "nim", "players": ["human", "human"]}).status_code)
-    assert statuses.count(201) >= SECURITY["CREATE_LIMIT"] and statuses[-1] == 429
+    assert statuses.count(201) >= DEFAULTS["CREATE_LIMIT"] and statuses[-1] == 429
     r = flood.post(f"{url}/api/games", timeout=10, json={"game": "nim", "players": ["human", "human"]})
     assert int(r.headers["Retry-After"]) >= 1 and "too many new games" in refused_clearly(r, "rate_limited")["error"]
 

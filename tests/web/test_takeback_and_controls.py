@@ -87,6 +87,48 @@ def test_a_move_answers_a_pending_offer(client, socket_client, inbox):
     assert moved["takeback_offer"] is None
 
 
+def test_a_double_click_takes_back_one_turn_only(client, socket_client, inbox):
+    """Issue 33, finding 7: the second of two takebacks for the ply the client saw is stale."""
+    gid, (token, _), _ = new_game(client, piles="4,5,6")
+    socket_client.emit("join", {"game_id": gid, "token": token})
+    socket_client.emit("move", {"game_id": gid, "token": token, "move": "1:1"})
+    two = inbox.wait("state", lambda s: len(s["history"]) == 2)
+    socket_client.emit("move", {"game_id": gid, "token": token, "move": two["legal_moves"][0]})
+    four = inbox.wait("state", lambda s: len(s["history"]) == 4)
+    socket_client.emit("takeback", {"game_id": gid, "token": token, "ply": 4})
+    socket_client.emit("takeback", {"game_id": gid, "token": token, "ply": 4})
+    assert inbox.wait("error")["code"] == "stale"
+    back = inbox.wait("state", lambda s: s["version"] > four["version"])
+    assert back["history"] == two["history"]
+    assert client.get(f"/api/games/{gid}").get_json()["history"] == two["history"]
+
+
+def test_both_seats_pressing_at_once_take_back_one_move(client, socket_client, inbox):
+    gid, (t0, t1), _ = new_game(client, players=("human", "human"))
+    socket_client.emit("join", {"game_id": gid, "token": t0})
+    socket_client.emit("move", {"game_id": gid, "token": t0, "move": "1:1"})
+    socket_client.emit("move", {"game_id": gid, "token": t1, "move": "2:1"})
+    two = inbox.wait("state", lambda s: len(s["history"]) == 2)
+    socket_client.emit("takeback", {"game_id": gid, "token": t1, "ply": 2})  # offers
+    socket_client.emit("takeback", {"game_id": gid, "token": t0, "ply": 2})  # accepts: 2-1 undone
+    socket_client.emit("takeback", {"game_id": gid, "token": t0, "ply": 2})  # the second press: stale
+    assert inbox.wait("error")["code"] == "stale"
+    assert [h["move"] for h in client.get(f"/api/games/{gid}").get_json()["history"]] == [two["history"][0]["move"]]
+
+
+@pytest.mark.parametrize("ply, code", [(-1, "bad_payload"), ("2", "bad_payload"), (1.5, "bad_payload"),
+                                       (True, "bad_payload"), (7, "stale")])  # 7: a ply the game never showed
+def test_a_bad_ply_is_refused(client, socket_client, inbox, ply, code):
+    gid, (t0, _), _ = new_game(client, players=("human", "alphabeta"))
+    socket_client.emit("join", {"game_id": gid, "token": t0})
+    socket_client.emit("move", {"game_id": gid, "token": t0, "move": "1:1"})
+    inbox.wait("state", lambda s: len(s["history"]) == 2)
+    before = client.get(f"/api/games/{gid}").get_json()
+    socket_client.emit("takeback", {"game_id": gid, "token": t0, "ply": ply})
+    assert inbox.wait("error")["code"] == code
+    assert client.get(f"/api/games/{gid}").get_json() == before
+
+
 @pytest.mark.parametrize("who, code", [("spectator", "token_required"), ("nobody_moved", "nothing_to_take_back")])
 def test_takeback_refusals_change_nothing(client, socket_client, inbox, who, code):
     gid, (t0, _), _ = new_game(client, players=("human", "human"))

@@ -29,6 +29,10 @@
   let timeline = { game: null, lastPly: null, starts: new Map(), busyUntil: 0 };
 
   ArcadeViews.register("blacksin", {
+    moveWords(move) {
+      return { draw: "draw a card", stop: "stop", erase_self: "erase own last card",
+               erase_opponent: "erase the other's last card" }[move] || move;
+    },
     render(root, state, ctx) {
       const b = state.board;
       const over = state.status !== "playing";
@@ -215,15 +219,17 @@
     const buttons = MOVES.map(([move, label]) => {
       const enabled = legal.has(move) && ctx.canMove;
       const what = describe(state, ctx, mover, move, legal.has(move));
+      // (on the other side's turn the buttons say what that side may do, not "my")
+      const words = ctx.seat === mover ? label : cap(ArcadeViews.moveWords("blacksin", move));
       const button = el("button", { type: "button", class: `bs-move bs-move-${move}`, title: what },
-        el("span", { class: "bs-move-label", text: label }),
+        el("span", { class: "bs-move-label", text: words }),
         el("span", { class: "bs-move-what", text: what }));
       moveTarget(button, move, ctx, legal.has(move));
       if (!enabled) button.disabled = true;
       return button;
     });
     return el("div", { class: "bs-moves", "data-testid": "bs-moves", role: "group",
-      "aria-label": `moves for ${state.sides[mover]}` }, ...buttons);
+      "aria-label": ctx.seat === mover ? "your moves" : `${cap(state.sides[mover])}'s moves` }, ...buttons);
   }
 
   /** What a move would do, for the side to move, in a few words. */

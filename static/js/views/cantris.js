@@ -20,6 +20,10 @@
   let anim = null;
 
   ArcadeViews.register("cantris", {
+    moveWords(move) {  // notation counts from 0, people from 1
+      const [r, c] = move.split(",").map(Number);
+      return `row ${r + 1}, column ${c + 1}`;
+    },
     render(root, state, ctx) {
       const b = state.board;
       const over = state.status !== "playing";

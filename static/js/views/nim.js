@@ -4,6 +4,10 @@
   const { el, moveTarget } = ArcadeViews;
 
   ArcadeViews.register("nim", {
+    moveWords(move) {
+      const [pile, take] = move.split(":");
+      return `take ${take} from pile ${pile}`;
+    },
     render(root, state, ctx) {
       const legal = new Set(state.legal_moves);
       const piles = state.board.piles;

@@ -19,7 +19,11 @@
   // push arrives right after a move): a new render resumes it where the old one was.
   let animating = null;  // {key, started, duration}
 
+  const DOT_R = 8;  // a Bridg-It point's radius (SVG units)
   ArcadeViews.register("shannon", {
+    moveWords(move, seat) {  // seat 0 is Short (colours), seat 1 Cut (deletes)
+      return `${seat === 1 ? "cut" : "colour"} ${move}`;
+    },
     render(root, state, ctx) {
       const b = state.board;
       const width = root.clientWidth || 960;
@@ -62,7 +66,9 @@
           moveTarget(g, e, ctx, legal.has(e), { click: false, label: `${mover === 0 ? "colour" : "cut"} ${e}` });
           if (g.classList.contains("move-target")) {
             free.push({ move: e, a: p, b: q, node: g });
-            g.addEventListener("focus", () => showHover(hover, e, geo, mover));
+            // (a tag for the keyboard's focus only: the page puts the focus back after a reply,
+            // and a tag on the first free edge then would read as a hint)
+            g.addEventListener("focus", () => { if (g.matches(":focus-visible")) showHover(hover, e, geo, mover); });
             g.addEventListener("blur", () => hover.setAttribute("visibility", "hidden"));
           }
         }
@@ -85,7 +91,7 @@
         }
       }
 
-      const board = svg("svg", { class: "shn-svg" + (over ? ` over-${over}` : ""), viewBox: `0 0 ${W} ${H}`,
+      const board = svg("svg", { class: "shn-svg" + (over ? ` over-${over}` : "") + (geo.bars ? " bridgit" : ""), viewBox: `0 0 ${W} ${H}`,
         role: "group", "aria-label": "Shannon switching game board",
         dataset: { mover: mover == null ? "none" : String(mover), testid: "shannon-board" } },
         layers.edges, layers.marks, layers.vertices, layers.tags, hover);
@@ -113,6 +119,10 @@
     const size = {};  // v -> {r (terminal-aware), w (half width of a pill), fs}
     for (const v of b.vertices) {
       const terminal = v === b.start || v === b.goal;
+      if (b.style === "bridgit" && !terminal) {  // Bridg-It's points: small dots, the edges count
+        size[v] = { r: DOT_R, w: DOT_R, fs: MIN_FS, terminal, dot: true };
+        continue;
+      }
       const r = terminal ? radius + 8 : radius;
       const fs = Math.max(MIN_FS, v.length <= 2 ? (terminal ? 24 : 20) : v.length <= 4 ? 15 : 14);
       const text = v.length * fs * 0.6;  // about the label's width
@@ -161,6 +171,11 @@
       ? svg("rect", { class: c, x: x - s.w - grow, y: y - s.r - grow, width: 2 * (s.w + grow), height: 2 * (s.r + grow), rx: s.r + grow })
       : svg("circle", { class: c, cx: x, cy: y, r: s.r + grow });
     const g = svg("g", { class: cls.join(" "), dataset: { vertex: v } }, svg("title", { text: role ? `${v}: ${role}` : v }));
+    if (s.dot) {
+      g.classList.add("dot");
+      g.append(svg("circle", { class: "shn-disc", cx: x, cy: y, r: s.r }));
+      return g;
+    }
     if (role) g.append(shape(7, "shn-ring"));
     g.append(shape(0, "shn-disc"), svg("text", { x, y, dy: "0.35em", "font-size": s.fs, text: v }));
     if (role) {

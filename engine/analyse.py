@@ -1,0 +1,127 @@
+"""The exact verdict on every legal move: win, loss or draw for the side to move, and in how
+many plies under perfect play (``python -m engine analyse``).
+
+Each move's position is solved to the end by the full engine (alpha-beta with its table),
+within a time budget shared by the moves; a move whose position is not solved in time gets
+``outcome: null`` and the answer a ``note`` saying so. ``distance`` counts the move itself:
+1 is a move that ends the game. Both players are taken to prefer the fastest win and the
+slowest loss, as the engine's scores do; a draw has no such preference, so its distance is
+``null``.
+
+Solved positions are kept per game configuration (its name and options): the table the
+solves filled answers the next position of the same game, and a position analysed once is
+answered from memory.
+
+>>> from engine.games import get_game
+>>> nim = get_game("nim").from_options({"piles": "1,2"})
+>>> [(m["move"], m["outcome"], m["distance"]) for m in analyse(nim, nim.start())["moves"]]
+[('1:1', 'loss', 2), ('2:1', 'loss', 2), ('2:2', 'win', 1)]
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import OrderedDict
+from typing import Any
+
+from .game import CHANCE, DRAW, Game
+from .search import MATE_BOUND, WIN, TranspositionTable, search_root
+
+DEFAULT_BUDGET = 2.0  # seconds for all the moves of one position
+MAX_CONFIGS = 16  # game configurations whose solved positions are kept (least recently used go)
+MAX_POSITIONS = 10_000  # analysed positions kept per configuration
+
+
+class _Config:
+    """What is kept for one game configuration: the table and the answers."""
+
+    def __init__(self) -> None:
+        self.table = TranspositionTable()
+        self.answers: OrderedDict[Any, dict] = OrderedDict()
+
+
+_CONFIGS: OrderedDict[str, _Config] = OrderedDict()
+_LOCK = threading.Lock()
+
+
+def config_key(game: Game) -> str:
+    """A game configuration's name: the game and its options."""
+    return game.name + ":" + json.dumps(game.settings, sort_keys=True, default=str)
+
+
+def _config(game: Game) -> _Config:
+    key = config_key(game)
+    kept = _CONFIGS.pop(key, None) or _Config()
+    _CONFIGS[key] = kept
+    while len(_CONFIGS) > MAX_CONFIGS:
+        _CONFIGS.popitem(last=False)
+    return kept
+
+
+def forget() -> None:
+    """Drop every kept configuration (tests, benchmarks)."""
+    with _LOCK:
+        _CONFIGS.clear()
+
+
+def verdict(game: Game, state, move, mover: int, table: TranspositionTable, budget: float) -> tuple[dict, int]:
+    """The verdict on ``move`` for ``mover`` and the nodes searched for it."""
+    text = game.notation(state, move)
+    after = game.play(state, move)
+    status = game.status(after)
+    if status is not None:
+        outcome = "draw" if status == DRAW else "win" if status == mover else "loss"
+        return {"move": text, "outcome": outcome, "distance": None if outcome == "draw" else 1}, 0
+    if budget <= 0:
+        return {"move": text, "outcome": None, "distance": None}, 0
+    result = search_root(game, after, depth=0, budget=budget, table=table)
+    nodes = result.stats.nodes
+    if not (result.completed and result.exact):
+        return {"move": text, "outcome": None, "distance": None}, nodes
+    score = result.score if game.to_move(after) == mover else -result.score  # now the mover's view
+    if abs(score) >= MATE_BOUND:
+        outcome = "win" if score > 0 else "loss"
+        return {"move": text, "outcome": outcome, "distance": 1 + int(round(WIN - abs(score)))}, nodes
+    if score == 0:
+        return {"move": text, "outcome": "draw", "distance": None}, nodes
+    return {"move": text, "outcome": None, "distance": None}, nodes  # a mix of chances: no result
+
+
+def analyse(game: Game, state, budget: float = DEFAULT_BUDGET) -> dict:
+    """Every legal move of ``state`` with its verdict for the side to move (CONTRACT.md's
+    ``analyse --json``), plus ``nodes`` searched, ``elapsed_ms`` and ``cached``."""
+    if game.status(state) is not None:
+        raise ValueError("the game is over at that position: there is no move to judge")
+    mover = game.to_move(state)
+    if mover == CHANCE:
+        raise ValueError("chance is to move: there is no player's move to judge")
+    if not 0 < budget <= 600:
+        raise ValueError(f"the budget must be between 0 and 600 seconds, got {budget}")
+    started = time.perf_counter()
+    with _LOCK:
+        kept = _config(game)
+        answer = kept.answers.get(state)
+        if answer is not None:
+            kept.answers.move_to_end(state)
+            return dict(answer, cached=True, nodes=0, elapsed_ms=round((time.perf_counter() - started) * 1000, 3))
+        moves, nodes = [], 0
+        deadline = started + budget
+        for move in game.moves(state):
+            entry, searched = verdict(game, state, move, mover, kept.table, deadline - time.perf_counter())
+            moves.append(entry)
+            nodes += searched
+        answer = {"game": game.name, "to_move": game.to_move_name(state), "moves": moves}
+        unsolved = sum(m["outcome"] is None for m in moves)
+        if unsolved:
+            answer["note"] = (f"{unsolved} of {len(moves)} moves could not be solved within {budget:g} s: "
+                              "the game from there is too big to search to the end here")
+        else:
+            kept.answers[state] = answer
+            while len(kept.answers) > MAX_POSITIONS:
+                kept.answers.popitem(last=False)
+    return dict(answer, cached=False, nodes=nodes, elapsed_ms=round((time.perf_counter() - started) * 1000, 3))
+
+
+__all__ = ["DEFAULT_BUDGET", "analyse", "config_key", "forget", "verdict"]

@@ -1,0 +1,22 @@
+/* One student's game for a projector: the board large, whose turn, the moves and the last
+ * AI search, live (a spectator of the game); the search tree one click away. */
+"use strict";
+(function () {
+  const { drawBoard, statusText } = ArcadeClass;
+  const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
+  const gameId = document.querySelector(".projector").dataset.gameId;
+  const socket = io({ transports: ["websocket", "polling"] });
+  socket.on("connect", () => socket.emit("join", { game_id: gameId }));
+  socket.on("state", (state) => {
+    if (state.id !== gameId) return;
+    $("status").textContent = statusText(state, null);
+    drawBoard(document.getElementById("board"), state, {});
+    const n = state.history.length;
+    $("projector-moves").textContent = `${n} move${n === 1 ? "" : "s"}`;
+    const stats = state.ai && state.ai.last_stats;
+    $("ai-stats").textContent = !stats ? "No AI search yet"
+      : !stats.nodes ? `The AI's last move (${stats.move}) needed no search`
+      : `Last AI search: ${stats.score_text} at depth ${stats.depth}, ${Number(stats.nodes).toLocaleString("en")} positions`;
+  });
+  socket.on("error", (msg) => { $("status").textContent = msg.message; });
+})();

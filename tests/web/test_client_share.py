@@ -1,0 +1,97 @@
+"""Finding 3 of issue 33: the search pool is shared by client, not by game. One client's
+thirty games (or thirty hints) take one turn in the line; a client may have a bounded number
+of requests waiting (then a clear 429 ``busy``); a hint or a teaching search nobody waits
+for any more (a socket gone, a connection closed) is cancelled."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from types import SimpleNamespace
+from urllib.parse import urlsplit
+
+import pytest
+import requests
+
+from engine.agents import parse_agent
+from tests.web.test_search_pool import big_nim, in_thread, wait_until
+from webapp.search_pool import SearchPool
+from webapp.search_queue import FairQueue
+from webapp.sessions import ArcadeError
+
+BIG = ",".join(["30"] * 10)  # misère Nim no search solves in seconds
+
+
+def test_the_line_serves_clients_in_turn_whatever_they_queued():
+    q = FairQueue()
+    for game in range(30):  # one client, thirty games asking a hint each
+        q.put(SimpleNamespace(user="greedy", key=f"g{game}", table=None))
+    q.put(SimpleNamespace(user="person", key="mine", table=None))
+    served = [q.pop().user for _ in range(3)]
+    assert served == ["greedy", "person", "greedy"]  # second in line, not thirty-first
+
+
+def test_a_client_may_have_a_bounded_number_of_requests_waiting():
+    one = SearchPool(1, max_queued=2, address_factor=2)
+    try:
+        assert one.wait_ready()
+        nim, agent = big_nim(), parse_agent("alphabeta:time=20")
+        ask = dict(client="greedy", address="addr:1", refusable=True)
+        running = in_thread(one.choose, agent, nim, nim.start(), cancel=(stop := threading.Event()), key="g0", **ask)
+        wait_until(lambda: one.stats()["workers"][0]["key"] == "g0")
+        waiting = [in_thread(one.choose, agent, nim, nim.start(), cancel=stop, key=f"g{i}", **ask) for i in (1, 2)]
+        wait_until(lambda: sum(one.stats()["queued"].values()) == 2)
+        with pytest.raises(ArcadeError) as refused:
+            one.choose(agent, nim, nim.start(), cancel=stop, key="g3", **ask)
+        assert refused.value.status == 429 and refused.value.code == "busy" and "wait for" in refused.value.message
+        # another client of the same address still may, up to the address's bound (2 x 2)
+        other = dict(ask, client="another")
+        more = [in_thread(one.choose, agent, nim, nim.start(), cancel=stop, key=f"o{i}", **other) for i in (1, 2)]
+        wait_until(lambda: sum(one.stats()["queued"].values()) == 4)
+        with pytest.raises(ArcadeError) as flood:
+            one.choose(agent, nim, nim.start(), cancel=stop, key="x", **dict(ask, client="third"))
+        assert flood.value.code == "busy" and "your address" in flood.value.message
+        # an AI move (not refusable) is never refused: its game would stall
+        stop.set()
+        for t in [running, *waiting, *more]:
+            t.join(30)
+    finally:
+        one.shutdown()
+
+
+def worker_busy(server) -> bool:
+    return any(w["key"] for w in server.app.extensions["arcade"].ai.pool.stats()["workers"])
+
+
+def freed(server) -> None:
+    """The worker becomes idle, and stays so (not a gap between two searches of one request)."""
+    wait_until(lambda: not worker_busy(server), timeout=10)
+    time.sleep(1.0)
+    assert not worker_busy(server)
+
+
+def test_a_hint_is_cancelled_when_its_socket_disconnects(make_live_server, players):
+    server = make_live_server(AI_PROCESSES=1, HINT_TIME=30.0, AI_TIME_CAP=30.0)
+    assert server.app.extensions["arcade"].ai.pool.wait_ready()
+    data = requests.post(f"{server.url}/api/games", timeout=10, json={
+        "game": "nim", "options": {"piles": BIG}, "players": ["human", "human"]}).json()
+    asker = players(server.url)
+    asker.sio.emit("hint", {"game_id": data["id"], "token": data["seats"][0]["token"]})
+    wait_until(lambda: worker_busy(server), timeout=15)
+    asker.close()
+    freed(server)  # the hint had 30 s; nobody waits for it any more
+
+
+def test_a_teaching_search_is_cancelled_when_its_connection_closes(make_live_server):
+    server = make_live_server(AI_PROCESSES=1, COMPARE_TIME_CAP=30.0, AI_TIME_CAP=30.0)
+    assert server.app.extensions["arcade"].ai.pool.wait_ready()
+    gid = requests.post(f"{server.url}/api/games", timeout=10, json={
+        "game": "nim", "options": {"piles": BIG}, "players": ["human", "human"]}).json()["id"]
+    where = urlsplit(server.url)
+    page = socket.create_connection((where.hostname, where.port), timeout=10)
+    page.sendall(f"GET /api/games/{gid}/compare?depth=0 HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    wait_until(lambda: worker_busy(server), timeout=15)
+    page.close()  # the page is closed: seven rungs of 30 s each are nobody's to wait for
+    freed(server)
+    assert requests.get(f"{server.url}/api/catalog", timeout=10).status_code == 200

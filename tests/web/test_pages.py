@@ -1,0 +1,18 @@
+"""The site's pages as a browser gets them: an unknown page or game is a page in the site's
+layout (its header, a phone's viewport, a way back), never a bare error; the API stays JSON."""
+
+import pytest
+
+
+@pytest.mark.parametrize("path", ["/no-such-page", "/play/NOSUCHID", "/replay/NOSUCHID", "/play/NOSUCHID/tree"])
+def test_a_missing_page_is_a_page_of_the_site_with_a_way_back(client, path):
+    r = client.get(path, headers={"Accept": "text/html"})
+    page = r.get_data(as_text=True)
+    assert r.status_code == 404 and r.mimetype == "text/html"
+    assert 'name="viewport"' in page and 'class="topbar"' in page
+    assert 'href="/" data-testid="error-back"' in page and "does not exist" in page
+
+
+def test_the_api_still_answers_json(client):
+    r = client.get("/api/no-such-endpoint")
+    assert r.status_code == 404 and r.get_json()["error"] == "no such API endpoint"

@@ -1,0 +1,35 @@
+"""Classroom mode: a teacher gathers a class by a join code, sees every student's game live,
+projects one, and challenges the class to find the best move (CONTRACT.md "Classes").
+
+- :mod:`.storage`: where classes live (SQLite next to the games, or the games' Redis);
+- :mod:`.roster`: classes, students and their games (:class:`~.roster.Classroom`);
+- :mod:`.challenges`: one position for the whole class and the engine's verdict on it;
+- :mod:`.routes`: the HTTP API and the pages; :mod:`.events`: Socket.IO.
+
+``init_app(app)`` wires it into an app made by :func:`webapp.create_app`.
+"""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from ..store import DAY
+from .storage import open_class_store
+
+
+def init_app(app: Flask) -> None:
+    from . import events, routes
+    from .roster import Classroom
+
+    arcade = app.extensions["arcade"]
+    keep_days = app.config["KEEP_CLASS_DAYS"] or app.config["KEEP_FINISHED_DAYS"]
+    classroom = Classroom(open_class_store(arcade.store.backend), arcade, keep=float(keep_days) * DAY,
+                          game_limit=int(app.config["CLASS_GAME_LIMIT"]),
+                          game_period=float(app.config["CLASS_GAME_PERIOD"]),
+                          limiter=app.extensions["rate_limits"].limiter)
+    push = events.ClassPush(arcade.socketio, classroom)
+    arcade.ai.on_push.append(push.game_changed)
+    app.extensions["classes"] = classroom
+    app.extensions["class_push"] = push
+    app.register_blueprint(routes.bp)
+    events.register(arcade.socketio, classroom)

@@ -1,0 +1,398 @@
+"""A class and its students: creating, joining, nicknames, the students' games, the teacher's view.
+
+:class:`Classroom` changes classes through their store with compare-and-set (as
+:class:`~webapp.sessions.SessionStore` changes games), and creates students' games through the
+game store's own ``create``: the server reaches games only through the engine's registry.
+
+A student's games are ordinary games whose human seats open with the student's own token
+(the game keeps its hash, as for any seat), so one secret in the student's browser opens
+every game the student plays; the teacher's token manages them.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import secrets
+import threading
+import time
+import unicodedata
+from typing import Any, Callable, Iterable, TypeVar
+
+from limits import RateLimitItemPerSecond
+from limits.strategies import RateLimiter
+
+from engine.agents import parse_agent
+from engine.game import IllegalMove
+from engine.games import get_game
+from engine.options import OptionError
+
+from ..sessions import ArcadeError, GameSession, Seat
+from ..store import hash_token
+from .storage import ClassRecord, ClassStore
+
+T = TypeVar("T")
+
+#: Join codes: no look-alikes (no 0/O/Q/D, 1/I/L/J, 2/Z, 5/S, 8/B, U/V) for codes read off a wall.
+CODE_ALPHABET = "ACEFGHKMNPRTWXY34679"
+CODE_LENGTH = 6
+NAME_MAX = 24  # characters of a nickname
+CLASS_NAME_MAX = 60
+MAX_STUDENTS = 200
+CAS_RETRIES = 30
+HTML_ISH = re.compile(r"[<>&\"'`]|://")
+
+ADJECTIVES = ("Brave", "Calm", "Clever", "Curious", "Eager", "Gentle", "Happy", "Jolly", "Kind", "Lucky",
+              "Mighty", "Nimble", "Patient", "Quick", "Quiet", "Shiny", "Smart", "Sunny", "Swift", "Witty")
+ANIMALS = ("Badger", "Beaver", "Dolphin", "Falcon", "Fox", "Gecko", "Heron", "Koala", "Lemur", "Lynx",
+           "Otter", "Owl", "Panda", "Penguin", "Puffin", "Rabbit", "Robin", "Seal", "Tiger", "Wombat")
+
+
+def suggest_nickname(taken: Iterable[str] = (), rng: random.Random | None = None) -> str:
+    """A friendly two-word nickname not in ``taken`` (compared case-insensitively).
+
+    >>> suggest_nickname(rng=random.Random(1)).count(" ")
+    1
+    """
+    rng = rng or random.SystemRandom()
+    lowered = {name.casefold() for name in taken}
+    for _ in range(50):
+        name = f"{rng.choice(ADJECTIVES)} {rng.choice(ANIMALS)}"
+        if name.casefold() not in lowered:
+            return name
+    return f"{rng.choice(ADJECTIVES)} {rng.choice(ANIMALS)} {rng.randint(2, 99)}"
+
+
+def clean_nickname(name: Any) -> str:
+    """A nickname as the class shows it (spaces collapsed), or ArcadeError saying what is wrong.
+
+    >>> clean_nickname("  Swift   Otter ")
+    'Swift Otter'
+    >>> clean_nickname("<b>me</b>")
+    Traceback (most recent call last):
+    ...
+    webapp.sessions.ArcadeError: a nickname is plain text: no <, >, &, quotes or links
+    """
+    if not isinstance(name, str):
+        raise ArcadeError("bad_name", "the nickname must be text")
+    name = " ".join(unicodedata.normalize("NFC", name).split())
+    if not name:
+        raise ArcadeError("bad_name", "the nickname is empty: type a name your class will know you by")
+    if HTML_ISH.search(name):
+        raise ArcadeError("bad_name", "a nickname is plain text: no <, >, &, quotes or links")
+    if len(name) > NAME_MAX:
+        raise ArcadeError("bad_name", f"the nickname is {len(name)} characters long: at most {NAME_MAX}")
+    if any(unicodedata.category(ch).startswith("C") for ch in name):
+        raise ArcadeError("bad_name", "a nickname cannot hold control characters")
+    return name
+
+
+def clean_code(code: Any) -> str:
+    """A typed join code, upper-cased, spaces and dashes dropped.
+
+    >>> clean_code(" k7m-4ap ")
+    'K7M4AP'
+    """
+    if not isinstance(code, str) or not code.strip():
+        raise ArcadeError("bad_code", "type the class code your teacher shows (6 letters and digits)")
+    return re.sub(r"[\s-]", "", code).upper()[:16]
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def student_seat(session: GameSession, token_hash: str) -> int | None:
+    """The seat a student holds in a game (None: not theirs)."""
+    return next((s.index for s in session.seats if s.token_hash == token_hash), None)
+
+
+def game_summary(session: GameSession, seat: int | None) -> dict:
+    """What the class shows of one student's game (CONTRACT.md's fields and more)."""
+    result = session.result()
+    outcome = None
+    if result is not None and seat is not None:
+        winner = result.get("winner")
+        outcome = "draw" if winner is None else ("win" if winner == seat else "loss")
+    stats = session.last_stats or {}
+    return {"id": session.id, "status": "over" if result else "playing", "version": session.version,
+            "to_move": session.to_move(), "result": result, "seat": seat, "outcome": outcome,
+            "moves": len(session.history), "abandoned": session.abandoned,
+            "players": [s.agent.spec for s in session.seats], "last_score": stats.get("score_text")}
+
+
+def thumbnail(session: GameSession) -> dict:
+    """The game state a thumbnail draws (the views read the board, the last moves, whose turn)."""
+    data = session.to_json()
+    data["history"] = [{"seat": h["seat"], "move": h["move"]} for h in data["history"][-6:]]
+    return data
+
+
+class Classroom:
+    """Every class, through its store (see the module doc)."""
+
+    def __init__(self, store: ClassStore, arcade, *, keep: float, game_limit: int, game_period: float,
+                 limiter: RateLimiter):
+        self.store = store
+        self.arcade = arcade
+        self.keep = keep  # seconds a class stays after its last change
+        # games a class may start per period, counted where the server's other limits are
+        # (Flask-Limiter's storage: Redis when the store is, so every process counts them)
+        self.limiter = limiter
+        self.budget = RateLimitItemPerSecond(game_limit, max(1, round(game_period)))
+        self._locks: dict[str, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+        self._next_expiry = 0.0
+
+    # ----- reading -------------------------------------------------------------------------------
+    def get(self, class_id: Any) -> ClassRecord:
+        record = self.store.get(class_id) if isinstance(class_id, str) and 0 < len(class_id) <= 64 else None
+        if record is None:
+            raise ArcadeError("unknown_class", f"no class with id {str(class_id)[:64]!r} (it may have been deleted)", 404)
+        return record
+
+    @staticmethod
+    def check_teacher(record: ClassRecord, token: Any) -> None:
+        if not isinstance(token, str) or not token:
+            raise ArcadeError("token_required", "the teacher's token is required to do that", 403)
+        if not secrets.compare_digest(record.teacher_hash, hash_token(token[:200])):
+            raise ArcadeError("bad_token", "that token is not this class's teacher token", 403)
+
+    @staticmethod
+    def student_of(record: ClassRecord, token: Any) -> dict:
+        if not isinstance(token, str) or not token:
+            raise ArcadeError("token_required", "a student's token is required to do that", 403)
+        digest = hash_token(token[:200])
+        for student in record.students.values():
+            if secrets.compare_digest(student["token_hash"], digest):
+                return student
+        raise ArcadeError("bad_token", "that token belongs to no student of this class "
+                                       "(a removed student must join again)", 403)
+
+    # ----- changing -----------------------------------------------------------------------------
+    def _lock(self, class_id: str) -> threading.Lock:
+        with self._locks_guard:
+            return self._locks.setdefault(class_id, threading.Lock())
+
+    def update(self, class_id: Any, change: Callable[[ClassRecord], T]) -> tuple[ClassRecord, T]:
+        """Apply ``change`` to a copy of the class and store it (compare-and-set; ``change``
+        raises ArcadeError to refuse, writing nothing, and runs again if it lost a race)."""
+        self.get(class_id)
+        with self._lock(class_id):
+            for _ in range(CAS_RETRIES):
+                current = self.get(class_id)
+                new = current.copy()
+                result = change(new)
+                new.version = current.version + 1
+                new.updated = time.time()
+                if self.store.compare_and_set(new, current.version):
+                    return new, result
+        raise ArcadeError("conflict", "the class kept changing while this request was applied: try again", 409)
+
+    def create(self, body: dict) -> tuple[ClassRecord, str]:
+        """A new class from ``{"name", "game", "options", "opponent"}``: the record and the teacher's token."""
+        unknown = set(body) - {"name", "game", "options", "opponent"}
+        if unknown:
+            raise ArcadeError("bad_request", f"unknown field(s): {', '.join(sorted(unknown))}")
+        name = body.get("name", "")
+        if not isinstance(name, str):
+            raise ArcadeError("bad_request", "'name' (the class's name) must be text")
+        name = " ".join(name.split()) or "My class"
+        if len(name) > CLASS_NAME_MAX or HTML_ISH.search(name):
+            raise ArcadeError("bad_request", f"the class's name must be plain text of at most {CLASS_NAME_MAX} characters")
+        if "game" not in body:
+            raise ArcadeError("bad_request", "missing field 'game' (the game the class plays)")
+        game, opponent = self.settings(body["game"], body.get("options"), body.get("opponent", "alphabeta"))
+        token = secrets.token_urlsafe(18)
+        for _ in range(20):
+            record = ClassRecord(id=secrets.token_urlsafe(6), code=new_code(), name=name, game=game.name,
+                                 settings=game.settings, opponent=opponent, teacher_hash=hash_token(token))
+            if self.store.create(record):
+                return record, token
+        raise ArcadeError("busy", "no free class code was found: try again", 503)
+
+    @staticmethod
+    def settings(game_name: Any, options: Any, opponent: Any):
+        """The class's game (built from its options) and its computer's canonical spec."""
+        try:
+            game_cls = get_game(game_name)
+            options = options or {}
+            if not isinstance(options, dict):
+                raise OptionError("'options' must be an object of name: value")
+            game = game_cls.from_options(options)
+            agent = parse_agent(opponent, game)
+        except (OptionError, IllegalMove) as exc:
+            raise ArcadeError("bad_request", str(exc)) from None
+        if agent.is_human:
+            raise ArcadeError("bad_request", "'opponent' is the computer the students play: an agent, not 'human'")
+        return game, agent.spec
+
+    def join(self, body: dict) -> tuple[ClassRecord, dict, str]:
+        """A student joins with ``{"code", "name"}``: the class, the student, their token."""
+        unknown = set(body) - {"code", "name"}
+        if unknown:
+            raise ArcadeError("bad_request", f"unknown field(s): {', '.join(sorted(unknown))}")
+        code = clean_code(body.get("code"))
+        class_id = self.store.by_code(code)
+        if class_id is None:
+            raise ArcadeError("unknown_code", f"no class has the code {code!r}: check it with your teacher", 404)
+        name = clean_nickname(body.get("name"))
+        token = secrets.token_urlsafe(18)
+
+        def add(record: ClassRecord) -> dict:
+            self._check_name_free(record, name)
+            if len(record.students) >= MAX_STUDENTS:
+                raise ArcadeError("class_full", f"the class is full ({MAX_STUDENTS} students)", 409)
+            student: dict[str, Any] = {"id": secrets.token_urlsafe(6), "name": name,
+                                       "token_hash": hash_token(token), "games": [], "joined": time.time()}
+            record.students[student["id"]] = student
+            record.order.append(student["id"])
+            return student
+
+        record, student = self.update(class_id, add)
+        return record, student, token
+
+    @staticmethod
+    def _check_name_free(record: ClassRecord, name: str, skip: str | None = None) -> None:
+        taken = {s["name"].casefold() for sid, s in record.students.items() if sid != skip}
+        if name.casefold() in taken:
+            others = {s["name"] for s in record.students.values()}
+            raise ArcadeError("name_taken", f"{name!r} is already in this class: try {suggest_nickname(others)!r}",
+                              409)
+
+    def rename(self, class_id: str, student_id: Any, name: Any) -> ClassRecord:
+        name = clean_nickname(name)
+
+        def change(record: ClassRecord) -> None:
+            student = self._student(record, student_id)
+            self._check_name_free(record, name, skip=student["id"])
+            student["name"] = name
+
+        return self.update(class_id, change)[0]
+
+    def remove(self, class_id: str, student_id: Any) -> ClassRecord:
+        """Drop a student (their token opens nothing of the class any more; their games end)."""
+        def change(record: ClassRecord) -> dict:
+            student = self._student(record, student_id)
+            del record.students[student["id"]]
+            record.order.remove(student["id"])
+            return student
+
+        record, student = self.update(class_id, change)
+        for game_id in student["games"]:
+            self.drop_game(game_id)
+        return record
+
+    @staticmethod
+    def _student(record: ClassRecord, student_id: Any) -> dict:
+        student = record.students.get(student_id) if isinstance(student_id, str) else None
+        if student is None:
+            raise ArcadeError("unknown_student", f"no student with id {str(student_id)[:40]!r} in this class", 404)
+        return student
+
+    def delete(self, class_id: str) -> ClassRecord | None:
+        """The class, its students and their games gone at once."""
+        record = self.store.delete(class_id)
+        if record is not None:
+            for student in record.students.values():
+                for game_id in student["games"]:
+                    self.drop_game(game_id)
+        return record
+
+    def drop_game(self, game_id: str) -> None:
+        games = self.arcade.store
+        games.backend.delete(game_id)
+        games.forget(game_id)
+        self.arcade.ai.pool.cancel_key(game_id)
+
+    def expire(self, now: float | None = None) -> list[str]:
+        """Delete the classes (and their games) unchanged for ``keep`` seconds; at most once a minute."""
+        now = time.time() if now is None else now
+        if now < self._next_expiry:
+            return []
+        self._next_expiry = now + 60.0
+        gone = self.store.expired(now - self.keep)
+        for class_id in gone:
+            self.delete(class_id)
+        return gone
+
+    # ----- students' games --------------------------------------------------------------------
+    def start_game(self, class_id: str, student: dict, client: str) -> tuple[GameSession, dict]:
+        """A game with the class's settings, the student in seat 0, the class's computer in seat 1."""
+        return self._new_game(self.get(class_id), [student, None], client)
+
+    def pair(self, class_id: str, client: str, rng: random.Random | None = None) -> list[list[str]]:
+        """Random pairs of students, each pair a new game between them; an odd one out plays
+        the computer. Returns the pairs (student ids; one id for the odd one)."""
+        record = self.get(class_id)
+        ids = list(record.order)
+        if not ids:
+            raise ArcadeError("no_students", "no student has joined the class yet: nobody to pair")
+        (rng or random.SystemRandom()).shuffle(ids)
+        groups = [ids[i:i + 2] for i in range(0, len(ids), 2)]
+        for group in groups:
+            seats = [record.students[sid] for sid in group] + [None] * (2 - len(group))
+            self._new_game(record, seats, client)
+        return groups
+
+    def _new_game(self, record: ClassRecord, students: list[dict | None], client: str) -> tuple[GameSession, dict]:
+        if not self.limiter.hit(self.budget, "class-games", record.id):
+            raise ArcadeError("rate_limited", "this class is starting games too fast: wait a few seconds", 429)
+        players = ["human" if s is not None else record.opponent for s in students]
+        body = {"game": record.game, "options": record.settings, "players": players}
+        session, created = self.arcade.store.create(body)
+        hashes = [s["token_hash"] if s is not None else None for s in students]
+
+        def bind(s: GameSession) -> None:
+            s.seats = [Seat(seat.index, seat.agent, hashes[seat.index]) for seat in s.seats]
+            s.manage_hash = record.teacher_hash
+            s.extra["class"] = record.id
+            s.touch()
+
+        try:
+            session, _ = self.arcade.store.update(session.id, bind)
+
+            def add(r: ClassRecord) -> None:
+                for s in students:
+                    if s is not None:
+                        self._student(r, s["id"])["games"].append(session.id)
+
+            self.update(record.id, add)
+        except ArcadeError:
+            self.drop_game(session.id)  # nothing half-made: the student (or class) went meanwhile
+            raise
+        session.live.client = client
+        self.arcade.ai.kick(session)
+        answer = {"id": session.id, "url": f"/play/{session.id}", "manage_token": None,
+                  "seats": [dict(seat, token=None, join_url=None) for seat in created["seats"]]}
+        return session, answer
+
+    # ----- the teacher's view -------------------------------------------------------------------
+    def state(self, record: ClassRecord) -> dict:
+        """``GET /api/classes/<id>``: the class, every student with their games (newest last)
+        and the current one's thumbnail, results, and the challenge under way."""
+        students = []
+        for sid in record.order:
+            student = record.students[sid]
+            games, current = [], None
+            for game_id in student["games"]:
+                try:
+                    session = self.arcade.store.get(game_id)
+                except ArcadeError:
+                    continue  # expired
+                games.append(game_summary(session, student_seat(session, student["token_hash"])))
+                current = session
+            outcomes = [g["outcome"] for g in games if g["outcome"] and not g["abandoned"]]
+            students.append({
+                "id": sid, "name": student["name"], "games": games,
+                "current": thumbnail(current) if current is not None else None,
+                "results": {"games": len(games), "wins": outcomes.count("win"), "losses": outcomes.count("loss"),
+                            "draws": outcomes.count("draw")}})
+        from .challenges import challenge_summary  # (challenges imports this module)
+
+        current_challenge = record.challenges.get(record.current_challenge or "")
+        return {"id": record.id, "code": record.code, "name": record.name, "game": record.game,
+                "options": get_game(record.game).from_options(record.settings).public_settings(),
+                "opponent": record.opponent, "version": record.version, "students": students,
+                "challenge": challenge_summary(record, current_challenge) if current_challenge else None}
+

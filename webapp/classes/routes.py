@@ -1,0 +1,268 @@
+"""The classes' HTTP side (CONTRACT.md "Classes"): ``/api/classes...``, ``/join`` and ``/class/<id>``.
+
+A teacher's secret is ``teacher_token``, a student's ``student_token``: either rides as
+``token`` in a JSON body, or as ``?token=`` on a GET or DELETE (403 when wrong or missing).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+from typing import Any
+
+import segno
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
+
+from engine.games import catalog
+
+from ..api import json_body
+from ..clients import client
+from ..security import refused
+from ..sessions import ArcadeError
+from .challenges import challenge_in, challenge_summary, make_challenge, record_answer, reveal_view, student_view
+from .events import students_room
+from .roster import Classroom, student_seat, suggest_nickname
+
+bp = Blueprint("classes", __name__)
+bp.register_error_handler(ArcadeError, refused)
+
+
+def classroom() -> Classroom:
+    return current_app.extensions["classes"]
+
+
+def socketio():
+    return current_app.extensions["arcade"].socketio
+
+
+def changed(class_id: str) -> None:
+    current_app.extensions["class_push"].soon(class_id)
+
+
+def clock() -> float:
+    """Now, as the challenges' deadlines count it."""
+    return time.time()
+
+
+def body_token(body: dict | None = None) -> Any:
+    """The token a request carries: ``token`` in its JSON body, else ``?token=``."""
+    if body is not None and "token" in body:
+        return body["token"]
+    return request.args.get("token")
+
+
+def as_teacher(class_id: str, body: dict | None = None):
+    record = classroom().get(class_id)
+    classroom().check_teacher(record, body_token(body))
+    return record
+
+
+def as_student(class_id: str, body: dict | None = None):
+    record = classroom().get(class_id)
+    return record, classroom().student_of(record, body_token(body))
+
+
+# ----- classes -------------------------------------------------------------------------------------
+@bp.post("/api/classes")
+def create_class():
+    classroom().expire()
+    record, token = classroom().create(json_body())
+    join_url = f"/join?code={record.code}"
+    return jsonify({"id": record.id, "code": record.code, "teacher_token": token, "join_url": join_url,
+                    "dashboard_url": f"/class/{record.id}", "qr_url": f"/api/classes/{record.id}/qr.svg"}), 201
+
+
+@bp.post("/api/classes/join")
+def join_class():
+    classroom().expire()
+    record, student, token = classroom().join(json_body())
+    changed(record.id)
+    return jsonify({"class_id": record.id, "student_id": student["id"], "student_token": token,
+                    "name": student["name"], "class_name": record.name}), 201
+
+
+@bp.get("/api/classes/nickname")
+def nickname():
+    """A friendly two-word nickname to suggest on the join page."""
+    return jsonify({"name": suggest_nickname()})
+
+
+@bp.get("/api/classes/<class_id>")
+def class_state(class_id):
+    return jsonify(classroom().state(as_teacher(class_id)))
+
+
+@bp.delete("/api/classes/<class_id>")
+def delete_class(class_id):
+    record = as_teacher(class_id)
+    classroom().delete(record.id)
+    socketio().emit("class_deleted", {"class_id": record.id, "message": "the teacher ended this class"},
+                    to=students_room(record.id))
+    return Response(status=204)
+
+
+@bp.get("/api/classes/<class_id>/qr.svg")
+def join_qr(class_id):
+    """The join link as a QR code (SVG drawn here: no third party sees the code)."""
+    record = classroom().get(class_id)
+    link = f"{request.host_url}join?code={record.code}"
+    out = io.BytesIO()
+    segno.make(link, error="m").save(out, kind="svg", scale=8, border=2, dark="#000", light="#fff",
+                                     xmldecl=False, title=f"QR code of {link}")
+    return Response(out.getvalue(), mimetype="image/svg+xml", headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/api/classes/<class_id>/me")
+def student_home(class_id):
+    """What a student's page shows on a reload: the class, the student and their games."""
+    record, student = as_student(class_id)
+    games = []
+    store = current_app.extensions["arcade"].store
+    for game_id in student["games"]:
+        try:
+            session = store.get(game_id)
+        except ArcadeError:
+            continue
+        games.append({"id": session.id, "seat": student_seat(session, student["token_hash"]),
+                      "status": "over" if session.over else "playing", "moves": len(session.history)})
+    return jsonify({"class_id": record.id, "class_name": record.name, "game": record.game, "student_id": student["id"],
+                    "name": student["name"], "games": games})
+
+
+# ----- students ------------------------------------------------------------------------------------
+@bp.post("/api/classes/<class_id>/games")
+def start_game(class_id):
+    body = json_body()
+    record, student = as_student(class_id, body)
+    session, answer = classroom().start_game(record.id, student, client())
+    token = body_token(body)
+    for seat in answer["seats"]:
+        if seat["seat"] == student_seat(session, student["token_hash"]):
+            seat.update(token=token, join_url=f"/play/{session.id}?token={token}")
+    changed(record.id)
+    return jsonify(answer), 201
+
+
+@bp.post("/api/classes/<class_id>/students/<student_id>")
+def rename_student(class_id, student_id):
+    body = json_body()
+    as_teacher(class_id, body)
+    record = classroom().rename(class_id, student_id, body.get("name"))
+    changed(record.id)
+    return jsonify(classroom().state(record))
+
+
+@bp.delete("/api/classes/<class_id>/students/<student_id>")
+def remove_student(class_id, student_id):
+    as_teacher(class_id)
+    record = classroom().remove(class_id, student_id)
+    changed(record.id)
+    return Response(status=204)
+
+
+@bp.post("/api/classes/<class_id>/pairs")
+def pair_students(class_id):
+    """Random pairs, a game each; an odd one out plays the computer."""
+    record = as_teacher(class_id, json_body())
+    groups = classroom().pair(record.id, client())
+    names = {sid: s["name"] for sid, s in record.students.items()}
+    changed(record.id)
+    return jsonify({"pairs": [[names[sid] for sid in group] for group in groups]}), 201
+
+
+@bp.get("/api/classes/<class_id>/results.csv")
+def results_csv(class_id):
+    state = classroom().state(as_teacher(class_id))
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["student", "games", "wins", "losses", "draws"])
+    for student in state["students"]:
+        r = student["results"]
+        writer.writerow([student["name"], r["games"], r["wins"], r["losses"], r["draws"]])
+    name = "".join(ch if ch.isalnum() else "-" for ch in state["name"]).strip("-") or "class"
+    return Response(buf.getvalue(), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{name}-results.csv"'})
+
+
+# ----- challenges ------------------------------------------------------------------------------------
+@bp.post("/api/classes/<class_id>/challenges")
+def start_challenge(class_id):
+    body = json_body()
+    record = as_teacher(class_id, body)
+    challenge = make_challenge(record, body, current_app.extensions["arcade"].ai.pool)
+
+    def add(r):
+        for other in r.challenges.values():
+            other["closed"] = True  # one challenge at a time
+        r.challenges[challenge["id"]] = challenge
+        r.current_challenge = challenge["id"]
+
+    record, _ = classroom().update(record.id, add)
+    socketio().emit("class_challenge", student_view(record, challenge), to=students_room(record.id))
+    changed(record.id)
+    return jsonify({"id": challenge["id"], "seconds": challenge["seconds"], "deadline": challenge["deadline"]}), 201
+
+
+@bp.post("/api/classes/<class_id>/challenges/<challenge_id>/answers")
+def answer_challenge(class_id, challenge_id):
+    body = json_body()
+    record, student = as_student(class_id, body)
+    challenge_in(record, challenge_id)  # 404 before anything else
+    if "move" not in body:
+        raise ArcadeError("bad_request", "missing field 'move' (your answer)")
+    now, token = clock(), body_token(body)
+    _, move = classroom().update(
+        record.id, lambda r: record_answer(r, challenge_id, classroom().student_of(r, token), body["move"], now))
+    changed(record.id)
+    return jsonify({"move": move}), 201
+
+
+@bp.get("/api/classes/<class_id>/challenges/<challenge_id>")
+def challenge_state(class_id, challenge_id):
+    record = as_teacher(class_id)
+    return jsonify(challenge_summary(record, challenge_in(record, challenge_id)))
+
+
+@bp.post("/api/classes/<class_id>/challenges/<challenge_id>/reveal")
+def reveal_challenge(class_id, challenge_id):
+    """Close the challenge and show every student the engine's verdict."""
+    record = as_teacher(class_id, json_body())
+    challenge_in(record, challenge_id)
+
+    def close(r):
+        challenge_in(r, challenge_id)["closed"] = True
+
+    record, _ = classroom().update(record.id, close)
+    challenge = challenge_in(record, challenge_id)
+    socketio().emit("class_reveal", reveal_view(record, challenge), to=students_room(record.id))
+    changed(record.id)
+    return jsonify(challenge_summary(record, challenge))
+
+
+# ----- pages ------------------------------------------------------------------------------------------
+@bp.get("/join")
+def join_page():
+    return render_template("join.html", code=request.args.get("code", "")[:16], catalog=catalog())
+
+
+@bp.get("/class/<class_id>")
+def dashboard(class_id):
+    try:
+        record = classroom().get(class_id)
+    except ArcadeError as exc:
+        abort(404, description=exc.message)
+    return render_template("class.html", class_id=record.id, game=record.game, catalog=catalog())
+
+
+@bp.get("/class/<class_id>/project/<game_id>")
+def projector(class_id, game_id):
+    """One student's game, large, for a projector (high contrast, light)."""
+    try:
+        classroom().get(class_id)
+        session = current_app.extensions["arcade"].store.get(game_id)
+    except ArcadeError as exc:
+        abort(404, description=exc.message)
+    if session.extra.get("class") != class_id:
+        abort(404, description="that game is not one of this class's")
+    return render_template("projector.html", class_id=class_id, game=session.game, game_id=game_id)

@@ -1,0 +1,242 @@
+"""Where classes live: one small interface, a SQLite and a Redis implementation.
+
+A class is stored whole as a :class:`ClassRecord` (its settings, students, challenges and the
+hashes of its tokens), written with *compare-and-set on* ``version`` as games are: a writer
+loads the record, changes a copy and stores it only if nobody stored a newer version first.
+Join codes are unique among the classes stored: a code maps to its class until the class
+goes.
+
+The SQLite implementation uses the game store's file (its own tables ``classes``); the Redis
+one the game store's Redis (its own keys ``arcade:class:<id>``, ``arcade:class_code:<code>``,
+``arcade:classes``). ``open_class_store(game_backend)`` picks the one next to the games.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+
+@dataclass
+class ClassRecord:
+    """One class as stored. ``students`` maps a student id to ``{"id", "name", "token_hash",
+    "games": [game ids, oldest first], "joined"}``; ``challenges`` a challenge id to its
+    position, deadline, answers (student id -> move) and verdict; ``order`` lists student ids
+    in joining order."""
+
+    id: str
+    code: str
+    name: str
+    game: str  # engine registry name
+    settings: dict  # the game's validated options
+    opponent: str  # canonical agent spec of the computer students play
+    teacher_hash: str
+    students: dict[str, dict] = field(default_factory=dict)
+    order: list[str] = field(default_factory=list)
+    challenges: dict[str, dict] = field(default_factory=dict)
+    current_challenge: str | None = None
+    version: int = 1
+    created: float = field(default_factory=time.time)
+    updated: float = field(default_factory=time.time)
+
+    def to_json(self) -> str:
+        return json.dumps({name: getattr(self, name) for name in _FIELDS}, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str) -> "ClassRecord":
+        data = json.loads(text)
+        return cls(**{k: v for k, v in data.items() if k in _FIELDS})
+
+    def copy(self) -> "ClassRecord":
+        return ClassRecord.from_json(self.to_json())
+
+
+_FIELDS = tuple(f.name for f in fields(ClassRecord))
+
+
+class ClassStore(ABC):
+    """Classes, shared by every thread and process serving them (see the module doc)."""
+
+    @abstractmethod
+    def create(self, record: ClassRecord) -> bool:
+        """Insert a class; False (nothing written) if its id or its code is taken."""
+
+    @abstractmethod
+    def get(self, class_id: str) -> ClassRecord | None:
+        """The stored class, or None."""
+
+    @abstractmethod
+    def by_code(self, code: str) -> str | None:
+        """The id of the class joined with ``code``, or None."""
+
+    @abstractmethod
+    def compare_and_set(self, record: ClassRecord, expected_version: int) -> bool:
+        """Replace the class iff its stored version is ``expected_version``."""
+
+    @abstractmethod
+    def delete(self, class_id: str) -> ClassRecord | None:
+        """Remove a class (and its code); the record removed, or None if there was none."""
+
+    @abstractmethod
+    def expired(self, before: float) -> list[str]:
+        """Ids of the classes not updated since ``before`` (the caller deletes them)."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release connections."""
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS classes (
+    id TEXT PRIMARY KEY,
+    code TEXT NOT NULL UNIQUE,
+    version INTEGER NOT NULL,
+    updated REAL NOT NULL,
+    data TEXT NOT NULL
+);
+"""
+
+
+class SQLiteClassStore(ClassStore):
+    """Classes in a SQLite file (the game store's, a table of their own), one connection
+    behind a lock; every write is one autocommit statement."""
+
+    def __init__(self, path: str):
+        self.path = path
+        if path != ":memory:":
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(path, timeout=10.0, isolation_level=None, check_same_thread=False)
+        with self._lock:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.executescript(_SCHEMA)
+
+    def _all(self, sql: str, args: tuple = ()) -> list[tuple]:
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
+
+    def create(self, record: ClassRecord) -> bool:
+        with self._lock:
+            cur = self._db.execute("INSERT OR IGNORE INTO classes (id, code, version, updated, data) "
+                                   "VALUES (?, ?, ?, ?, ?)",
+                                   (record.id, record.code, record.version, record.updated, record.to_json()))
+        return cur.rowcount == 1
+
+    def get(self, class_id: str) -> ClassRecord | None:
+        rows = self._all("SELECT data FROM classes WHERE id = ?", (class_id,))
+        return ClassRecord.from_json(rows[0][0]) if rows else None
+
+    def by_code(self, code: str) -> str | None:
+        rows = self._all("SELECT id FROM classes WHERE code = ?", (code,))
+        return rows[0][0] if rows else None
+
+    def compare_and_set(self, record: ClassRecord, expected_version: int) -> bool:
+        with self._lock:
+            cur = self._db.execute("UPDATE classes SET version = ?, updated = ?, data = ? WHERE id = ? AND version = ?",
+                                   (record.version, record.updated, record.to_json(), record.id, expected_version))
+        return cur.rowcount == 1
+
+    def delete(self, class_id: str) -> ClassRecord | None:
+        with self._lock:
+            rows = self._db.execute("DELETE FROM classes WHERE id = ? RETURNING data", (class_id,)).fetchall()
+        return ClassRecord.from_json(rows[0][0]) if rows else None
+
+    def expired(self, before: float) -> list[str]:
+        return [row[0] for row in self._all("SELECT id FROM classes WHERE updated < ?", (before,))]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+PREFIX = "arcade:"
+CLASSES = PREFIX + "classes"  # every class id, scored by its last update
+
+# KEYS: class, code, classes. ARGV: id, version, updated, data
+_CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'version', ARGV[2], 'data', ARGV[4])
+redis.call('SET', KEYS[2], ARGV[1])
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
+return 1
+"""
+
+# KEYS: class, classes. ARGV: id, expected, version, updated, data
+_COMPARE_AND_SET = """
+if redis.call('HGET', KEYS[1], 'version') ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], 'version', ARGV[3], 'data', ARGV[5])
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
+return 1
+"""
+
+# KEYS: class, classes. ARGV: id, prefix
+_DELETE = """
+local data = redis.call('HGET', KEYS[1], 'data')
+if not data then return false end
+local code = cjson.decode(data)['code']
+redis.call('DEL', KEYS[1], ARGV[2] .. 'class_code:' .. code)
+redis.call('ZREM', KEYS[2], ARGV[1])
+return data
+"""
+
+
+def class_key(class_id: str) -> str:
+    return f"{PREFIX}class:{class_id}"
+
+
+def code_key(code: str) -> str:
+    return f"{PREFIX}class_code:{code}"
+
+
+class RedisClassStore(ClassStore):
+    """Classes in the game store's Redis: every multi-key write is one Lua script."""
+
+    def __init__(self, url: str):
+        from ..cluster import connect  # the redis package is needed only here
+
+        self._redis: Any = connect(url, "class store", decode_responses=True, socket_timeout=10)
+        register = self._redis.register_script
+        self._create, self._cas, self._delete = register(_CREATE), register(_COMPARE_AND_SET), register(_DELETE)
+
+    def create(self, record: ClassRecord) -> bool:
+        return bool(self._create(keys=[class_key(record.id), code_key(record.code), CLASSES],
+                                 args=[record.id, record.version, repr(record.updated), record.to_json()]))
+
+    def get(self, class_id: str) -> ClassRecord | None:
+        data = self._redis.hget(class_key(class_id), "data")
+        return ClassRecord.from_json(data) if data is not None else None
+
+    def by_code(self, code: str) -> str | None:
+        return self._redis.get(code_key(code))
+
+    def compare_and_set(self, record: ClassRecord, expected_version: int) -> bool:
+        return bool(self._cas(keys=[class_key(record.id), CLASSES],
+                              args=[record.id, str(expected_version), record.version, repr(record.updated),
+                                    record.to_json()]))
+
+    def delete(self, class_id: str) -> ClassRecord | None:
+        data = self._delete(keys=[class_key(class_id), CLASSES], args=[class_id, PREFIX])
+        return ClassRecord.from_json(data) if data else None
+
+    def expired(self, before: float) -> list[str]:
+        return list(self._redis.zrangebyscore(CLASSES, "-inf", f"({before!r}"))
+
+    def close(self) -> None:
+        self._redis.close()
+
+
+def open_class_store(games: Any) -> ClassStore:
+    """The class store next to ``games`` (a game store): its SQLite file or its Redis."""
+    url = getattr(games, "url", None)
+    if isinstance(url, str) and games.shared:
+        return RedisClassStore(url)
+    return SQLiteClassStore(games.path)
+
+
+__all__ = ["ClassRecord", "ClassStore", "RedisClassStore", "SQLiteClassStore", "open_class_store"]

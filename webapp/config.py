@@ -1,0 +1,77 @@
+"""The server's settings: every default in one table (:data:`DEFAULTS`), read in one place.
+
+Each setting comes from, in this order: the config given to ``create_app``, the environment
+variable ``ARCADE_<NAME>`` (``ARCADE_STORE``, ``ARCADE_MESSAGE_QUEUE``, ``ARCADE_CREATE_LIMIT``
+for a load test, ...; a value is read as JSON where it parses, e.g. numbers), then the default.
+
+>>> from flask import Flask
+>>> app = Flask(__name__)
+>>> configure(app, {"HINT_TIME": 0.5, "STORE": None})
+>>> app.config["HINT_TIME"], app.config["AI_TIME_CAP"]
+(0.5, 10.0)
+"""
+
+from __future__ import annotations
+
+import os
+
+from flask import Flask
+
+ENV_PREFIX = "ARCADE"
+
+DEFAULTS = {
+    "AI_TIME_CAP": 10.0,  # seconds an AI move may take at most, whatever its spec says
+    "AI_PAUSE": 0.8,  # seconds between moves when AI plays AI, so people can watch
+    "HINT_TIME": 2.0,  # seconds a hint may search
+    "HINT_AGENT": "alphabeta",
+    # worker processes for searches (0: search in a thread of the server process)
+    "AI_PROCESSES": min(2, os.cpu_count() or 1),
+    # where games live: a file path, sqlite:///PATH (None: arcade.sqlite3 in the instance folder)
+    "STORE": None,
+    "KEEP_FINISHED_DAYS": 30.0,  # a finished game's record stays readable this long
+    "KEEP_IDLE_DAYS": 7.0,  # an unfinished game nobody moved in or watched this long is dropped
+    "KEEP_ARENA_DAYS": 30.0,  # an arena run is dropped this long after its last update (as a finished game)
+    "MAX_ARENA_RUNS_KEPT": 50,  # runs one client's list keeps (its oldest finished go first; 20x per address)
+    "SWEEP_INTERVAL": 60.0,  # seconds between two expiry sweeps (run on the back of requests)
+    "HOT_GAMES": 256,  # games kept rebuilt in memory when nobody is connected to them
+    # Several processes on one Redis store: a process holds a game's AI turn for this many
+    # seconds unless it renews it (it does, while it searches); a dead process's turns are
+    # taken over by the others, which look for them every AI_TURN_SWEEP seconds.
+    "AI_LEASE": 6.0,
+    "AI_TURN_SWEEP": 2.0,
+    "AI_PROGRESS_INTERVAL": 0.25,  # seconds between two ai_progress events of one search
+    "MAX_AI_GAMES_PER_CLIENT": 4,  # AI-against-AI games playing at once per client (then 429)
+    "MAX_ARENA_RUNS_PER_CLIENT": 2,  # arena runs running at once per client (then 429)
+    "MAX_QUEUED_PER_CLIENT": 4,  # hints and teaching searches one client may have waiting (then 429)
+    "TT_MAX_ENTRIES": None,  # a worker's transposition-table size limit (None: the engine's, ~75 MB)
+    "MAX_ARENA_GAMES": 10_000,
+    "TRACE_MAX_NODES": 5000,
+    # redis://HOST:PORT/DB shared by several server processes
+    "MESSAGE_QUEUE": None,
+    # proxies in front of the server whose X-Forwarded-For / -Proto to believe (0: none; 1: nginx)
+    "TRUSTED_PROXIES": 0,
+    # classes (webapp.classes)
+    "KEEP_CLASS_DAYS": None,  # a class stays this long after its last change (None: as finished games)
+    "CLASS_GAME_LIMIT": 240,  # games one class may start per CLASS_GAME_PERIOD seconds
+    "CLASS_GAME_PERIOD": 60.0,
+    # requests (webapp.security, webapp.wsgi_guard)
+    "MAX_CONTENT_LENGTH": 1_000_000,  # bytes of a request body (Flask's own setting too)
+    "CREATE_PERIOD": 60.0,  # seconds of the creation limits' moving windows
+    "CREATE_LIMIT": 30,  # games one client may create per CREATE_PERIOD
+    "ARENA_LIMIT": 10,  # arena runs one client may start per CREATE_PERIOD
+    # The flood guards per address bucket (None: ADDRESS_FACTOR times the client's limit): a
+    # class of 60 behind one school address, each starting a game or two a minute, never meets them.
+    "ADDRESS_FACTOR": 20,
+    "ADDRESS_CREATE_LIMIT": None,
+    "ADDRESS_ARENA_LIMIT": None,
+    "MAX_JSON_DEPTH": 16,  # nesting of arrays and objects in a body or a socket payload
+    "MAX_JSON_ITEMS": 2_000,  # values in a body or a socket payload, all levels together
+}
+
+
+def configure(app: Flask, given: dict | None = None) -> None:
+    """Fill ``app.config``: ``given`` over ``ARCADE_*`` over :data:`DEFAULTS` (a ``None`` in
+    ``given`` means "not given", so that the environment still counts)."""
+    app.config.update(DEFAULTS)
+    app.config.from_prefixed_env(ENV_PREFIX)
+    app.config.update({key: value for key, value in (given or {}).items() if value is not None})

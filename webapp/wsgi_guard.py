@@ -1,0 +1,159 @@
+"""The first thing every request meets, in front of engine.io as well as Flask.
+
+Flask-SocketIO answers ``/socket.io`` in a WSGI middleware of its own, before any Flask hook
+runs, so the checks that must hold for *every* request live here, one level further out:
+
+- **Bodies**: a ``Content-Length`` that is not a number gets 400, one over
+  ``MAX_CONTENT_LENGTH`` gets 413 before a byte is read (engine.io, given such a polling
+  POST, closed its session and then waited for a GET that never came, holding the thread for
+  good); a chunked body is read up to the limit here, so that it too gets 413 past it, and
+  what follows sees an ordinary body with a length.
+- **Headers**: the security headers (:data:`webapp.security.HEADERS`) on every answer.
+
+:func:`close_without_waiting` removes engine.io's other wait of that kind, and
+:class:`OneLineErrors` keeps a malformed frame to one log line.
+
+>>> from werkzeug.test import Client
+>>> def app(environ, start_response):
+...     start_response("200 OK", [("Content-Type", "text/plain")])
+...     return [b"ok"]
+>>> client = Client(RequestGuard(app, max_body=10))
+>>> client.post("/x", data=b"0123456789").status_code
+200
+>>> client.post("/x", data=b"0123456789!").status_code
+413
+>>> client.post("/x", data=b"0123456789!").headers["X-Frame-Options"]
+'DENY'
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+import socket
+from typing import Any, Callable, Iterable
+
+from .security import HEADERS, error_payload
+
+log = logging.getLogger(__name__)
+
+Environ = dict[str, Any]
+StartResponse = Callable[..., Any]
+STATUS_LINES = {400: "400 Bad Request", 413: "413 Request Entity Too Large"}
+
+
+class RequestGuard:
+    """WSGI middleware: refuses bodies that are malformed or too large before anything reads
+    them, and adds the security headers to every answer."""
+
+    def __init__(self, app: Callable[[Environ, StartResponse], Iterable[bytes]], max_body: int):
+        self.app = app
+        self.max_body = max_body
+
+    def __call__(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
+        refusal = self._check_body(environ)
+        if refusal:
+            return self._refuse(environ, start_response, *refusal)
+
+        def start_with_headers(status: str, headers: list, exc_info: Any = None) -> Any:
+            present = {name.lower() for name, _ in headers}
+            headers = headers + [(name, value) for name, value in HEADERS.items() if name.lower() not in present]
+            return start_response(status, headers, exc_info)
+
+        return self.app(environ, start_with_headers)
+
+    def _check_body(self, environ: Environ) -> tuple[int, str, str] | None:
+        """``(status, code, message)`` for a body to refuse, else None (a chunked body is read
+        here and handed on with its length)."""
+        length = environ.get("CONTENT_LENGTH", "").strip()
+        if length:
+            if not length.isdigit():
+                return 400, "bad_request", "the Content-Length header is not a number"
+            if int(length) > self.max_body:
+                return 413, "too_large", f"the body is {int(length):,} bytes: at most {self.max_body:,} are accepted"
+        elif "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
+            body = environ["wsgi.input"].read(self.max_body + 1)
+            if len(body) > self.max_body:
+                return 413, "too_large", f"the body is over {self.max_body:,} bytes: at most {self.max_body:,} are accepted"
+            environ["wsgi.input"] = io.BytesIO(body)
+            environ["CONTENT_LENGTH"] = str(len(body))
+            environ.pop("HTTP_TRANSFER_ENCODING", None)
+            environ["wsgi.input_terminated"] = True
+        return None
+
+    def _refuse(self, environ: Environ, start_response: StartResponse, status: int, code: str,
+                message: str) -> Iterable[bytes]:
+        body = json.dumps(error_payload(code, message)).encode()
+        start_response(STATUS_LINES[status], [("Content-Type", "application/json"), ("Content-Length", str(len(body))),
+                                              ("Connection", "close"), *HEADERS.items()])
+        return ClosingAnswer([body], environ.get("gunicorn.socket"))
+
+
+class ClosingAnswer(list):
+    """An answer after which the connection is shut: the request's body was not read, so the
+    connection cannot carry another request. gunicorn keeps it alive regardless of
+    ``Connection: close`` and would first drain the unread body, holding a thread for seconds
+    per request; shut down once the answer is written (gunicorn calls ``close()`` then), the
+    drain ends at once and the connection closes."""
+
+    def __init__(self, chunks: list[bytes], sock: Any):
+        super().__init__(chunks)
+        self.sock = sock
+
+    def close(self) -> None:
+        if self.sock is not None:
+            try:
+                self.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass  # the client is gone already
+
+
+def close_without_waiting(eio: Any) -> None:
+    """Make engine.io's ``disconnect(sid)`` close a session without waiting for its queue.
+
+    engine.io closes with ``wait=True``, which blocks until a GET poll takes the CLOSE packet:
+    a client that never polls again (a refused POST, a malformed packet, an attacker) held the
+    thread that disconnected it forever. The CLOSE is still queued for a client that polls."""
+
+    def disconnect(sid: str | None = None) -> None:
+        for each in [sid] if sid is not None else list(eio.sockets):
+            socket = eio.sockets.pop(each, None)
+            if socket is not None:
+                socket.close(wait=False, reason=eio.reason.SERVER_DISCONNECT)
+
+    eio.disconnect = disconnect
+
+
+class OneLineErrors(logging.Filter):
+    """A handler error in engine.io or Socket.IO (a malformed frame from a client) as one log
+    line naming the error, not a traceback per frame."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.exc_info[1] is not None:
+            exc = record.exc_info[1]
+            record.msg = f"{record.getMessage()}: {type(exc).__name__}: {str(exc)[:200]}"
+            record.args = None
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
+def guard_socketio_logs() -> None:
+    for name in ("engineio.server", "socketio.server"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, OneLineErrors) for f in logger.filters):
+            logger.addFilter(OneLineErrors())
+
+
+def protect(app: Any, socketio: Any) -> None:
+    """Wire all of the above in front of ``app`` (after Flask-SocketIO wrapped its
+    ``wsgi_app``), and believe ``TRUSTED_PROXIES`` proxies' forwarded address and scheme."""
+    app.wsgi_app = RequestGuard(app.wsgi_app, int(app.config["MAX_CONTENT_LENGTH"]))
+    proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
+    if proxies:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
+    close_without_waiting(socketio.server.eio)
+    guard_socketio_logs()
