@@ -326,69 +326,76 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
                 trace_moves(state, ply, moves)
             if use_order and len(moves) > 1:
                 moves = _ordered(g_order, state, moves, tt_move)
-            # Each child is first looked up in the table from here: most children of a
-            # transposition-rich tree are answered so, and a child answered here is not
-            # entered (nor counted as a node: see Stats). Else the child is searched, with
-            # the key computed here passed down.
-            d, p = depth - 1, ply + 1  # the children's depth and ply
-            after_key = found = None
-            # (no entry holds at depth 0: leaves are not stored; nor, with futility first, are
-            # futile positions one ply above the horizon)
-            probe = tt_get is not None and d and not (futility_first and d == 1)
-            # One ply above the horizon the children are leaves: each is counted and settled
-            # here, as alphabeta() would on entering it (status, else the evaluation), without
-            # the call -- most nodes of a depth-limited search are such leaves. (A traced
-            # search enters them, so that the tracer records them.)
-            at_leaves = not d and not tracing
-            maximizing = side == 0
-            best = -INF if maximizing else INF
-            for m in moves:
-                after = g_play(state, m)
-                v = None
-                if at_leaves:
-                    nodes += 1
-                    if not nodes & CHECK_EVERY:
-                        check()
-                    pv[p] = ()
-                    leaves += 1
-                    status = g_status(after)
-                    if status is None:
-                        evals += 1
-                        horizon += 1
-                        v = g_eval(after)
-                    else:
-                        if p > deepest:
-                            deepest = p
-                        v = 0 if status == DRAW else WIN - p if status == 0 else p - WIN
-                elif probe:
-                    after_key = g_key(after)
-                    found = tt_get(after_key)
-                    if found is not None:
-                        v = table_answer(found, d, alpha, beta, p)
-                        if v is not None and tracing:
-                            trace_probe(after, m, alpha, beta, p, v, found)
-                if v is None:
-                    v = child(after, d, alpha, beta, p, m, after_key, found)
-                if maximizing:
-                    if v > best:
-                        best, best_move = v, m
-                        if v > alpha:
-                            alpha = v
-                            pv[ply] = (m,) + pv[p]
-                elif v < best:
-                    best, best_move = v, m
-                    if v < beta:
-                        beta = v
-                        pv[ply] = (m,) + pv[p]
-                if alpha >= beta:
-                    cutoffs += 1
-                    break
+            best, best_move = children(state, moves, side, depth, alpha, beta, ply)
         if tt_dict is not None:
             flag = UPPER if best <= alpha0 else LOWER if best >= beta0 else EXACT
             # stored relative to the node (to_stored, written out: this runs at every node)
             v = best + ply if best >= MATE_BOUND else best - ply if best <= -MATE_BOUND else best
             tt_dict[key] = (0 if unlimited else depth, v, flag, best_move, horizon + hits[1] == unproved)
         return best
+
+    def children(state, moves, side, depth, alpha, beta, ply):
+        """The node's moves searched in turn: its best value and move."""
+        nonlocal nodes, leaves, evals, cutoffs, horizon, deepest
+        best_move = None
+        # Each child is first looked up in the table from here: most children of a
+        # transposition-rich tree are answered so, and a child answered here is not
+        # entered (nor counted as a node: see Stats). Else the child is searched, with
+        # the key computed here passed down.
+        d, p = depth - 1, ply + 1  # the children's depth and ply
+        after_key = found = None
+        # (no entry holds at depth 0: leaves are not stored; nor, with futility first, are
+        # futile positions one ply above the horizon)
+        probe = tt_get is not None and d and not (futility_first and d == 1)
+        # One ply above the horizon the children are leaves: each is counted and settled
+        # here, as alphabeta() would on entering it (status, else the evaluation), without
+        # the call -- most nodes of a depth-limited search are such leaves. (A traced
+        # search enters them, so that the tracer records them.)
+        at_leaves = not d and not tracing
+        maximizing = side == 0
+        best = -INF if maximizing else INF
+        for m in moves:
+            after = g_play(state, m)
+            v = None
+            if at_leaves:
+                nodes += 1
+                if not nodes & CHECK_EVERY:
+                    check()
+                pv[p] = ()
+                leaves += 1
+                status = g_status(after)
+                if status is None:
+                    evals += 1
+                    horizon += 1
+                    v = g_eval(after)
+                else:
+                    if p > deepest:
+                        deepest = p
+                    v = 0 if status == DRAW else WIN - p if status == 0 else p - WIN
+            elif probe:
+                after_key = g_key(after)
+                found = tt_get(after_key)
+                if found is not None:
+                    v = table_answer(found, d, alpha, beta, p)
+                    if v is not None and tracing:
+                        trace_probe(after, m, alpha, beta, p, v, found)
+            if v is None:
+                v = child(after, d, alpha, beta, p, m, after_key, found)
+            if maximizing:
+                if v > best:
+                    best, best_move = v, m
+                    if v > alpha:
+                        alpha = v
+                        pv[ply] = (m,) + pv[p]
+            elif v < best:
+                best, best_move = v, m
+                if v < beta:
+                    beta = v
+                    pv[ply] = (m,) + pv[p]
+            if alpha >= beta:
+                cutoffs += 1
+                break
+        return best, best_move
 
     def counts() -> dict:
         return {"nodes": nodes, "leaves": leaves, "evals": evals, "cutoffs": cutoffs, "tt_hits": hits[0],
