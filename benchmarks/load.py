@@ -35,6 +35,7 @@ Bounded: at most ``MAX_PLAYERS`` players and ``MAX_SECONDS`` seconds, loopback o
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import queue
@@ -174,10 +175,8 @@ class Player(threading.Thread):
                 return (data, at) if with_time else data
 
     def _abandon_barrier(self):
-        try:
+        with contextlib.suppress(Exception):
             self.ready.abort()
-        except Exception:
-            pass
 
     @staticmethod
     def _close(sio):
@@ -258,7 +257,7 @@ class Mode:
     redis: bool
 
     @classmethod
-    def parse(cls, text: str) -> "Mode":
+    def parse(cls, text: str) -> Mode:
         """``sqlite`` (one process, the default store), ``redis`` (one process on Redis) or a
         number N of processes (N > 1 share a Redis)."""
         text = text.strip().lower()

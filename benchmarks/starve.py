@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import json
 import queue
 import random
@@ -299,10 +300,8 @@ class Attack:
         for sio in self.clients:
             close(sio)
         for path, token in self.cleanup:  # its creator ends what it started
-            try:
+            with contextlib.suppress(requests.RequestException):
                 self.session.delete(f"{self.url}{path}", params={"token": token}, timeout=30)
-            except requests.RequestException:
-                pass
 
 
 def spam_hints(attack: Attack, stop: threading.Event, seats: int) -> None:

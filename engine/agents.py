@@ -18,8 +18,9 @@ from __future__ import annotations
 import random as _random
 import threading
 import time as _time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any
 
 from . import mcts
 from . import strength as levels
@@ -106,7 +107,7 @@ def _in_words(items: list[str]) -> str:
 #: Agents only the command line offers, name -> (spec -> Agent): ``play --agents file:PATH``
 #: registers a student's file (engine.grade) while it plays; the server registers none, so no
 #: student code runs there.
-LOCAL_AGENTS: dict[str, Callable[[str], "Agent"]] = {}
+LOCAL_AGENTS: dict[str, Callable[[str], Agent]] = {}
 
 #: For people choosing an agent (the lobby, ``--help``): spec -> what it does.
 AGENT_HELP = {
@@ -142,7 +143,7 @@ class Agent:
     seed: int | None = None
     strength: int = levels.FULL
     eval: str | None = None
-    opponent: "Agent | None" = None
+    opponent: Agent | None = None
     sims: int = 0  # mcts: simulations (0: mcts.DEFAULT_SIMS, or none when time is given)
     c: float = mcts.EXPLORATION
     solver: bool = False
@@ -164,7 +165,7 @@ class Agent:
     def to_json(self) -> dict:
         return {"spec": self.spec, "name": self.name, "human": self.is_human}
 
-    def check_game(self, game_cls: "type[Game] | Game") -> "Agent":
+    def check_game(self, game_cls: type[Game] | Game) -> Agent:
         """Raise AgentError if this agent cannot play ``game_cls``. Given a configured game
         (an instance), a model's opponent must also be an agent the searcher can predict in
         the game as it sees it (Blacksin's hidden deck hides what ``rules`` reads)."""
@@ -295,7 +296,7 @@ def counting_both(attempt: SearchResult, result: SearchResult) -> SearchResult:
         elapsed_ms=first.elapsed_ms + stats.elapsed_ms))
 
 
-def parse_agent(spec: Any, game_cls: "type[Game] | Game | None" = None) -> Agent:
+def parse_agent(spec: Any, game_cls: type[Game] | Game | None = None) -> Agent:
     """Parse ``NAME[:key=value,...]``; with ``game_cls`` (a game class or a configured
     game) also check the agent fits the game."""
     if not isinstance(spec, str) or not spec.strip():

@@ -16,7 +16,8 @@ from __future__ import annotations
 import random
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .agents import parse_agent
 from .game import CHANCE

@@ -37,7 +37,8 @@ Example, with Nim::
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, Callable, ClassVar, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any, ClassVar
 
 from .options import Option, OptionError, parse_options
 
@@ -100,7 +101,7 @@ class Game(ABC):
 
     # ----- construction -------------------------------------------------------------------
     @classmethod
-    def from_options(cls, raw: dict | None = None) -> "Game":
+    def from_options(cls, raw: dict | None = None) -> Game:
         """Validate raw options (text or JSON values) and build the game, or raise OptionError."""
         return cls(parse_options(cls.options, raw))
 
@@ -223,7 +224,7 @@ class Game(ABC):
         raise NotImplementedError
 
     # ----- information ---------------------------------------------------------------------
-    def perspective(self, state, seat: int) -> tuple["Game", Any]:
+    def perspective(self, state, seat: int) -> tuple[Game, Any]:
         """The game and state a searcher sitting in ``seat`` may see.
 
         Perfect-information games return ``(self, state)``. A game with hidden information

@@ -26,10 +26,11 @@ import importlib.util
 import math
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 from . import textbook
 from .agents import Agent, AgentError

@@ -25,8 +25,9 @@ import math
 import random
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from .game import CHANCE, DRAW, Game
 from .search import SearchResult, Stats
@@ -90,7 +91,7 @@ class Node:
     __slots__ = ("state", "move", "parent", "mover", "status", "to_move", "children", "untried",
                  "visits", "total", "proven", "depth")
 
-    def __init__(self, game: Game, state, move, parent: "Node | None", mover: int):
+    def __init__(self, game: Game, state, move, parent: Node | None, mover: int):
         self.state, self.move, self.parent, self.mover = state, move, parent, mover
         self.status = game.status(state)
         self.to_move: int = game.to_move(state) if self.status is None else NOBODY

@@ -39,9 +39,10 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Callable
+from typing import Any
 
 from .game import CHANCE, DRAW, INF, MATE_BOUND, WIN, Game
 from .search_result import SearchResult, Stats, describe_score, json_number
@@ -61,7 +62,7 @@ class Clock:
     depth 1 always finishes); and the table's size limit, looked at on the same beat."""
 
     def __init__(self, cancel: threading.Event | None, time_limit: float | None, budget: float | None,
-                 table: "TranspositionTable | None" = None):
+                 table: TranspositionTable | None = None):
         self.started = time.perf_counter()
         self.cancel = cancel
         self.soft = None if time_limit is None else self.started + time_limit
@@ -101,7 +102,7 @@ class Kernel:
 
 
 def _kernel(game: Game, tech: Techniques, table: TranspositionTable, model: dict, evaluate: Callable,
-            clock: Clock, tracer: "Tracer | None", unlimited: bool) -> Kernel:
+            clock: Clock, tracer: Tracer | None, unlimited: bool) -> Kernel:
     """The per-node search for ``tech``: plain minimax or alpha-beta. ``unlimited``: no depth
     limit anywhere, so every value is proved."""
     pv: list[tuple] = [()] * (MAX_PLY + 1)

@@ -16,7 +16,8 @@ tuple to build, at every node. Code outside the kernel reads entries as :class:`
 from __future__ import annotations
 
 import itertools
-from typing import Any, Callable, Hashable, NamedTuple
+from collections.abc import Callable, Hashable
+from typing import Any, NamedTuple
 
 from .game import MATE_BOUND
 

@@ -3,7 +3,7 @@ cut down to a limit that always keeps the principal variation (:class:`Tracer`).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .game import INF, WIN, Game
 from .search_result import json_number

@@ -19,7 +19,8 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .game import CHANCE, DRAW, INF, MATE_BOUND, WIN, Game
 

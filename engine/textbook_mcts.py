@@ -47,7 +47,7 @@ PROVEN_NAME = {True: "win", False: "loss"}
 class Node:
     """One position of the tree: how often a simulation passed, and the sum of their results."""
 
-    def __init__(self, game: Game, state, move=None, parent: "Node | None" = None, mover: int = 0):
+    def __init__(self, game: Game, state, move=None, parent: Node | None = None, mover: int = 0):
         self.state, self.move, self.parent = state, move, parent
         self.mover = mover  # the seat whose move (or draw, at a chance node) led here
         self.status = game.status(state)

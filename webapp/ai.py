@@ -17,7 +17,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import threading
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from engine.agents import parse_agent
 from engine.search import describe_score
@@ -309,10 +310,8 @@ class AIRunner:
     def _lost_turn(self, game_id: str) -> None:
         """The game this process searches moved on (through another process), or another
         process took its AI turn: stop searching it."""
-        try:
+        with contextlib.suppress(ArcadeError):
             self.store.get(game_id).stop_search()
-        except ArcadeError:
-            pass
 
     def watch_turns(self, interval: float) -> None:
         """Every ``interval`` seconds, start the AI turns that are due and that no process

@@ -12,7 +12,7 @@ import logging
 import secrets
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from engine.arena import ArenaCancelled, check_arena, run_arena
 
@@ -36,12 +36,12 @@ class ArenaJob:
         self.error: str | None = None
         self.started = time.time()
         self.finished: float | None = None
-        self.on_change: Callable[["ArenaJob"], None] | None = None  # the registry stores the run
+        self.on_change: Callable[[ArenaJob], None] | None = None  # the registry stores the run
         self.manage_hash: str | None = None  # hash_token(the creator's manage token): who may cancel
 
     @classmethod
     def start(cls, game, options, agents, games, seed, *, runner=None, client: str = "", address: str | None = None,
-              manage_token: str | None = None) -> "ArenaJob":
+              manage_token: str | None = None) -> ArenaJob:
         """Validate (raising OptionError: a 400, not a failed job), take one of ``client``'s
         arena slots on ``runner`` (the AIRunner: a 429 beyond them), then run in a thread
         whose searches go to ``runner``'s pool. ``manage_token``: the secret that may cancel it."""
@@ -102,7 +102,7 @@ class ArenaJob:
                 "manage_hash": self.manage_hash, "client": self.client, "address": self.address}
 
     @classmethod
-    def from_store(cls, data: dict, *, stale_after: float = 120.0) -> "ArenaJob":
+    def from_store(cls, data: dict, *, stale_after: float = 120.0) -> ArenaJob:
         """A stored run, read-only here. A run stored as running whose process stopped updating
         it (a restart) is reported ``interrupted``."""
         req = data["request"]

@@ -34,7 +34,8 @@ def clip(message: str, echo: int = ECHO, total: int = 600) -> str:
         quote = text[0] if text[0] in "'\"" and text[-1] == text[0] else ""
         return text[:echo - 1] + "…" + quote
 
-    message = re.sub(r"'[^']{%d,}'|\"[^\"]{%d,}\"|\S{%d,}" % (echo, echo, echo + 1), cut, str(message))
+    long_run = rf"'[^']{{{echo},}}'|\"[^\"]{{{echo},}}\"|\S{{{echo + 1},}}"
+    message = re.sub(long_run, cut, str(message))
     return message if len(message) <= total else message[:total - 1] + "…"
 
 

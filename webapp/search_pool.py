@@ -47,9 +47,10 @@ import signal
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing import resource_tracker
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from engine.agents import Agent
 from engine.game import Game
@@ -96,7 +97,7 @@ class Task:
     cancel: Any  # threading.Event-like: is_set()
     progress: Callable[[dict], None] | None = None
     time_cap: float = 0.0  # the server's cap for this task, seconds
-    pin: "Pinned | None" = None
+    pin: Pinned | None = None
     droppable: bool = True  # a cancel drops it unstarted (else it starts and stops at once)
     person_waiting: bool = False  # an AI move a person waits for: may take the worker kept for them
     table: tuple | None = None  # the worker's kept agent (and table) it searches with, if any
@@ -105,7 +106,7 @@ class Task:
     result: Any = None
     error: BaseException | None = None
     attempts: int = 0
-    worker: "_Worker | None" = None
+    worker: _Worker | None = None
     started: float = 0.0  # monotonic time it was sent to a worker
     queued: float = 0.0  # monotonic time it was queued
     deepest: int = 0  # the deepest finished iteration its worker has reported (choose tasks)
@@ -131,7 +132,7 @@ class Task:
 class _Worker:
     """One worker process, its pipe, and the server thread that feeds it tasks."""
 
-    def __init__(self, pool: "SearchPool", index: int):
+    def __init__(self, pool: SearchPool, index: int):
         self.pool = pool
         self.index = index
         self.send_lock = threading.Lock()
@@ -311,7 +312,7 @@ class Pinned:
     next searches until :meth:`close` (or PIN_IDLE_SECONDS without one: the pin lapses and
     later searches queue again, with a fresh table)."""
 
-    def __init__(self, pool: "SearchPool", key: str, cancel, whose: dict | None = None, share_table: bool = True):
+    def __init__(self, pool: SearchPool, key: str, cancel, whose: dict | None = None, share_table: bool = True):
         self.pool = pool
         self.key = key
         self.cancel = cancel

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import itertools
 from collections import OrderedDict, deque
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 AFFINITY_LOOK = 4  # a worker looks at this many of the next client's keys for a task its table knows
 AFFINITY_SKIPS = 2  # ... and passes over that client's first key at most this many times in a row

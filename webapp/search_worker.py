@@ -16,8 +16,9 @@ import pickle
 import signal
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
 from engine.agents import Agent, parse_agent
 from engine.game import Game
@@ -37,7 +38,7 @@ class PipeCancel:
     becomes set when the server sends ``cancel`` for this task, ``stop``, or goes away. Each
     poll also lets ``throttle`` send the progress it held back, once it is due."""
 
-    def __init__(self, conn, task_id: int, throttle: "Throttle | None" = None):
+    def __init__(self, conn, task_id: int, throttle: Throttle | None = None):
         self._conn = conn
         self._task_id = task_id
         self._throttle = throttle

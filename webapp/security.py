@@ -29,7 +29,8 @@ import logging
 import math
 import re
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from flask import Flask, Response, current_app, jsonify, request
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
@@ -224,11 +225,10 @@ def check_request():
     # Lengths and chunked bodies were checked before anything read them (wsgi_guard.RequestGuard).
     length = request.content_length
     has_body = bool(length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
-    if request.method in BODY_METHODS or has_body:
-        if request.mimetype != "application/json":
-            raise ArcadeError("unsupported_media_type",
-                              f"the body must be JSON, sent with Content-Type: application/json "
-                              f"(got {request.mimetype or 'no Content-Type'})", 415)
+    if (request.method in BODY_METHODS or has_body) and request.mimetype != "application/json":
+        raise ArcadeError("unsupported_media_type",
+                          f"the body must be JSON, sent with Content-Type: application/json "
+                          f"(got {request.mimetype or 'no Content-Type'})", 415)
     for name, value in (request.view_args or {}).items():
         if isinstance(value, str):
             check_string(name, value)

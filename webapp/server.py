@@ -33,7 +33,8 @@ import signal
 import subprocess
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger
@@ -120,9 +121,9 @@ class TimedConn(TConn):
     own reads block for good: one header-only request held a thread). A websocket's own reads
     wait as long as the page stays open (:func:`no_timeout_for_websockets`)."""
 
-    def __init__(self, cfg, sock, client, server, on_close: Callable[["TimedConn"], None]):
+    def __init__(self, cfg, sock, client, server, on_close: Callable[[TimedConn], None]):
         super().__init__(cfg, sock, client, server)
-        self.on_close: Callable[["TimedConn"], None] | None = on_close
+        self.on_close: Callable[[TimedConn], None] | None = on_close
         self.bucket = address_bucket(client[0]) if isinstance(client, tuple) else str(client)
 
     read_timeout = READ_TIMEOUT  # (the served app's READ_TIMEOUT: ArcadeServer.load)

@@ -19,8 +19,9 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from engine.agents import Agent, AgentError, parse_agent
 from engine.game import Game, IllegalMove
@@ -218,7 +219,7 @@ class GameSession:
             created=self.created, updated=self.updated, extra=self.extra)
 
     @classmethod
-    def from_record(cls, record: GameRecord, live: LiveGame, previous: "GameSession | None" = None) -> "GameSession":
+    def from_record(cls, record: GameRecord, live: LiveGame, previous: GameSession | None = None) -> GameSession:
         """Rebuild a stored game. From ``previous`` (an older version of it) reuse the game, the
         agents (their tables) and the positions of the moves both share."""
         if previous is not None and (previous.game.name, previous.game.settings) != (record.game, record.settings):
@@ -247,7 +248,7 @@ class GameSession:
                    last_stats=record.last_stats, abandoned=record.abandoned, paused=record.paused,
                    created=record.created, updated=record.updated, extra=record.extra)
 
-    def fork(self) -> "GameSession":
+    def fork(self) -> GameSession:
         """A copy to change: lists and extras copied; the game, seats and live part shared."""
         return GameSession(id=self.id, game=self.game, seats=self.seats, states=list(self.states),
                            manage_hash=self.manage_hash, live=self.live, history=list(self.history),

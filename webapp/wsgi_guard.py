@@ -28,11 +28,13 @@ runs, so the checks that must hold for *every* request live here, one level furt
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import logging
 import socket
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from .errors import error_payload
 from .security import HEADERS
@@ -104,10 +106,8 @@ class ClosingAnswer(list):
 
     def close(self) -> None:
         if self.sock is not None:
-            try:
+            with contextlib.suppress(OSError):  # the client is gone already
                 self.sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass  # the client is gone already
 
 
 def close_without_waiting(eio: Any) -> None:

@@ -74,7 +74,7 @@ class ServerProcess:
                 cwd=ROOT, env={**os.environ, **(env or {})}, stdout=out, stderr=subprocess.STDOUT)
         self.args = args
 
-    def wait_ready(self, timeout: float = 60.0) -> "ServerProcess":
+    def wait_ready(self, timeout: float = 60.0) -> ServerProcess:
         deadline = time.monotonic() + timeout
         while True:
             try:

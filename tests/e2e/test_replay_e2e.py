@@ -3,6 +3,7 @@ record, and continue from an earlier position as a new game."""
 
 import json
 import re
+from pathlib import Path
 
 import requests
 from playwright.sync_api import Page, expect
@@ -52,7 +53,7 @@ def test_replay_steps_through_a_finished_game(page: Page, base_url):
 
     with page.expect_download() as download:
         page.get_by_test_id("download-record").click()
-    saved = json.loads(open(download.value.path()).read())
+    saved = json.loads(Path(download.value.path()).read_text())
     assert [m["move"] for m in saved["moves"]] == [m["move"] for m in record["moves"]]
     assert saved["result"] == record["result"]
 

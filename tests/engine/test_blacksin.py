@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import pathlib
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -475,7 +475,7 @@ def brute_value(g, s):
     """Seat 0's exact value with the engine's scoring (WIN - plies for a win), computed on
     full states, with none of the game's key or ordering."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(s, ply):
         status = g.status(s)
         if status is not None:

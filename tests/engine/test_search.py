@@ -3,7 +3,7 @@ chance nodes, opponent models, time budgets, cancellation, statistics."""
 
 import random
 import threading
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -194,7 +194,7 @@ def test_chance_nodes_average_their_outcomes():
 def win_probability_against_random(nim, state, me):
     """Exact chance that ``me`` wins against a uniformly random opponent playing perfectly myself."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def p(piles, side):
         s = (piles, side)
         status = nim.status(s)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import logging
@@ -393,8 +394,6 @@ def test_python_m_webapp_is_the_production_server_and_stops_on_sigterm(tmp_path)
         assert "development server" not in text and "Listening at" in text
         assert f"/play/{game['id']}?token=***" in text and token not in text
     finally:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(group, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         proc.wait(5)

@@ -5,6 +5,7 @@ gunicorn) on loopback with a small thread pool; every attack bounded."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -46,14 +47,10 @@ def server(tmp_path):
         yield url, port, tmp_path / "server.log"
     finally:
         for pid in descendants(proc.pid):
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, 9)
-            except ProcessLookupError:
-                pass
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, 9)
-        except ProcessLookupError:
-            pass
         proc.wait(10)
         log.close()
 

@@ -31,9 +31,8 @@ def test_client_caps_count_live_things_per_client():
         with caps.slot("a") as hold:
             kept.append(Thing())
             hold(kept[-1])
-    with pytest.raises(ArcadeError) as refused:
-        with caps.slot("a"):
-            pass
+    with pytest.raises(ArcadeError) as refused, caps.slot("a"):
+        pass
     assert refused.value.status == 429 and refused.value.code == "too_many" and "at most 2" in refused.value.message
     with caps.slot("b") as hold:  # another address has its own slots
         hold(Thing())
@@ -41,9 +40,8 @@ def test_client_caps_count_live_things_per_client():
     with caps.slot("a") as hold:
         kept.append(Thing())
         hold(kept[-1])
-    with pytest.raises(RuntimeError):  # a slot whose making failed is given back
-        with caps.slot("c"):
-            raise RuntimeError("bad request")
+    with pytest.raises(RuntimeError), caps.slot("c"):  # a slot whose making failed is given back
+        raise RuntimeError("bad request")
     assert caps.count("c") == 0 and caps.count("a") == 2
 
 

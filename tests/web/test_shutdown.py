@@ -4,6 +4,7 @@ that was due is played)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -75,14 +76,10 @@ class Server:
     def kill_all(self) -> None:
         """Whatever happened, nothing of this server outlives the test."""
         for pid in descendants(self.proc.pid):
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.killpg(self.proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         self.proc.wait(10)
         self.out.close()
 
@@ -168,10 +165,8 @@ def test_ctrl_c_stops_the_server_and_every_child_quietly(servers, tmp_path, mome
 
     def browse():  # a classroom's requests do not pause for Ctrl-C
         while not stop.is_set():
-            try:
+            with contextlib.suppress(requests.RequestException):
                 requests.get(f"{server.url}/api/catalog", timeout=2)
-            except requests.RequestException:
-                pass
 
     browser = threading.Thread(target=browse, daemon=True)
     browser.start()

@@ -18,7 +18,8 @@ import threading
 import time
 import unicodedata
 from collections import OrderedDict
-from typing import Any, Callable, Iterable, TypeVar
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from limits import RateLimitItemPerSecond
 from limits.strategies import RateLimiter

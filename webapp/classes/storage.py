@@ -51,7 +51,7 @@ class ClassRecord:
         return json.dumps({name: getattr(self, name) for name in _FIELDS}, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, text: str) -> "ClassRecord":
+    def from_json(cls, text: str) -> ClassRecord:
         data = json.loads(text)
         return cls(**{k: v for k, v in data.items() if k in _FIELDS})
 

@@ -21,8 +21,8 @@ import hashlib
 import json
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Iterable, Mapping
 
 DAY = 86400.0
 
@@ -75,7 +75,7 @@ class GameRecord:
         return json.dumps({name: getattr(self, name) for name in _RECORD_FIELDS}, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, text: str) -> "GameRecord":
+    def from_json(cls, text: str) -> GameRecord:
         data = json.loads(text)
         return cls(**{k: v for k, v in data.items() if k in _RECORD_FIELDS})
 

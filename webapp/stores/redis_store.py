@@ -21,7 +21,8 @@ process sweeps.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ..cluster import RedisUnavailable, connect
 from .base import DAY, GameRecord, GameStore, Retention, StoreError

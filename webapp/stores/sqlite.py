@@ -6,7 +6,7 @@ import json
 import os
 import sqlite3
 import threading
-from typing import Iterable
+from collections.abc import Iterable
 
 from .base import GameRecord, GameStore, Retention
 

@@ -47,7 +47,7 @@ class Board:
         self.layout = layout
 
     @classmethod
-    def from_text(cls, edge_texts, start=None, goal=None, layout=None, order=()) -> "Board":
+    def from_text(cls, edge_texts, start=None, goal=None, layout=None, order=()) -> Board:
         """Parse ``["A-B", ...]``; vertices take the ``order`` given, else the order in which
         they first appear."""
         vertices: list[str] = list(order)
@@ -79,7 +79,7 @@ class Board:
         return cls(vertices, edges, start or vertices[0], goal or vertices[-1], layout)
 
     @classmethod
-    def bridgit(cls, n: int) -> "Board":
+    def bridgit(cls, n: int) -> Board:
         """Gale's Bridg-It as a switching game: inner points ``rRcC`` (rows 1..n, columns 2..n),
         ``S`` the whole left column, ``T`` the whole right column."""
         texts = []
@@ -96,7 +96,7 @@ class Board:
         return cls.from_text(texts, "S", "T", layout, order=list(layout))
 
     @classmethod
-    def random(cls, seed: int) -> "Board":
+    def random(cls, seed: int) -> Board:
         """A random connected graph: 6 to 9 vertices A.., n+1 to 16 edges, start A and the goal
         a vertex farthest from A."""
         rng = random.Random(seed)

@@ -93,7 +93,7 @@ def _relax(n, edges, start, goal, xs, rounds, rng) -> list[tuple[float, float]]:
             low_y, high_y = min(ay, ay + dy) - clear, max(ay, ay + dy) + clear
             for w in range(n):
                 px, py = pos[w]
-                if not (low_x < px < high_x and low_y < py < high_y) or w == u or w == v:
+                if not (low_x < px < high_x and low_y < py < high_y) or w in (u, v):
                     continue
                 t = ((px - ax) * dx + (py - ay) * dy) / length2
                 t = 0.0 if t < 0 else 1.0 if t > 1 else t

@@ -203,11 +203,11 @@ class Rules(Game):
         known = self._ends_memo[coloured] = (tuple(ends), adjacent)
         return known
 
-    def contracted(self, state) -> "Contracted":
+    def contracted(self, state) -> Contracted:
         """The contracted board of a live position (see :class:`Contracted`)."""
         return self._contracted(self._facts(state[0], state[1]))
 
-    def _contracted(self, facts) -> "Contracted":
+    def _contracted(self, facts) -> Contracted:
         """:meth:`contracted` from the position's :meth:`_facts`."""
         _, closure, relevant, label, bridge, _, ends = facts
         last = self._last_graph  # one read: another thread may replace it meanwhile

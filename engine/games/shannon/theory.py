@@ -60,6 +60,28 @@ def two_trees(pairs, a, b) -> tuple[list[int], list[int]] | None:
     return first, second
 
 
+def _tree_path(ends, forest, x, y) -> list[int] | None:
+    """Edge ids (into ``ends``) on the x-y path in ``forest``, or None when x and y are not joined."""
+    parent: dict[Any, Any] = {x: None}
+    queue = [x]
+    for u in queue:
+        for e in forest.get(u, ()):
+            p, q = ends[e]
+            v = q if p == u else p
+            if v not in parent:
+                parent[v] = e
+                if v == y:
+                    path = []
+                    while v != x:
+                        e = parent[v]
+                        path.append(e)
+                        p, q = ends[e]
+                        v = q if p == v else p
+                    return path
+                queue.append(v)
+    return None
+
+
 def _partition(pairs, a, b) -> tuple[list[int | None], set[int] | None]:
     """A largest union of two forests of ``pairs`` (``where[e]``: the forest holding edge e,
     or None), and the edges labelled by the failed attempt to add an extra edge a-b (None
@@ -67,27 +89,6 @@ def _partition(pairs, a, b) -> tuple[list[int | None], set[int] | None]:
     ends = list(pairs) + [(a, b)]
     where: list[int | None] = [None] * len(ends)  # forest holding each edge
     forests: tuple[dict, dict] = ({}, {})  # vertex -> set of edge ids, per forest
-
-    def tree_path(forest, x, y):
-        """Edge ids on the x-y path in ``forest``, or None when x and y are not joined."""
-        parent = {x: None}
-        queue = [x]
-        for u in queue:
-            for e in forest.get(u, ()):
-                p, q = ends[e]
-                v = q if p == u else p
-                if v not in parent:
-                    parent[v] = e
-                    if v == y:
-                        path = []
-                        while v != x:
-                            e = parent[v]
-                            path.append(e)
-                            p, q = ends[e]
-                            v = q if p == v else p
-                        return path
-                    queue.append(v)
-        return None
 
     def move(e, target):
         if where[e] is not None:
@@ -108,7 +109,7 @@ def _partition(pairs, a, b) -> tuple[list[int | None], set[int] | None]:
             for i in (0, 1):
                 if where[y] == i:
                     continue
-                cycle = tree_path(forests[i], *ends[y])
+                cycle = _tree_path(ends, forests[i], *ends[y])
                 if cycle is None:  # y fits into forest i: shift the chain of swaps
                     swap: tuple[int, int] | None = (y, i)
                     while swap is not None:
