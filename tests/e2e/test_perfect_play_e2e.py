@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+import requests
 from playwright.sync_api import Page, expect
 
 from engine import analyse
@@ -102,3 +103,20 @@ def test_the_creator_may_see_it_while_playing_and_a_spectator_may_not(page: Page
     expect(spectator.get_by_test_id("perfect-play")).to_be_disabled()
     expect(spectator.get_by_test_id("perfect-why")).to_contain_text("once the game is over")
     spectator.context.close()
+
+
+def test_a_position_too_big_to_solve_says_so_plainly(page: Page, base_url):
+    res = requests.post(f"{base_url}/api/games", json={"game": "cantris", "options": {"board": "10x5", "seed": 3},
+                                                       "players": ["human", "human"]}, timeout=10)
+    body = res.json()
+    page.goto("/")
+    # as the lobby does for a game it creates: the creator's manage token, where the page reads it
+    page.evaluate("([id, token]) => localStorage.setItem(`arcade.manage.${id}`, token)",
+                  [body["id"], body["manage_token"]])
+    page.goto(body["seats"][0]["join_url"])
+    expect(page.get_by_test_id("status")).to_contain_text("Your move")
+    page.get_by_test_id("perfect-play").check()
+    note = page.get_by_test_id("perfect-note")
+    expect(note).to_contain_text("too big to search to the end", timeout=30_000)
+    unknown = page.get_by_test_id("perfect-moves").locator('li[data-verdict="unknown"]')
+    expect(unknown.first).to_contain_text("not solved in time")

@@ -63,3 +63,12 @@ def test_a_hidden_deck_is_not_analysed_while_playing_even_for_the_creator(client
     body = new_game(client, "blacksin", {"hidden": True, "seed": 2})
     r = client.get(f"/api/games/{body['id']}/analyse?token={body['manage_token']}")
     assert r.status_code == 400 and "hides information" in r.get_json()["error"]
+
+
+def test_a_position_too_big_for_the_budget_says_so_instead_of_guessing(app):
+    app.config["COMPARE_TIME_CAP"] = 0.05
+    client = app.test_client()
+    body = new_game(client, "cantris", {"board": "10x5", "seed": 3})
+    data = client.get(f"/api/games/{body['id']}/analyse?token={body['manage_token']}").get_json()
+    assert "too big to search to the end" in data["note"]
+    assert any(m["outcome"] is None and m["distance"] is None for m in data["moves"])
