@@ -76,7 +76,9 @@ window.ArcadeViews = (function () {
       node.dataset.verdict = verdict.outcome || "unknown";
       const words = verdictWords(verdict);
       node.setAttribute("title", `${opts.label || node.getAttribute("title") || move}: ${words}`);
-      node.setAttribute("aria-label", `${opts.label || node.getAttribute("aria-label") || "move " + move}, perfect play: ${words}`);
+      if (node.getAttribute("role") === "button" || node.tagName === "BUTTON") {  // (a name on a plain span is not allowed)
+        node.setAttribute("aria-label", `${opts.label || node.getAttribute("aria-label") || "move " + move}, perfect play: ${words}`);
+      }
     }
     return node;
   }

@@ -86,7 +86,8 @@ def test_perfect_play_after_a_nim_game_finished_by_clicking(axe_context, base_ur
         page.screenshot(path=str(SHOTS / f"perfect-play-{width}.png"))
 
 
-def test_the_creator_may_see_it_while_playing_and_a_spectator_may_not(page: Page, browser, base_url):
+def test_the_creator_may_see_it_while_playing_and_a_spectator_may_not(axe_context, browser, base_url):
+    page = axe_context.new_page()
     start_from_lobby(page, "2,3")
     expect(page.get_by_test_id("status")).to_contain_text("Your move")
     page.get_by_test_id("perfect-play").check()
@@ -97,6 +98,7 @@ def test_the_creator_may_see_it_while_playing_and_a_spectator_may_not(page: Page
     for move, words in want.items():
         stick = page.locator(f'#board [data-move="{move}"]')
         expect(stick).to_have_attribute("aria-label", re.compile(f"perfect play: {words}$"))
+    assert serious_violations(page) == []  # the coloured board too
     spectator = browser.new_context(base_url=base_url).new_page()
     spectator.goto(page.url.split("?")[0])
     expect(spectator.get_by_test_id("status")).not_to_contain_text("Connecting")
