@@ -136,11 +136,15 @@
 
   function render() {
     if (!state) return;
-    const ctx = { seat: mySeat, canMove: canMove(), play, hint, previous, speed, settled: renderStatus,
-                  verdicts: boardVerdicts() };
+    const judged = perfectBoard();  // a finished game with Perfect play on: the board shows the position judged
+    const ctx = judged
+      ? { seat: mySeat, canMove: false, play, hint: null, previous: null, speed: 0, settled: renderStatus,
+          verdicts: boardVerdicts(judged) }
+      : { seat: mySeat, canMove: canMove(), play, hint, previous, speed, settled: renderStatus,
+          verdicts: boardVerdicts(state) };
     const board = document.getElementById("board");
     const focus = boardFocus(board);
-    view.render(board, state, ctx);
+    view.render(board, judged || state, ctx);
     restoreFocus(board, focus);
     renderStatus();
     renderSeats();
@@ -185,9 +189,15 @@
   }
 
   /** The verdicts to colour the board with: only when the board shows the position judged. */
-  function boardVerdicts() {
-    if (!perfectOn || !perfect || !perfect.data || perfect.ply !== state.ply) return null;
+  function boardVerdicts(shown) {
+    if (!perfectOn || !perfect || !perfect.data || perfect.ply !== shown.ply) return null;
     return Object.fromEntries(perfect.data.moves.map((m) => [m.move, m]));
+  }
+
+  /** The earlier position judged, to show on the board instead of the final one, or null. */
+  function perfectBoard() {
+    const judged = perfectOn && perfect && perfect.data && perfect.position;
+    return judged && state.status !== "playing" && judged.ply !== state.ply ? judged : null;
   }
 
   function syncPerfect() {
@@ -198,7 +208,13 @@
     $("perfect-why").textContent = !allowed ? "Shows the exact result of every move once the game is over."
       : state.status === "playing" ? "You created this game: you may see perfect play now, for teaching."
       : "The exact result of every move for the side to move.";
-    if (!perfectOn) { box.hidden = true; perfect = null; return; }
+    if (!perfectOn) {
+      box.hidden = true;
+      const wasShown = perfectBoard();
+      perfect = null;
+      if (wasShown) render();  // the board goes back to the position now
+      return;
+    }
     const ply = perfectPly(), key = `${state.version}:${ply}`;
     if (perfect && perfect.key === key) return;
     perfect = { key, ply, data: null, error: null };
@@ -215,12 +231,16 @@
       const res = await fetch(`/api/games/${encodeURIComponent(gameId)}/analyse?${query}`);
       const body = await res.json().catch(() => ({}));
       if (res.ok) target.data = body; else target.error = body.error || `The server refused (${res.status}).`;
+      if (res.ok && target.ply !== state.ply) {  // the board shows it too
+        const at = await fetch(`/api/games/${encodeURIComponent(gameId)}/position?ply=${target.ply}`);
+        if (at.ok) target.position = await at.json();
+      }
     } catch (err) {
       target.error = "The server could not be reached: try again.";
     }
     if (run !== perfectRun || perfect !== target) return;
     renderPerfect(target);
-    if (target.data && target.ply === state.ply) render();
+    if (target.data) render();
   }
 
   const MARKS = { win: "✓", draw: "=", loss: "✗", unknown: "?" };
@@ -230,6 +250,8 @@
     const data = target.data;
     const seat = state.history[target.ply] ? state.history[target.ply].seat : state.to_move;
     const head = el("h3", { text: `Perfect play · after ply ${target.ply} · ${cap(data.to_move)} to move` });
+    const onBoard = target.position ? el("p", { class: "muted small", "data-testid": "perfect-on-board",
+      text: `The board shows this position; turn Perfect play off to see the end of the game.` }) : null;
     const items = data.moves.map((m) => {
       const outcome = m.outcome || "unknown", words = ArcadeViews.verdictWords(m);
       return el("li", { class: `verdict verdict-${outcome}`, dataset: { move: m.move, verdict: outcome },
@@ -241,7 +263,7 @@
     const solved = data.moves.filter((m) => m.outcome).length;
     const note = data.note ? el("p", { class: "perfect-note", "data-testid": "perfect-note",
       text: solved ? `Some moves are not coloured: ${data.note}.` : `Too big to solve here: ${data.note}. No move is coloured.` }) : null;
-    box.replaceChildren(...[head, note].filter(Boolean), el("ul", { class: "perfect-moves", "data-testid": "perfect-moves" }, ...items));
+    box.replaceChildren(...[head, onBoard, note].filter(Boolean), el("ul", { class: "perfect-moves", "data-testid": "perfect-moves" }, ...items));
   }
 
   /** What had the keyboard focus in the board before a render: {move} or {board: true}, or null. */

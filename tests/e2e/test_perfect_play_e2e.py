@@ -78,12 +78,24 @@ def test_perfect_play_after_a_nim_game_finished_by_clicking(axe_context, base_ur
         item = page.get_by_test_id("perfect-moves").locator(f'li[data-move="{move}"]')
         expect(item).to_have_attribute("aria-label", re.compile(f"{words}$"))
         expect(item.locator(".verdict-mark")).not_to_be_empty()  # a mark, not colour alone
+        # the board shows that position, its moves coloured, the verdict in each one's tooltip
+        stick = page.locator(f'#board [data-move="{move}"]')
+        expect(stick).to_have_attribute("data-verdict", item.get_attribute("data-verdict"))
+        expect(stick).to_have_attribute("title", re.compile(f": {words}$"))
+    expect(page.get_by_test_id("perfect-on-board")).to_be_visible()
+    piles_then = page.locator(".nim-count").all_inner_texts()
     assert serious_violations(page) == []
+    nim = get_game("nim").from_options({"piles": "2,3"})
+    assert piles_then == [str(n) for n in nim.position(nim.push_notation(nim.start(), moves[0]))["board"]["piles"]]
     SHOTS.mkdir(exist_ok=True)
     for width, height in ((1280, 800), (390, 844)):
         page.set_viewport_size({"width": width, "height": height})
         page.get_by_test_id("perfect-panel").scroll_into_view_if_needed()
-        page.screenshot(path=str(SHOTS / f"perfect-play-{width}.png"))
+        page.screenshot(path=str(SHOTS / f"perfect-play-{width}.png"), full_page=True)
+    # off: the board is back at the end of the game
+    switch.uncheck()
+    expect(page.locator("#board [data-verdict]")).to_have_count(0)
+    expect(page.get_by_test_id("perfect-box")).to_be_hidden()
 
 
 def test_the_creator_may_see_it_while_playing_and_a_spectator_may_not(axe_context, browser, base_url):
