@@ -28,7 +28,7 @@ from engine.games import catalog
 from engine.options import OptionError
 from engine.search import describe_score
 
-from .api import arcade, arena_job, launch_arena
+from .api import arcade, arena_job, launch_arena, request_token
 from .arena_jobs import ArenaJob
 from .clients import WhileConnected, asking, client
 from .errors import ArcadeError
@@ -244,6 +244,31 @@ def verdicts(game_id):
         data = arcade().ai.pool.call(judge_moves, game, states[0], moves, seconds, cancel=WhileConnected(deadline.event),
                                      key=f"teach:{client()}", **asking())
     return jsonify(data)
+
+
+@bp.get("/api/games/<game_id>/analyse")
+def analyse_position(game_id):
+    """The exact verdict on every legal move of the position after ``ply`` (default: now), as
+    :func:`engine.analyse.analyse` gives it (the play page's "Perfect play" switch). Anyone may
+    ask once the game is over; while it is playing only its creator (``token`` = the manage
+    token) may, for teaching, and never in a game that hides something (the verdicts would give
+    the hidden order away)."""
+    session, game, ply, state = position(game_id)
+    if game.status(session.states[-1]) is None:
+        if game.public_settings() != game.settings:
+            raise ArcadeError("bad_request", "this game hides information: its moves are judged once it is over")
+        if session.authorize(request_token(), manage=True) is not None:
+            raise ArcadeError("bad_token", "only the game's creator may see perfect play before the game is over", 403)
+    seconds = budget()
+    with Deadline(seconds + 1) as deadline:
+        data = arcade().ai.pool.call(judge_position, game, state, seconds, cancel=WhileConnected(deadline.event),
+                                     key=f"teach:{client()}", **asking())
+    return jsonify(dict(data, ply=ply))
+
+
+def judge_position(game, state, seconds: float, *, cancel) -> dict:
+    """In a pool worker: :func:`engine.analyse.analyse` (bounded by ``seconds``)."""
+    return analyse.analyse(game, state, budget=seconds)
 
 
 def judge_moves(game, start, moves: list[str], seconds: float, *, cancel) -> dict:

@@ -136,10 +136,15 @@
 
   function render() {
     if (!state) return;
-    const ctx = { seat: mySeat, canMove: canMove(), play, hint, previous, speed, settled: renderStatus };
+    const judged = perfectBoard();  // a finished game with Perfect play on: the board shows the position judged
+    const ctx = judged
+      ? { seat: mySeat, canMove: false, play, hint: null, previous: null, speed: 0, settled: renderStatus,
+          verdicts: boardVerdicts(judged) }
+      : { seat: mySeat, canMove: canMove(), play, hint, previous, speed, settled: renderStatus,
+          verdicts: boardVerdicts(state) };
     const board = document.getElementById("board");
     const focus = boardFocus(board);
-    view.render(board, state, ctx);
+    view.render(board, judged || state, ctx);
     restoreFocus(board, focus);
     renderStatus();
     renderSeats();
@@ -161,8 +166,104 @@
     $("ai-speed-box").hidden = !managing || !aiVsAi;
     if (state.ai_pause != null) $("ai-speed").value = String(state.ai_pause);
     if (state.status !== "playing") $("hint-box").hidden = true;
+    syncPerfect();
     // Other panels (the teaching tools) follow the game through this event.
     document.dispatchEvent(new CustomEvent("arcade:state", { detail: { state, seat: mySeat, token } }));
+  }
+
+  // ----- Perfect play: the exact verdict on each legal move (GET /api/games/<id>/analyse) -----
+  // Everyone's once the game is over; the creator's (manage token) at any time, for teaching.
+  // It follows the position the teaching panel picks (default: now; in a finished game the
+  // position before the last move, the last one with a move to judge).
+  let perfectOn = false;
+  let perfectPicked = null;  // the teaching panel's picked ply, or null: now
+  let perfect = null;        // {key, ply, data, error} of the position judged
+  let perfectRun = 0;
+  document.addEventListener("arcade:pick", (e) => { perfectPicked = e.detail.ply; syncPerfect(); });
+  $("perfect-play").addEventListener("change", () => { perfectOn = $("perfect-play").checked; render(); });
+
+  function perfectAllowed() { return !!state && (state.status !== "playing" || !!manageToken); }
+  function perfectPly() {
+    if (perfectPicked != null && perfectPicked < state.ply) return perfectPicked;
+    return state.status !== "playing" && state.ply > 0 ? state.ply - 1 : state.ply;
+  }
+
+  /** The verdicts to colour the board with: only when the board shows the position judged. */
+  function boardVerdicts(shown) {
+    if (!perfectOn || !perfect || !perfect.data || perfect.ply !== shown.ply) return null;
+    return Object.fromEntries(perfect.data.moves.map((m) => [m.move, m]));
+  }
+
+  /** The earlier position judged, to show on the board instead of the final one, or null. */
+  function perfectBoard() {
+    const judged = perfectOn && perfect && perfect.data && perfect.position;
+    return judged && state.status !== "playing" && judged.ply !== state.ply ? judged : null;
+  }
+
+  function syncPerfect() {
+    const box = $("perfect-box"), toggle = $("perfect-play");
+    const allowed = perfectAllowed();
+    toggle.disabled = !allowed;
+    if (!allowed) toggle.checked = perfectOn = false;
+    $("perfect-why").textContent = !allowed ? "Shows the exact result of every move once the game is over."
+      : state.status === "playing" ? "You created this game: you may see perfect play now, for teaching."
+      : "The exact result of every move for the side to move.";
+    if (!perfectOn) {
+      box.hidden = true;
+      const wasShown = perfectBoard();
+      perfect = null;
+      if (wasShown) render();  // the board goes back to the position now
+      return;
+    }
+    const ply = perfectPly(), key = `${state.version}:${ply}`;
+    if (perfect && perfect.key === key) return;
+    perfect = { key, ply, data: null, error: null };
+    box.hidden = false;
+    box.replaceChildren(el("p", { class: "muted", text: `Solving the position after ply ${ply}…` }));
+    loadPerfect(perfect);
+  }
+
+  async function loadPerfect(target) {
+    const run = ++perfectRun;
+    const query = new URLSearchParams({ ply: String(target.ply) });
+    if (manageToken && state.status === "playing") query.set("token", manageToken);
+    try {
+      const res = await fetch(`/api/games/${encodeURIComponent(gameId)}/analyse?${query}`);
+      const body = await res.json().catch(() => ({}));
+      if (res.ok) target.data = body; else target.error = body.error || `The server refused (${res.status}).`;
+      if (res.ok && target.ply !== state.ply) {  // the board shows it too
+        const at = await fetch(`/api/games/${encodeURIComponent(gameId)}/position?ply=${target.ply}`);
+        if (at.ok) target.position = await at.json();
+      }
+    } catch (err) {
+      target.error = "The server could not be reached: try again.";
+    }
+    if (run !== perfectRun || perfect !== target) return;
+    renderPerfect(target);
+    if (target.data) render();
+  }
+
+  const MARKS = { win: "✓", draw: "=", loss: "✗", unknown: "?" };
+  function renderPerfect(target) {
+    const box = $("perfect-box");
+    if (target.error) { box.replaceChildren(el("p", { class: "perfect-error", text: target.error })); return; }
+    const data = target.data;
+    const seat = state.history[target.ply] ? state.history[target.ply].seat : state.to_move;
+    const head = el("h3", { text: `Perfect play · after ply ${target.ply} · ${cap(data.to_move)} to move` });
+    const onBoard = target.position ? el("p", { class: "muted small", "data-testid": "perfect-on-board",
+      text: `The board shows this position; turn Perfect play off to see the end of the game.` }) : null;
+    const items = data.moves.map((m) => {
+      const outcome = m.outcome || "unknown", words = ArcadeViews.verdictWords(m);
+      return el("li", { class: `verdict verdict-${outcome}`, dataset: { move: m.move, verdict: outcome },
+                        "aria-label": `${moveWords(m.move, seat)}: ${words}` },
+        el("span", { class: "verdict-mark", "aria-hidden": "true", text: MARKS[outcome] }), " ",
+        el("span", { class: "move-words", text: moveWords(m.move, seat) }), " ",
+        el("span", { class: "verdict-words", text: words }));
+    });
+    const solved = data.moves.filter((m) => m.outcome).length;
+    const note = data.note ? el("p", { class: "perfect-note", "data-testid": "perfect-note",
+      text: solved ? `Some moves are not coloured: ${data.note}.` : `Too big to solve here: ${data.note}. No move is coloured.` }) : null;
+    box.replaceChildren(...[head, onBoard, note].filter(Boolean), el("ul", { class: "perfect-moves", "data-testid": "perfect-moves" }, ...items));
   }
 
   /** What had the keyboard focus in the board before a render: {move} or {board: true}, or null. */

@@ -45,6 +45,7 @@
 
   function pick(p) {
     picked = p != null && state && p >= state.ply ? null : p;
+    document.dispatchEvent(new CustomEvent("arcade:pick", { detail: { ply: picked } }));  // (Perfect play follows)
     refresh();
   }
 

@@ -12,6 +12,7 @@
  *   previous,    // the state before this one (for animations) or null
  *   speed,       // animation speed factor (1 = normal, 0 = no animation)
  *   settled(),   // call when an animation that blocked clicks ends (see below)
+ *   verdicts,    // Perfect play: {move: {outcome, distance}} for the position shown, or null
  * }
  * A view whose animation takes no clicks yet marks an element data-animating="true" meanwhile
  * (the page's status waits with "Your move" until then).
@@ -69,7 +70,28 @@ window.ArcadeViews = (function () {
       node.classList.add("move-disabled");
     }
     if (ctx.hint === move) node.classList.add("hinted");
+    const verdict = ctx.verdicts && ctx.verdicts[move];
+    if (verdict) {  // Perfect play: a class for the colour and pattern, the words for the tooltip and name
+      node.classList.add("verdict", `verdict-${verdict.outcome || "unknown"}`);
+      node.dataset.verdict = verdict.outcome || "unknown";
+      const words = verdictWords(verdict);
+      node.setAttribute("title", `${opts.label || node.getAttribute("title") || move}: ${words}`);
+      if (node.getAttribute("role") === "button" || node.tagName === "BUTTON") {  // (a name on a plain span is not allowed)
+        node.setAttribute("aria-label", `${opts.label || node.getAttribute("aria-label") || "move " + move}, perfect play: ${words}`);
+      }
+    }
     return node;
+  }
+
+  /** A move's exact verdict for the side to move in words: "wins in 3", "draws", "loses in 2",
+   * "not solved in time". */
+  function verdictWords(v) {
+    if (v.outcome === "draw") return "draws";
+    if (v.outcome === "win" || v.outcome === "loss") {
+      const verb = v.outcome === "win" ? "wins" : "loses";
+      return v.distance ? `${verb} in ${v.distance}` : verb;
+    }
+    return "not solved in time";
   }
 
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -216,6 +238,6 @@ window.ArcadeViews = (function () {
       return view && view.moveWords && move != null ? view.moveWords(move, seat) : move;
     },
     get(name) { return views[name] || fallback; },
-    el, svg, moveTarget, lineTargets, band, distanceToSegment, sleep,
+    el, svg, moveTarget, verdictWords, lineTargets, band, distanceToSegment, sleep,
   };
 })();
