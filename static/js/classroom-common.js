@@ -2,6 +2,7 @@
  * game's own view (ArcadeViews), status lines, moves in words and the challenge's verdict. */
 "use strict";
 window.ArcadeClass = (function () {
+  const { cap } = ArcadeViews;
   const { el } = ArcadeViews;
 
   /** fetch JSON; resolves to {ok, status, data, error: "message for people"}. */
@@ -90,7 +91,6 @@ window.ArcadeClass = (function () {
       el("tbody", {}, ...rows));
   }
 
-  function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
 
   return { api, drawBoard, challengeState, moveWords, moveText, statusText, verdictTable, cap, el };
 })();

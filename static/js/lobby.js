@@ -2,6 +2,7 @@
  * option, bound and default shown here is the one the engine checks. */
 "use strict";
 (function () {
+  const { cap } = ArcadeViews;
   const catalog = JSON.parse(document.getElementById("catalog-data").textContent);
   const games = Object.fromEntries(catalog.games.map((g) => [g.name, g]));
   const form = document.getElementById("create-form");
@@ -203,5 +204,4 @@
   const wanted = new URLSearchParams(location.search).get("game");
   choose(games[wanted] ? wanted : catalog.games[0].name);
 
-  function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
 })();

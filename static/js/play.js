@@ -2,6 +2,7 @@
  * game's view, and shows status, seats, the AI's search statistics, the move list and hints. */
 "use strict";
 (function () {
+  const { cap, fmt } = ArcadeViews;
   const { el } = ArcadeViews;
   const root = document.querySelector(".play");
   const gameId = root.dataset.gameId;
@@ -440,7 +441,6 @@
     return words === move ? [code] : [el("span", { class: "move-words", text: words }), " ", code];
   }
 
-  function fmt(n) { return n == null ? "–" : Number(n).toLocaleString("en"); }
 
   /** An engine score for people: the engine's words ("win in 5", "loss in 2") as they are, a
    * heuristic number rounded to one decimal ("+3.19116" -> "+3.2"). */
@@ -451,5 +451,4 @@
     if (raw.trim() === "" || !Number.isFinite(n)) return raw;
     return `${n > 0 ? "+" : ""}${Number(n.toFixed(1))}`;
   }
-  function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
 })();

@@ -3,6 +3,7 @@
  * as a file, and "Continue from here": a new game from the position shown. */
 "use strict";
 (function () {
+  const { cap, fmt } = ArcadeViews;
   const { el } = ArcadeViews;
   const root = document.querySelector(".replay");
   const gameId = root.dataset.gameId;
@@ -203,6 +204,4 @@
     renderMoves();
   }
 
-  function fmt(n) { return n == null ? "–" : Number(n).toLocaleString("en"); }
-  function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
 })();

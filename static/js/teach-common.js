@@ -2,6 +2,7 @@
  * downloads. Values in traces are seat 0's (MAX's); proved results are ±(1,000,000 − plies). */
 "use strict";
 window.Teach = (function () {
+  const { cap, fmt } = ArcadeViews;
   const { el, svg } = ArcadeViews;
   const WIN = 1000000;
   const MATE_BOUND = WIN - 10000;
@@ -43,7 +44,6 @@ window.Teach = (function () {
     return (x > 0 ? "+" : "") + number(x);
   }
 
-  function fmt(n) { return n == null || n === "" ? "–" : Number(n).toLocaleString("en"); }
 
   function ms(x) {
     if (x == null) return "–";
@@ -110,7 +110,6 @@ window.Teach = (function () {
     return body;
   }
 
-  function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
 
   /**
    * The theory overlay: what the theorem says (GET /api/games/<id>/theory), whether a search to

@@ -229,8 +229,14 @@ window.ArcadeViews = (function () {
     return `Computer (${words.join(", ")})`;
   }
 
+  /** "red" -> "Red": a side's name at the start of a sentence. */
+  function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
+  /** A count for people: 12345 -> "12,345"; a missing one -> "–". */
+  function fmt(n) { return n == null || n === "" ? "–" : Number(n).toLocaleString("en"); }
+
   return {
     register(name, view) { views[name] = view; },
+    cap, fmt,
     agentWords, LEVEL_NAMES,
     /** A move in words, as the game's view says it (its moveWords(move, seat)), else its notation. */
     moveWords(game, move, seat) {

@@ -13,6 +13,7 @@
  * and they resume where they were when the page re-renders the same position. */
 "use strict";
 (function () {
+  const { cap } = ArcadeViews;
   const { el, moveTarget } = ArcadeViews;
 
   const FLY = 430, FADE = 560, POP = 380, DEAL_STEP = 170;  // ms at speed 1
@@ -382,5 +383,4 @@
       { duration: POP * k, delay, easing: "cubic-bezier(.3,1.6,.5,1)", fill: "backwards" });
   }
 
-  function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
 })();

@@ -5,6 +5,7 @@
  * path or Cut's cut set. Bridg-It boards draw S and T as the grid's left and right sides. */
 "use strict";
 (function () {
+  const { cap } = ArcadeViews;
   const { el, svg, moveTarget, lineTargets, band, distanceToSegment } = ArcadeViews;
 
   // The viewBox follows the board's width (400..960 units) while discs, labels and lines
@@ -335,5 +336,4 @@
     }
   }
 
-  function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
 })();

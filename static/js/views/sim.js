@@ -4,6 +4,7 @@
  * triangle. */
 "use strict";
 (function () {
+  const { cap } = ArcadeViews;
   const { el, svg, moveTarget, lineTargets, band } = ArcadeViews;
 
   const CX = 300, CY = 290, R = 225;   // the hexagon, in viewBox units
@@ -170,5 +171,4 @@
     g.classList.add("drawing");
   }
 
-  function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
 })();
