@@ -215,7 +215,7 @@
     } else if (state.paused && state.to_move != null && !state.seat_info[state.to_move]?.human) {
       text = "Paused: the AI waits until the game is resumed.";
     } else if (state.ai.error) {
-      text = `The AI failed: ${state.ai.error}. Retry, or restart the game.`;
+      text = `${state.ai.error} Retry, or restart the game.`;
     } else if (thinkingSeat() != null) {
       text = `${sideName(state.to_move)} is thinking…`;
     } else if (canMove() && boardBusy()) {
