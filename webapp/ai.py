@@ -20,7 +20,8 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from engine.agents import parse_agent
+from engine import strength as levels
+from engine.agents import Agent, parse_agent
 from engine.search import describe_score
 
 from . import clients
@@ -30,6 +31,36 @@ from .search_pool import SearchCancelled, SearchPool
 from .sessions import GameSession, SessionStore
 
 log = logging.getLogger(__name__)
+
+
+def player_words(agent: Agent) -> str:
+    """An AI player as the lobby names it (static/js/views.js agentWords says it the same way).
+
+    >>> player_words(parse_agent("alphabeta:strength=5"))
+    'the computer (club)'
+    >>> player_words(parse_agent("alphabeta:time=2"))
+    'the computer (perfect)'
+    >>> player_words(parse_agent("minimax:depth=3"))
+    'the computer (minimax, depth 3)'
+    """
+    if agent.name == "alphabeta" and (agent.strength < levels.FULL or agent.depth == 0):
+        return f"the computer ({levels.NAMES.get(agent.strength, f'level {agent.strength}')})"
+    words = [agent.name.replace("alphabeta", "alpha-beta")]
+    if agent.depth:
+        words.append(f"depth {agent.depth}")
+    return f"the computer ({', '.join(words)})"
+
+
+def failure_words(agent: Agent, exc: BaseException) -> str:
+    """What a player reads when an AI's search crashed: who failed and why, with no agent spec
+    or exception class.
+
+    >>> failure_words(parse_agent("alphabeta:strength=3"), RuntimeError("the board is full"))
+    'The computer (casual) could not choose its move: the board is full.'
+    """
+    reason = str(exc).strip().rstrip(".") or "an unexpected error in its search"
+    who = player_words(agent)
+    return f"{who[0].upper()}{who[1:]} could not choose its move: {reason}."
 
 
 def stats_entry(result, agent_spec: str) -> dict:
@@ -268,7 +299,7 @@ class AIRunner:
             return None
         except Exception as exc:  # a crashed search must not take the game down
             log.exception("AI search failed in game %s", room)
-            message = f"the AI ({seat.agent.spec}) failed: {type(exc).__name__}: {exc}"
+            message = failure_words(seat.agent, exc)
 
             def fail(s: GameSession) -> None:
                 still_searched(s)

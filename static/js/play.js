@@ -42,7 +42,7 @@
     // my takeback request answered no: the offer is gone and nothing was taken back
     if (state && state.takeback_offer && state.takeback_offer.seat === mySeat && !s.takeback_offer
         && s.ply === state.ply && s.status === "playing") {
-      showError(`${sideName(1 - mySeat)} declined your takeback: the game goes on.`);
+      showError(`${sideName(1 - mySeat, "declined your takeback")}: the game goes on.`);
     }
     // A search's events belong to the version it started on: any change (a move, restart,
     // retry) or a state saying nobody thinks ends what the page shows of it.
@@ -294,14 +294,14 @@
     const theirs = mine && offer && offer.seat !== mySeat;
     $("takeback-offer").hidden = !(theirs || pending);
     $("takeback-accept").hidden = $("takeback-decline").hidden = !theirs;
-    if (theirs) $("takeback-offer-text").textContent = `${sideName(offer.seat)} asks to take back their last move.`;
+    if (theirs) $("takeback-offer-text").textContent = `${sideName(offer.seat, "asks to take back their last move")}.`;
     else if (pending) $("takeback-offer-text").textContent = "You asked to take back your last move: waiting for the answer…";
   }
 
-  function sideName(seat) {
+  /** A seat's side and who plays it, doing what `verb` says: "Cut wins — the computer (club)". */
+  function sideName(seat, verb = "") {
     const info = state.seat_info[seat];
-    const who = info.human ? (seat === mySeat ? "you" : "human") : ArcadeViews.agentWords(info.agent);
-    return `${cap(info.side)} (${who})`;
+    return ArcadeViews.sideWords(info.side, verb, info.human ? (seat === mySeat ? "you" : "human") : info.agent);
   }
 
   function renderStatus() {
@@ -309,23 +309,23 @@
     let text;
     if (state.status === "over") {
       const r = state.result;
-      const winner = r.winner == null ? "Draw" : `${sideName(r.winner)} wins`;
-      text = `Game over — ${winner}: ${r.reason}.`;
+      const winner = r.winner == null ? "Draw" : sideName(r.winner, "wins");
+      text = `Game over: ${winner}; ${r.reason}.`;
       if (mySeat !== null && r.winner != null) text += r.winner === mySeat ? " You win!" : " You lose.";
     } else if (!socket.connected) {
       text = "Connection lost — reconnecting…";
     } else if (state.paused && state.to_move != null && !state.seat_info[state.to_move]?.human) {
       text = "Paused: the AI waits until the game is resumed.";
     } else if (state.ai.error) {
-      text = `The AI failed: ${state.ai.error}. Retry, or restart the game.`;
+      text = `${state.ai.error} Retry, or restart the game.`;
     } else if (thinkingSeat() != null) {
-      text = `${sideName(state.to_move)} is thinking…`;
+      text = `${sideName(state.to_move, "is thinking")}…`;
     } else if (canMove() && boardBusy()) {
       text = "Showing the last move… (click the board to skip)";
     } else if (canMove()) {
       text = `Your move (${cap(state.to_move_name)}).`;
     } else {
-      text = `${sideName(state.to_move)} to move.`;
+      text = `${sideName(state.to_move, "to move")}.`;
     }
     $("status").textContent = text;
     $("status").dataset.state = state.status;

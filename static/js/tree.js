@@ -230,7 +230,7 @@
     const bits = [
       `value ${valueText(t)}`,
       `best move ${r.best_move ?? "–"}`,
-      `${T.fmt(s.cutoffs)} α/β cut-offs`,
+      `${T.fmt(s.cutoffs)} alpha-beta cut-offs`,
       ...(mates ? [`${T.fmt(mates)} mate-distance cuts drawn`] : []),
       ...(futile ? [`${T.fmt(futile)} futility cuts drawn`] : []),
       `${T.fmt(s.tt_hits)} table answers`,
@@ -446,6 +446,12 @@
     return n.bound === "lower" ? `≥ ${v}` : n.bound === "upper" ? `≤ ${v}` : v;
   }
 
+  /** A node's value read aloud: "W3", or a bound as one, "at least W3" / "at most L2". */
+  function valueWords(n) {
+    const v = T.value(n.value);
+    return n.bound === "lower" ? `at least ${v}` : n.bound === "upper" ? `at most ${v}` : v;
+  }
+
   function boundWords(n) {
     if (n.bound === "lower") return `at least ${T.value(n.value)} (a lower bound: the search proved no more)`;
     if (n.bound === "upper") return `at most ${T.value(n.value)} (an upper bound: the search proved no more)`;
@@ -613,7 +619,7 @@
 
   /** What happened when the search left node n: only what the trace says happened. */
   function exitLines(n, where) {
-    const val = () => b(valueText(n)); // a new element each time: a DOM node lives in one place
+    const val = () => b(valueWords(n)); // a new element each time: a DOM node lives in one place
     const lines = [];
     if (n.cut === "table") {
       const what = n.bound === "lower" ? "at least" : n.bound === "upper" ? "at most" : "exactly";
@@ -650,11 +656,11 @@
       const parent = n._parent;
       const k = parent.pruned || 0;
       if (parent.kind === "max") {
-        lines.push([cutNote("✂ β cut-off: "), val(), " ≥ β = ", b(T.value(n.beta)),
-          `. MIN, higher up, already has a move that holds MAX to β or less, so it will never let play reach here: the other ${k} move(s) of this MAX node are not searched.`]);
+        lines.push([cutNote("✂ β cut-off: "), "this move is worth ", val(), " to MAX, already as much as the ", b(T.value(n.beta)),
+          ` that MIN can hold MAX to by a move higher up (beta), so MIN will never let play reach here: the other ${k} move(s) of this MAX node are not searched.`]);
       } else {
-        lines.push([cutNote("✂ α cut-off: "), val(), " ≤ α = ", b(T.value(n.alpha)),
-          `. MAX, higher up, already has a move worth α or more, so it will never let play reach here: the other ${k} move(s) of this MIN node are not searched.`]);
+        lines.push([cutNote("✂ α cut-off: "), "this move is worth ", val(), " to MAX, no better than the ", b(T.value(n.alpha)),
+          ` already guaranteed to MAX by a move higher up (alpha), so MAX will never let play reach here: the other ${k} move(s) of this MIN node are not searched.`]);
       }
     }
     return lines;
@@ -725,11 +731,11 @@
     const rule = n.soonest ? `, as the game's rules allow it no win sooner than ${n.soonest} plies from here:` : ",";
     if (n.bound === "upper") {
       return ["Not searched ", b(where), ": from here MAX could at best win ", b(`${ply} plies`), " from the root (",
-        b(T.value(T.WIN - ply)), ")", rule, " no better than the α = ", b(T.value(n.alpha)), " MAX already has. So the value is ", b(`at most ${T.value(n.value)}`),
+        b(T.value(T.WIN - ply)), ")", rule, " no better than the ", b(T.value(n.alpha)), " MAX already has (alpha). So the value is ", b(`at most ${T.value(n.value)}`),
         ". ", cutNote("✂ mate distance")];
     }
     return ["Not searched ", b(where), ": from here MIN could at best win ", b(`${ply} plies`), " from the root (",
-      b(T.value(ply - T.WIN)), ")", rule, " no better than the β = ", b(T.value(n.beta)), " MIN already has. So the value is ", b(`at least ${T.value(n.value)}`),
+      b(T.value(ply - T.WIN)), ")", rule, " no better than the ", b(T.value(n.beta)), " MIN already has (beta). So the value is ", b(`at least ${T.value(n.value)}`),
       ". ", cutNote("✂ mate distance")];
   }
 
@@ -746,13 +752,13 @@
     if (n.bound === "lower") {
       const why = n.kind === "max" ? `${skipped}${n.pass ? "." : ": MIN, higher up, will not let play come here."}`
         : n.pass ? "." : ": MIN, higher up, has something at least as good elsewhere.";
-      return [...head, " fails high: at least ", b(T.value(n.value)), ", which reaches β = ", b(T.value(n.beta)), why,
+      return [...head, " fails high: at least ", b(T.value(n.value)), ", which reaches ", b(T.value(n.beta)), ", what MIN is already sure of (beta)", why,
         ...(k ? [" ", cutNote("✂ β cut-off")] : [])];
     }
     if (n.bound === "upper") {
       const why = n.kind === "min" ? `${skipped}${n.pass ? "." : ": MAX, higher up, will not let play come here."}`
         : n.pass ? "." : ": MAX, higher up, has something at least as good elsewhere.";
-      return [...head, " fails low: at most ", b(T.value(n.value)), ", which is no more than α = ", b(T.value(n.alpha)), why,
+      return [...head, " fails low: at most ", b(T.value(n.value)), ", which is no more than ", b(T.value(n.alpha)), ", what MAX is already sure of (alpha)", why,
         ...(k ? [" ", cutNote("✂ α cut-off")] : [])];
     }
     return [...head, " returns ", val(),

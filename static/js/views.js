@@ -234,10 +234,21 @@ window.ArcadeViews = (function () {
   /** A count for people: 12345 -> "12,345"; a missing one -> "–". */
   function fmt(n) { return n == null || n === "" ? "–" : Number(n).toLocaleString("en"); }
 
+  /** A side and who plays it, with what it does, as one sentence reads it:
+   * ("cut", "wins", "you") -> "Cut (you) wins", ("cut", "wins", "alphabeta:strength=5") ->
+   * "Cut wins — the computer (club)", ("cut", "", "human") -> "Cut (human)". */
+  function sideWords(side, verb, player) {
+    const name = cap(side);
+    const then = verb ? ` ${verb}` : "";
+    if (player === "you") return `${name} (you)${then}`;
+    if (!player || player === "human") return `${name} (human)${then}`;
+    return `${name}${then} — the ${agentWords(player).replace(/^Computer/, "computer")}`;
+  }
+
   return {
     register(name, view) { views[name] = view; },
     cap, fmt,
-    agentWords, LEVEL_NAMES,
+    agentWords, sideWords, LEVEL_NAMES,
     /** A move in words, as the game's view says it (its moveWords(move, seat)), else its notation. */
     moveWords(game, move, seat) {
       const view = views[game];

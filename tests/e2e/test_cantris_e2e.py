@@ -183,3 +183,42 @@ def test_the_seeds_worked_example_and_its_chain(page: Page, base_url):
     settled(page)
     assert page.evaluate("window.gains") == ["+3", "+6", "+3"]
     assert board_text(page, 8, 4) == WORKED_AFTER
+
+
+# Record, on every frame, whether the "empty column" mark showed while the tiles still fell.
+WATCH_EMPTY_MARK = """() => {
+  window.markWhileFalling = false;
+  window.endAnimated = false;
+  const frame = () => {
+    const grid = document.querySelector(".cantris-grid");
+    const mark = document.querySelector(".cantris-empty-col");
+    if (grid && mark && grid.dataset.animating === "true") {
+      window.endAnimated = true;
+      if (getComputedStyle(mark).display !== "none" && getComputedStyle(mark).visibility !== "hidden") {
+        window.markWhileFalling = true;
+      }
+    }
+    requestAnimationFrame(frame);
+  };
+  requestAnimationFrame(frame);
+}"""
+
+
+def test_the_empty_column_is_marked_once_the_tiles_have_fallen(page: Page, base_url):
+    game = create(base_url, {"board": "6x3", "seed": 2024}, ["human", "alphabeta:depth=3"])
+    page.goto(game["seats"][0]["join_url"])
+    set_speed(page, "1")  # animated at the normal pace
+    page.evaluate(WATCH_EMPTY_MARK)
+    status = page.get_by_test_id("status")
+    for _ in range(20):
+        expect(status).to_contain_text(re.compile("Your move|Game over"))
+        if "Game over" in status.inner_text():
+            break
+        settled(page)
+        page.locator(".cantris-tile.move-target").first.click()
+        expect(status).not_to_contain_text("Your move")
+    expect(status).to_contain_text("Game over")
+    settled(page)
+    expect(page.get_by_test_id("cantris-empty-col").first).to_be_visible()
+    assert page.evaluate("window.endAnimated"), "the last move was animated with the game over"
+    assert not page.evaluate("window.markWhileFalling"), "the empty column was marked over falling tiles"

@@ -70,3 +70,25 @@ def test_play_pages_fit_and_read(phone: Page, base_url, game):
     phone.wait_for_load_state("networkidle")
     fits(phone, f"{game} with Compare and Theory open")
     assert phone.evaluate(SMALLEST_TEXT, ".compare-result text, [data-testid=compare-result] text") >= 12
+
+
+@pytest.mark.parametrize("game, options, needed", [
+    ("nim", {}, ("board",)),
+    ("cantris", {"board": "8x4"}, ("cantris-grid", "cantris-turn", "cantris-score-0", "cantris-score-1")),
+])
+def test_a_players_buttons_share_the_first_screen_with_the_board(phone: Page, base_url, game, options, needed):
+    """On a phone the board, whose turn and the Hint and Restart buttons are all on the first
+    screen, with no scrolling."""
+    created = requests.post(f"{base_url}/api/games", json={
+        "game": game, "options": options, "players": ["human", "alphabeta:strength=5"]}).json()
+    phone.goto(created["seats"][0]["join_url"])
+    expect(phone.get_by_test_id("status")).to_contain_text("Your move")
+    screen = phone.viewport_size["height"]
+    for testid in ("hint", "restart"):
+        box = phone.get_by_test_id(testid).bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= screen, f"{game}: {testid} at {box}"
+    buttons_top = phone.locator(".actions").bounding_box()["y"]
+    for testid in (*needed, "status"):  # and nothing of the board under the buttons
+        box = phone.get_by_test_id(testid).bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= buttons_top, f"{game}: {testid} at {box}"
+    phone.screenshot(path=f"/tmp/ux2-{game}-{phone.viewport_size['width']}.png")

@@ -93,7 +93,7 @@ def test_two_humans_in_two_pages(page: Page, context, base_url):
     click_segment(red, "2-3")
     for p in (red, blue):
         expect(p.get_by_test_id("losing-triangle")).to_have_attribute("data-triangle", "1-2-3")
-        expect(p.get_by_test_id("status")).to_contain_text("Game over — Blue")
+        expect(p.get_by_test_id("status")).to_contain_text("Game over: Blue")
     expect(blue.get_by_test_id("status")).to_contain_text("You win")
     expect(red.get_by_test_id("status")).to_contain_text("You lose")
 

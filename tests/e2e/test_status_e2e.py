@@ -78,3 +78,19 @@ def test_invite_link_survives_a_reload_with_a_copy_button(page: Page):
     page.reload()
     expect(invites.locator("a").first).to_have_attribute("href", re.compile(r"/play/[\w-]+\?token="))
     expect(invites.get_by_test_id("copy-invite").first).to_be_visible()
+
+
+def test_a_side_and_its_player_read_as_one_sentence(page: Page, base_url):
+    """The computer is named as the lobby's level once, never in doubled parentheses."""
+    game = requests.post(f"{base_url}/api/games", json={
+        "game": "nim", "options": {"piles": [2]}, "players": ["human", "alphabeta:strength=5"]}).json()
+    page.goto(game["seats"][0]["join_url"])
+    seats = page.get_by_test_id("seats")
+    expect(seats).to_contain_text("First (you)")
+    expect(seats).to_contain_text("Second — the computer (club)")
+    page.locator('[data-move="1:2"]').click()  # misère: taking the last stick loses
+    status = page.get_by_test_id("status")
+    expect(status).to_contain_text("Game over: Second wins — the computer (club);")
+    expect(status).to_contain_text("You lose.")
+    for text in (status.inner_text(), seats.inner_text()):
+        assert "((" not in text and "))" not in text and "(Computer" not in text

@@ -55,6 +55,8 @@ def check_exit(node, text):
     """What the narration may say when the search leaves ``node``."""
     value = value_text(node["value"])
     assert value in text, (node["id"], text)
+    # read aloud: no inequality signs or "α = …" formulas, the bound said in words
+    assert not re.search(r"[≤≥]|[αβ] =", text), (node["id"], text)
     if node["bound"] == "lower":
         assert f"at least {value}" in text and "returns" not in text, (node["id"], text)
     elif node["bound"] == "upper":

@@ -114,6 +114,24 @@ def test_a_crashing_search_is_reported_and_the_game_stays_playable(client, socke
     assert done["ai"]["error"] is None and done["history"][1]["seat"] == 1
 
 
+def test_a_failed_ai_is_named_in_the_lobbys_words(client, socket_client, inbox, monkeypatch):
+    """The failure a player reads names the level as the lobby does and the reason in plain
+    words: no agent spec, no exception class."""
+    def exploding(self, *args, **kwargs):
+        raise ValueError("chance is to move: there is no player's move to search")
+
+    monkeypatch.setattr(Agent, "choose", exploding)
+    gid, (token, _) = new_game(client, players=("human", "alphabeta:strength=5"))
+    socket_client.emit("join", {"game_id": gid, "token": token})
+    socket_client.emit("move", {"game_id": gid, "token": token, "move": "1:1"})
+    err = inbox.wait("error", lambda e: e["code"] == "ai_failed")
+    assert err["message"] == ("The computer (club) could not choose its move: "
+                              "chance is to move: there is no player's move to search.")
+    failed = inbox.wait("state", lambda s: s["ai"]["error"])
+    assert failed["ai"]["error"] == err["message"]
+    assert "alphabeta" not in failed["ai"]["error"] and "ValueError" not in failed["ai"]["error"]
+
+
 def test_the_ais_search_is_the_movers_to_wait_for(client, socket_client, inbox, monkeypatch):
     """The search pool shares worker time between clients: an AI move is asked for on behalf
     of the address of whoever made it due (a new game's creator, then the person who moved)."""
