@@ -338,7 +338,8 @@
     $("seats").replaceChildren(...state.seat_info.map((info) => {
       const row = el("div", { class: "seat" + (state.to_move === info.seat ? " to-move" : "") + (info.seat === mySeat ? " mine" : "") },
         el("span", { class: `seat-dot seat-${info.seat}` }),
-        el("span", { text: sideName(info.seat) }));
+        // a computer named as the lobby names it ("B: Computer (club)"), a person by side
+        el("span", { text: info.human ? sideName(info.seat) : `${cap(info.side)}: ${ArcadeViews.agentWords(info.agent)}` }));
       // the other person: here or not (yet)
       if (info.human && info.seat !== mySeat && present !== null) {
         const here = present.includes(info.seat);

