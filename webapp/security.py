@@ -224,7 +224,7 @@ def check_request():
     """``before_request``: refuse what no view should see (raises ArcadeError)."""
     # Lengths and chunked bodies were checked before anything read them (wsgi_guard.RequestGuard).
     length = request.content_length
-    has_body = bool(length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+    has_body = bool(length)  # a chunked body arrives here with its length (the guard read it)
     if (request.method in BODY_METHODS or has_body) and request.mimetype != "application/json":
         raise ArcadeError("unsupported_media_type",
                           f"the body must be JSON, sent with Content-Type: application/json "
@@ -294,11 +294,16 @@ class MaskTokens(logging.Filter):
         return self.PATTERN.sub(r"\1***", value) if isinstance(value, str) else value
 
 
-def mask_access_logs() -> None:
-    for name in ("werkzeug", "gunicorn.access"):
+def add_log_filter(kind: type[logging.Filter], *names: str) -> None:
+    """Give each named logger one ``kind()`` filter (once, however often an app is made)."""
+    for name in names:
         logger = logging.getLogger(name)
-        if not any(isinstance(f, MaskTokens) for f in logger.filters):
-            logger.addFilter(MaskTokens())
+        if not any(isinstance(f, kind) for f in logger.filters):
+            logger.addFilter(kind())
+
+
+def mask_access_logs() -> None:
+    add_log_filter(MaskTokens, "werkzeug", "gunicorn.access")
 
 
 def init_app(app: Flask, store_url: str) -> None:

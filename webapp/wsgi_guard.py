@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .errors import error_payload
-from .security import HEADERS
+from .security import HEADERS, add_log_filter
 
 log = logging.getLogger(__name__)
 
@@ -140,13 +140,6 @@ class OneLineErrors(logging.Filter):
         return True
 
 
-def guard_socketio_logs() -> None:
-    for name in ("engineio.server", "socketio.server"):
-        logger = logging.getLogger(name)
-        if not any(isinstance(f, OneLineErrors) for f in logger.filters):
-            logger.addFilter(OneLineErrors())
-
-
 def protect(app: Any, socketio: Any) -> None:
     """Wire all of the above in front of ``app`` (after Flask-SocketIO wrapped its
     ``wsgi_app``), and believe ``TRUSTED_PROXIES`` proxies' forwarded address and scheme."""
@@ -157,4 +150,4 @@ def protect(app: Any, socketio: Any) -> None:
 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
     close_without_waiting(socketio.server.eio)
-    guard_socketio_logs()
+    add_log_filter(OneLineErrors, "engineio.server", "socketio.server")
