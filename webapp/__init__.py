@@ -112,14 +112,14 @@ def create_app(config: dict | None = None) -> Flask:
         arcade.ai.watch_turns(float(app.config["AI_TURN_SWEEP"]))
     app.extensions["arcade"] = arcade
 
-    from . import api, classes, pages, security, sockets, teach, wsgi_guard
+    from . import classes, security, sockets, wsgi_guard
+    from .routes import arena, games, pages, teaching
 
     security.init_app(app, store_url(app))
     wsgi_guard.protect(app, socketio)
 
-    app.register_blueprint(pages.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(teach.bp)
+    for routes in (pages, games, teaching, arena):
+        app.register_blueprint(routes.bp)
     sockets.register(socketio, arcade)
     classes.init_app(app)
     arcade.maybe_sweep()  # the first sweep resumes every stored game whose AI is to move

@@ -29,6 +29,7 @@ from engine.games import get_game
 from engine.options import OptionError
 
 from .errors import ArcadeError
+from .inputs import check_fields
 from .stores import GameRecord, GameStore, hash_token
 
 if TYPE_CHECKING:
@@ -542,11 +543,7 @@ class SessionStore:
         only time tokens leave the server (the store keeps their hashes)."""
         if not isinstance(payload, dict):
             raise ArcadeError("bad_request", "the body must be a JSON object with game, options and players")
-        unknown = set(payload) - {"game", "options", "players", "moves"}
-        if unknown:
-            raise ArcadeError("bad_request", f"unknown field(s): {', '.join(sorted(unknown))}")
-        if "game" not in payload:
-            raise ArcadeError("bad_request", "missing field 'game'")
+        check_fields(payload, {"game", "options", "players", "moves"}, required=("game",))
         try:
             game_cls = get_game(payload["game"])
             options = payload.get("options") or {}

@@ -19,6 +19,7 @@ from engine.options import OptionError
 from engine.search import describe_score, search_root
 
 from ..errors import ArcadeError
+from ..inputs import check_fields
 from ..search_pool import Deadline, SearchCancelled
 from ..sessions import SessionStore
 from .storage import ClassRecord
@@ -110,9 +111,7 @@ def position_of(record: ClassRecord, body: dict):
 
 def make_challenge(record: ClassRecord, body: dict, pool) -> dict:
     """A new challenge from ``{"moves", "seconds", "game"?, "options"?}`` with its verdict."""
-    unknown = set(body) - {"token", "moves", "seconds", "game", "options"}
-    if unknown:
-        raise ArcadeError("bad_request", f"unknown field(s): {', '.join(sorted(unknown))}")
+    check_fields(body, {"token", "moves", "seconds", "game", "options"})
     seconds = body.get("seconds", 60)
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not MIN_SECONDS <= seconds <= MAX_SECONDS:
         raise ArcadeError("bad_request", f"'seconds' (the time to answer) must be from {MIN_SECONDS} to {MAX_SECONDS}")

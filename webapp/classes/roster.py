@@ -30,6 +30,7 @@ from engine.games import get_game
 from engine.options import OptionError
 
 from ..errors import ArcadeError
+from ..inputs import check_fields
 from ..sessions import GameSession, Seat
 from ..stores import hash_token
 from .challenges import challenge_in, challenge_summary, check_answer
@@ -235,9 +236,7 @@ class Classroom:
 
     def create(self, body: dict) -> tuple[ClassRecord, str]:
         """A new class from ``{"name", "game", "options", "opponent"}``: the record and the teacher's token."""
-        unknown = set(body) - {"name", "game", "options", "opponent"}
-        if unknown:
-            raise ArcadeError("bad_request", f"unknown field(s): {', '.join(sorted(unknown))}")
+        check_fields(body, {"name", "game", "options", "opponent"})
         name = body.get("name", "")
         if not isinstance(name, str):
             raise ArcadeError("bad_request", "'name' (the class's name) must be text")
@@ -273,9 +272,7 @@ class Classroom:
 
     def join(self, body: dict) -> tuple[ClassRecord, dict, str]:
         """A student joins with ``{"code", "name"}``: the class, the student, their token."""
-        unknown = set(body) - {"code", "name"}
-        if unknown:
-            raise ArcadeError("bad_request", f"unknown field(s): {', '.join(sorted(unknown))}")
+        check_fields(body, {"code", "name"})
         code = clean_code(body.get("code"))
         class_id = self.store.by_code(code)
         if class_id is None:

@@ -5,8 +5,8 @@ from flask.typing import ResponseReturnValue
 
 from engine.games import catalog
 
-from .errors import ArcadeError
-from .teach import opening_depth
+from ..errors import ArcadeError
+from .teaching import opening_depth
 
 bp = Blueprint("pages", __name__)
 

@@ -1,10 +1,10 @@
-"""The teaching tools: the search-tree page, Compare, theory checked by search, the arena page
-with the seeds' presets, and the lessons page (every seed's experiment one click away).
+"""Teaching: every search run to show or explain a position, and the pages that show them.
 
-Pages: ``/play/<id>/tree``, ``/arena``, ``/lessons`` (``POST /lessons/<example>`` opens one).
-JSON: ``/api/games/<id>/compare``, ``/api/games/<id>/theory``, ``/api/games/<id>/position``,
-``/api/arena/presets`` (``POST /api/arena/presets/<name>`` runs one), ``/api/arena/<id>.csv``,
-``/api/arena.csv``. The trees themselves come from ``GET /api/games/<id>/trace`` (api.py).
+JSON: ``/api/games/<id>/trace`` (the tree a search visits) and ``.../trace/deepest`` (the
+deepest that finishes within a budget), ``.../compare`` (the ladder side by side), ``.../minimax``
+(true values for the tree's tooltips), ``.../theory``, ``.../analyse`` and ``.../verdicts``
+(perfect play), and ``/textbook.py``. Pages: ``/play/<id>/tree``, ``/lessons`` (``POST
+/lessons/<example>`` opens one).
 
 Every search here is bounded: a depth limit and a wall-clock budget (a timer sets the search's
 cancel flag), so no request hangs however big the position. The algorithms offered are the
@@ -13,29 +13,25 @@ engine's one ladder (:data:`engine.agents.LADDER`), from the textbook minimax to
 
 from __future__ import annotations
 
-import csv
 import inspect
-import io
 import time
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request
 
 from engine import analyse, experiments, mcts, textbook
-from engine.agents import AGENT_HELP, LADDER, parse_agent
+from engine.agents import LADDER, AgentError, parse_agent
 from engine.game import CHANCE, IllegalMove
-from engine.games import catalog
 from engine.options import OptionError
 from engine.search import describe_score
 
-from .api import arcade, arena_job, launch_arena, request_token
-from .arena_jobs import ArenaJob
-from .clients import WhileConnected, asking, client
-from .errors import ArcadeError
-from .inputs import int_arg, json_body
-from .search_pool import Deadline, SearchCancelled
+from ..clients import WhileConnected, asking, client
+from ..errors import ArcadeError
+from ..inputs import json_body, number_arg
+from ..search_pool import Deadline, SearchCancelled
+from . import arcade, request_token
 
-bp = Blueprint("teach", __name__)
+bp = Blueprint("teaching", __name__)
 
 MAX_DEPTH = 30  # deepest fixed depth Compare accepts (0 = to the end)
 DEFAULT_BUDGET = 5.0  # seconds each bounded search may take (config COMPARE_TIME_CAP)
@@ -50,7 +46,7 @@ def position(game_id: str, *, playable: bool = True):
     session = arcade().store.get(game_id)
     with session.lock:
         game, states = session.game, list(session.states)
-    ply = int_arg(request.args, "ply", len(states) - 1, 0, len(states) - 1)
+    ply = number_arg(request.args, "ply", len(states) - 1, 0, len(states) - 1)
     state = states[ply]
     if playable:
         if game.status(state) is not None:
@@ -130,22 +126,13 @@ def _eval_arg(game) -> str | None:
     return name
 
 
-@bp.get("/api/games/<game_id>/position")
-def position_json(game_id):
-    """The game state (as ``GET /api/games/<id>``) of the position after ``ply`` plies."""
-    session = arcade().store.get(game_id)
-    now = len(session.states) - 1
-    ply = int_arg(request.args, "ply", now, 0, now)
-    return jsonify(dict(session.to_json(ply), current_ply=now))
-
-
 # ----- Compare --------------------------------------------------------------------------------
 @bp.get("/api/games/<game_id>/compare")
 def compare(game_id):
     """The same position searched by every rung of the ladder: nodes, time, value, best move,
     and whether the values agree (they must: each technique changes the cost, not the value)."""
     session, game, ply, state = position(game_id)
-    depth = int_arg(request.args, "depth", opening_depth(game_id, game, session.states[0]), 0, MAX_DEPTH)
+    depth = number_arg(request.args, "depth", opening_depth(game_id, game, session.states[0]), 0, MAX_DEPTH)
     eval_name = _eval_arg(game)
     view_game, _ = searcher_view(game, state)
     try:
@@ -301,6 +288,46 @@ def _num(v):
     return round(v, 6) if isinstance(v, float) else v
 
 
+# ----- traces: the tree a search visits ------------------------------------------------------
+@bp.get("/api/games/<game_id>/trace")
+def game_trace(game_id):
+    """The tree an agent's search visits from the position after ``ply`` plies."""
+    session = arcade().store.get(game_id)
+    limit = current_app.config["TRACE_MAX_NODES"]
+    args = request.args
+    try:
+        with session.lock:
+            game, states = session.game, list(session.states)
+        ply = number_arg(args, "ply", len(states) - 1, 0, len(states) - 1)
+        max_nodes = number_arg(args, "max_nodes", 500, 1, limit)
+        agent = parse_agent(args.get("agent", "alphabeta:depth=3"), type(game))
+        state = states[ply]
+        if game.status(state) is not None:
+            raise ArcadeError("game_over", f"the position after ply {ply} is finished: nothing to search")
+        if not agent.searches:
+            raise ArcadeError("bad_request", f"agent {agent.spec!r} does not search: pick minimax, alphabeta, ...")
+        # One search, as the `trace` command runs it (a time cap would deepen iteratively and
+        # trace only the last iteration): bounded by a timer that cancels it instead.
+        cap = current_app.config["AI_TIME_CAP"]
+        with Deadline(cap) as deadline:
+            try:
+                result = arcade().ai.pool.choose(agent, game, state, trace_limit=max_nodes,
+                                                 cancel=WhileConnected(deadline.event), key=f"teach:{client()}",
+                                                 **asking())
+            except SearchCancelled:  # the cap ran out while it waited for a worker
+                result = None
+    except (AgentError, OptionError, IllegalMove, ValueError) as exc:
+        raise ArcadeError("bad_request", str(exc)) from None
+    if result is None or result.trace is None:  # cancelled before the search finished
+        nodes = f" ({result.stats.nodes:,} nodes)" if result is not None else ""
+        raise ArcadeError("too_big", f"the search did not finish within {cap:g} s{nodes}: choose a smaller depth")
+    data = dict(result.trace["root"])
+    data.update(game=game.name, agent=agent.spec, ply=ply, nodes=result.trace["nodes"],
+                recorded=result.trace["recorded"], truncated=result.trace["truncated"],
+                pv_recorded=result.trace["pv_recorded"], result=result.to_json())
+    return jsonify(data)
+
+
 # ----- the tree, deepened within a budget -------------------------------------------------------
 FIRST_TREE_SECONDS = 1.5  # the tree page's first answer: its deepest finished depth by then
 
@@ -319,9 +346,9 @@ def deepest_trace(game_id):
     args = request.args
     with session.lock:
         game, states = session.game, list(session.states)
-    ply = int_arg(args, "ply", len(states) - 1, 0, len(states) - 1)
-    max_nodes = int_arg(args, "max_nodes", 500, 1, current_app.config["TRACE_MAX_NODES"])
-    seconds = _float_arg(args, "seconds", FIRST_TREE_SECONDS, 0.1, budget())
+    ply = number_arg(args, "ply", len(states) - 1, 0, len(states) - 1)
+    max_nodes = number_arg(args, "max_nodes", 500, 1, current_app.config["TRACE_MAX_NODES"])
+    seconds = number_arg(args, "seconds", FIRST_TREE_SECONDS, 0.1, budget(), "seconds")
     try:
         agent = parse_agent(args.get("agent", "alphabeta:depth=3"), type(game))
     except OptionError as exc:
@@ -332,7 +359,7 @@ def deepest_trace(game_id):
     if game.status(state) is not None:
         raise ArcadeError("game_over", f"the position after ply {ply} is finished: nothing to search")
     asked = agent.depth
-    first = int_arg(args, "from", 1, 1, MAX_DEPTH)
+    first = number_arg(args, "from", 1, 1, MAX_DEPTH)
     # (to the end: first tried outright, for a third of the time; then deepened)
     depths = ([0] if asked == 0 and first == 1 else []) + list(range(first, (asked or MAX_DEPTH) + 1))
     best, finished = None, False
@@ -388,19 +415,6 @@ def _with_depth(spec: str, depth: int) -> str:
     name, _, rest = spec.partition(":")
     settings = [s for s in rest.split(",") if s and not s.startswith("depth=")] + [f"depth={depth}"]
     return f"{name}:{','.join(settings)}"
-
-
-def _float_arg(args, name: str, default: float, low: float, high: float) -> float:
-    raw = args.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ArcadeError("bad_request", f"{name} must be a number of seconds, got {raw!r}") from None
-    if not low <= value <= high:
-        raise ArcadeError("bad_request", f"{name} must be between {low:g} and {high:g} seconds, got {raw}")
-    return value
 
 
 # ----- true minimax values (the tree page's tooltips) -----------------------------------------
@@ -581,94 +595,6 @@ def check_theory(game, state, claim: dict, seconds: float) -> dict:
     return {"agree": agree, "value_agrees": value_ok, "moves_agree": moves_ok, "search": search, "text": text}
 
 
-# ----- arena presets and exports --------------------------------------------------------------
-@bp.get("/api/arena/presets")
-def presets():
-    data = experiments.catalog()
-    data["max_games"] = current_app.config["MAX_ARENA_GAMES"]
-    return jsonify(data)
-
-
-@bp.post("/api/arena/presets/<name>")
-def run_preset(name):
-    """Start a preset's run (``{"games", "seed"}`` may override its count and seed): 202 ``{"id"}``."""
-    body = request.get_json(silent=True) if request.data else {}
-    if body is None:
-        body = json_body()
-    if not isinstance(body, dict):
-        raise ArcadeError("bad_request", "the body must be a JSON object")
-    unknown = set(body) - {"games", "seed"}
-    if unknown:
-        raise ArcadeError("bad_request", f"unknown field(s): {', '.join(sorted(unknown))}")
-    try:
-        preset = experiments.get_preset(name)
-    except OptionError as exc:
-        raise ArcadeError("unknown_preset", str(exc), 404) from None
-    args = preset.arena_args()
-    games = body.get("games", args["games"])
-    limit = current_app.config["MAX_ARENA_GAMES"]
-    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= limit:
-        raise ArcadeError("bad_request", f"games must be an integer from 1 to {limit}")
-    seed = body.get("seed", args["seed"])
-    return launch_arena(args["game"], args["options"], args["agents"], games, seed, preset=preset.name)
-
-
-CSV_FIELDS = ("id", "preset", "status", "game", "options", "agent_a", "agent_b", "seed", "requested", "games",
-              "wins", "draws", "losses", "win_rate", "seconds", "seconds_per_game", "nodes",
-              "a_moves", "a_seconds_per_move", "a_nodes_per_move", "b_moves", "b_seconds_per_move",
-              "b_nodes_per_move", "published_source", "published_games", "published_wins", "published_draws",
-              "published_losses", "published_win_rate", "published_seconds", "published_seconds_label")
-
-
-def csv_row(job: ArenaJob) -> dict:
-    req, res = job.request, job.results or {}
-    per = res.get("per_agent") or [{}, {}]
-    row = {
-        "id": job.id, "preset": req.get("preset", ""), "status": job.status, "game": req["game"],
-        "options": ";".join(f"{k}={v}" for k, v in (req.get("options") or {}).items()),
-        "agent_a": req["agents"][0] if len(req["agents"]) > 0 else "",
-        "agent_b": req["agents"][1] if len(req["agents"]) > 1 else "",
-        "seed": req.get("seed"), "requested": req.get("games"),
-    }
-    for key in ("games", "wins", "draws", "losses", "win_rate", "seconds", "seconds_per_game", "nodes"):
-        row[key] = res.get(key, "")
-    for prefix, p in zip("ab", per):
-        for key in ("moves", "seconds_per_move", "nodes_per_move"):
-            row[f"{prefix}_{key}"] = p.get(key, "")
-    preset = None
-    if req.get("preset"):
-        try:
-            preset = experiments.get_preset(req["preset"])
-        except OptionError:
-            preset = None
-    if preset is not None and preset.published is not None:
-        pub = preset.published.to_json()
-        row["published_source"] = preset.source
-        for key in ("games", "wins", "draws", "losses", "win_rate", "seconds", "seconds_label"):
-            row[f"published_{key}"] = pub[key]
-    return row
-
-
-def csv_response(jobs: list[ArenaJob], filename: str) -> Response:
-    buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=CSV_FIELDS, extrasaction="ignore", lineterminator="\n")
-    writer.writeheader()
-    for job in jobs:
-        writer.writerow({k: ("" if v is None else v) for k, v in csv_row(job).items()})
-    return Response(buf.getvalue(), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
-
-
-@bp.get("/api/arena/<job_id>.csv")
-def arena_csv(job_id):
-    return csv_response([arena_job(job_id)], f"arena-{job_id}.csv")
-
-
-@bp.get("/api/arena.csv")
-def arenas_csv():
-    return csv_response(list(arcade().arenas.values()), "arena-runs.csv")
-
-
 # ----- pages ----------------------------------------------------------------------------------
 def _page_data() -> dict:
     return {"algorithms": [{"key": r.key, "label": r.label, "short": r.short, "adds": r.adds, "spec": r.spec}
@@ -686,13 +612,6 @@ def tree_page(game_id):
     info = type(session.game).describe()
     return render_template("tree.html", game=session.game, game_id=game_id, game_info=info,
                            teach=_page_data(), opening_depth=opening_depth(game_id, session.game, session.states[0]))
-
-
-@bp.get("/arena")
-def arena_page():
-    data = experiments.catalog()
-    data["max_games"] = current_app.config["MAX_ARENA_GAMES"]
-    return render_template("arena.html", presets=data, catalog=catalog(), agents=AGENT_HELP)
 
 
 @bp.get("/lessons")
