@@ -22,7 +22,7 @@ from flask import Flask
 from flask_socketio import SocketIO
 
 from .ai import AIRunner
-from .arena_runs import ArenaRuns
+from .arena import ArenaRuns
 from .config import configure
 from .sessions import SessionStore
 from .stores import DAY, Retention, open_store

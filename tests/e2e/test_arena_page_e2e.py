@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from tests.conftest import FAST, LiveServer
 from tests.e2e.test_a11y import AXE, RUN_AXE
 from webapp import create_app
-from webapp.arena_jobs import ArenaJob
+from webapp.arena import ArenaJob
 
 SHOTS = Path(__file__).resolve().parents[2] / "test-results"
 

@@ -4,7 +4,7 @@
 import time
 
 from tests.helpers import eventually, wait_for_arena_run
-from webapp.arena_jobs import ArenaJob
+from webapp.arena import ArenaJob
 from webapp.stores import DAY
 
 RUN = {"game": "nim", "options": {"piles": "2,3"}, "agents": ["alphabeta", "random"], "games": 6, "seed": 1}

@@ -15,7 +15,7 @@ from engine.game import IllegalMove
 from engine.games import catalog, get_game
 from engine.options import OptionError
 
-from ..arena_jobs import ArenaJob
+from ..arena import ArenaJob
 from ..clients import address, client
 from ..errors import ArcadeError
 from ..inputs import check_fields, int_field, json_body, number_arg, optional_json_body
