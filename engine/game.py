@@ -37,7 +37,7 @@ Example, with Nim::
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from typing import Any, ClassVar
 
 from .options import Option, OptionError, parse_options
@@ -51,7 +51,12 @@ INF = 10 * WIN  # beyond every value: the open window's ends
 
 
 class IllegalMove(ValueError):
-    """A move string that is malformed or not legal in the position; the message says why."""
+    """A move string that is malformed or not legal in the position; the message says why.
+    Raised by :meth:`Game.replay_steps`, it also names the move's ``ply`` (from 1) and the
+    ``reason`` alone, so a caller can word the refusal its own way."""
+
+    ply: int | None = None
+    reason: str = ""
 
 
 class Game(ABC):
@@ -259,13 +264,31 @@ class Game(ABC):
     def replay(self, moves: Iterable[str], state=None):
         """Play notation moves from ``state`` (default: the start); raise IllegalMove naming
         the first bad one and its ply."""
+        final = self.start() if state is None else state
+        for _, _, after in self.replay_steps(moves, final):
+            final = after
+        return final
+
+    def replay_steps(self, moves: Iterable[str], state=None, *,
+                     check_end: bool = False) -> Iterator[tuple[Any, Any, Any]]:
+        """Play notation moves from ``state`` (default: the start), yielding ``(position
+        before, move, position after)`` for each: the one replay every caller shares (the
+        server rebuilds stored games and imports records with it). The first bad move raises
+        IllegalMove ``"ply N: why"`` with its ``ply`` and ``reason``; with ``check_end``, so
+        does a move after the end (a record from outside; rules need not refuse it)."""
         state = self.start() if state is None else state
-        for ply, text in enumerate(moves):
+        for ply, text in enumerate(moves, start=1):
             try:
-                state = self.push_notation(state, text)
+                if check_end and self.status(state) is not None:
+                    raise IllegalMove("the game is already over")
+                move = self.parse_move(state, text)
+                after = self.play(state, move)
             except IllegalMove as exc:
-                raise IllegalMove(f"ply {ply + 1}: {exc}") from None
-        return state
+                error = IllegalMove(f"ply {ply}: {exc}")
+                error.ply, error.reason = ply, str(exc)
+                raise error from None
+            yield state, move, after
+            state = after
 
     def winner(self, state) -> int | None:
         """The winning seat of a finished game, None for a draw or while playing."""

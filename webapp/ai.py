@@ -273,7 +273,7 @@ class AIRunner:
         searched. Returns the event to send the room, None if the result was dropped."""
         room, version = session.id, session.version
         # Let people watch AI against AI (the game's own pause if set); a step plays at once.
-        pause = session.extra.get("ai_pause", self.pause)
+        pause = self.pause if session.ai_pause is None else session.ai_pause
         if after_ai and not session.paused and cancel.wait(pause):
             return None
         # `version`: the state the search started from, so a page drops the events of a search

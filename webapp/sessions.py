@@ -14,7 +14,6 @@ The server reaches games only through the engine's registry (``engine.games.get_
 
 from __future__ import annotations
 
-import copy
 import secrets
 import threading
 import time
@@ -30,7 +29,7 @@ from engine.options import OptionError
 
 from .errors import ArcadeError
 from .inputs import check_fields
-from .stores import GameRecord, GameStore, hash_token
+from .stores import GameStore, SessionRecord, SessionState, hash_token
 
 if TYPE_CHECKING:
     from .cluster import TurnLeases
@@ -82,7 +81,10 @@ class LiveGame:
 
 
 @dataclass
-class GameSession:
+class GameSession(SessionState):
+    """One version of one game: its setup rebuilt (game, seats, positions) and its state
+    (:class:`SessionState`, as stored)."""
+
     id: str
     game: Game
     seats: list[Seat]
@@ -90,14 +92,6 @@ class GameSession:
     manage_hash: str
     live: LiveGame = field(repr=False)
     history: list[dict] = field(default_factory=list)
-    version: int = 1
-    ai_error: str | None = None
-    last_stats: dict | None = None
-    abandoned: bool = False
-    paused: bool = False
-    created: float = field(default_factory=time.time)
-    updated: float = field(default_factory=time.time)
-    extra: dict = field(default_factory=dict)
 
     # ----- process-local parts -------------------------------------------------------------
     @property
@@ -134,7 +128,7 @@ class GameSession:
     def ai_due(self) -> bool:
         """An AI seat is to move and may: the server starts its search (also after a restart)."""
         return (self.ai_to_move() is not None and not self.ai_error
-                and (not self.paused or self.extra.get("steps", 0) > 0))
+                and (not self.paused or self.steps > 0))
 
     def result(self) -> dict | None:
         result = self.game.result(self.state)
@@ -188,8 +182,8 @@ class GameSession:
             "ply": ply,
             "result": result,
             "paused": self.paused,
-            "takeback_offer": self.extra.get("takeback_offer"),
-            "ai_pause": self.extra.get("ai_pause"),
+            "takeback_offer": self.takeback_offer,
+            "ai_pause": self.ai_pause,
             "ai": {"thinking": self.live.thinking, "error": self.ai_error, "last_stats": self.last_stats},
         }
 
@@ -210,17 +204,15 @@ class GameSession:
         }
 
     # ----- storing -------------------------------------------------------------------------
-    def to_record(self) -> GameRecord:
-        return GameRecord(
+    def to_record(self) -> SessionRecord:
+        return SessionRecord(
             id=self.id, game=self.game.name, settings=self.game.settings,
             seats=[s.agent.spec for s in self.seats], token_hashes=[s.token_hash for s in self.seats],
-            manage_hash=self.manage_hash, moves=self.history, version=self.version,
-            status="over" if self.over else "playing", ai_due=self.ai_due, paused=self.paused,
-            abandoned=self.abandoned, ai_error=self.ai_error, last_stats=self.last_stats,
-            created=self.created, updated=self.updated, extra=self.extra)
+            manage_hash=self.manage_hash, moves=self.history, status="over" if self.over else "playing",
+            ai_due=self.ai_due, **self.state_fields())
 
     @classmethod
-    def from_record(cls, record: GameRecord, live: LiveGame, previous: GameSession | None = None) -> GameSession:
+    def from_record(cls, record: SessionRecord, live: LiveGame, previous: GameSession | None = None) -> GameSession:
         """Rebuild a stored game. From ``previous`` (an older version of it) reuse the game, the
         agents (their tables) and the positions of the moves both share."""
         if previous is not None and (previous.game.name, previous.game.settings) != (record.game, record.settings):
@@ -240,22 +232,21 @@ class GameSession:
                 while shared < min(len(old), len(moves)) and old[shared] == moves[shared]:
                     shared += 1
             states = previous.states[:shared + 1] if previous else [game.start()]
-            for text in moves[shared:]:
-                states.append(game.push_notation(states[-1], text))
-        except (OptionError, IllegalMove, KeyError, TypeError) as exc:
+            states += [after for _, _, after in game.replay_steps(moves[shared:], states[-1])]
+        except IllegalMove as exc:
+            raise ArcadeError("corrupt_game", f"stored game {record.id!r} cannot be rebuilt: {exc.reason or exc}",
+                              500) from None
+        except (OptionError, KeyError, TypeError) as exc:
             raise ArcadeError("corrupt_game", f"stored game {record.id!r} cannot be rebuilt: {exc}", 500) from None
         return cls(id=record.id, game=game, seats=seats, states=states, manage_hash=record.manage_hash,
-                   live=live, history=list(record.moves), version=record.version, ai_error=record.ai_error,
-                   last_stats=record.last_stats, abandoned=record.abandoned, paused=record.paused,
-                   created=record.created, updated=record.updated, extra=record.extra)
+                   live=live, history=list(record.moves), **record.state_fields())
 
     def fork(self) -> GameSession:
-        """A copy to change: lists and extras copied; the game, seats and live part shared."""
+        """A copy to change: lists copied; the game, seats, live part and state values shared
+        (a change replaces a state value, never changes it in place)."""
         return GameSession(id=self.id, game=self.game, seats=self.seats, states=list(self.states),
                            manage_hash=self.manage_hash, live=self.live, history=list(self.history),
-                           version=self.version, ai_error=self.ai_error, last_stats=self.last_stats,
-                           abandoned=self.abandoned, paused=self.paused, created=self.created,
-                           updated=self.updated, extra=copy.deepcopy(self.extra))
+                           **self.state_fields())
 
     # ----- changing (on a fork, inside SessionStore.update) --------------------------------
     def touch(self) -> None:
@@ -287,9 +278,9 @@ class GameSession:
         self.states.append(new_state)
         self.history.append(entry)
         self.ai_error = None
-        self.extra.pop("takeback_offer", None)  # a move answers a takeback offer: no
-        if stats is not None and self.extra.get("steps"):
-            self.extra["steps"] -= 1  # the one AI move a paused game was allowed
+        self.takeback_offer = None  # a move answers a takeback offer: no
+        if stats is not None and self.steps:
+            self.steps -= 1  # the one AI move a paused game was allowed
         self.touch()
 
     def restart(self) -> None:
@@ -300,8 +291,8 @@ class GameSession:
         self.last_stats = None
         self.abandoned = False
         self.paused = False
-        self.extra.pop("takeback_offer", None)
-        self.extra.pop("steps", None)
+        self.takeback_offer = None
+        self.steps = 0
         self.touch()
 
     def abandon(self) -> None:
@@ -318,7 +309,7 @@ class GameSession:
             raise ArcadeError("already_paused" if paused else "not_paused",
                               "the game is already paused" if paused else "the game is not paused")
         self.paused = paused
-        self.extra.pop("steps", None)
+        self.steps = 0
         self.touch()
 
     def step(self) -> None:
@@ -329,9 +320,9 @@ class GameSession:
             raise ArcadeError("not_paused", "step works on a paused game: pause it first")
         if self.ai_to_move() is None:
             raise ArcadeError("not_ai_turn", "no AI is to move: there is nothing to step")
-        if self.extra.get("steps"):
+        if self.steps:
             raise ArcadeError("ai_thinking", "the AI is already playing its step")
-        self.extra["steps"] = 1
+        self.steps = 1
         self.touch()
 
     def set_ai_pause(self, seconds: Any) -> None:
@@ -339,7 +330,7 @@ class GameSession:
         if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not MIN_AI_PAUSE <= seconds <= MAX_AI_PAUSE:
             raise ArcadeError("bad_payload", f"'pause' must be a number of seconds from {MIN_AI_PAUSE:g} to "
                                              f"{MAX_AI_PAUSE:g}, got {str(seconds)[:20]!r}")
-        self.extra["ai_pause"] = float(seconds)
+        self.ai_pause = float(seconds)
         self.touch()
 
     # ----- takeback --------------------------------------------------------------------------
@@ -361,7 +352,7 @@ class GameSession:
         del self.history[ply:]
         self.ai_error = None
         self.last_stats = next((dict(h) for h in reversed(self.history) if "nodes" in h), None)
-        self.extra.pop("takeback_offer", None)
+        self.takeback_offer = None
         self.touch()
         return undone
 
@@ -375,7 +366,7 @@ class GameSession:
         if ply is not None and ply != len(self.history):
             raise ArcadeError("stale", f"the game has moved on since you asked (ply {ply}, now {len(self.history)}): "
                                        f"nothing was taken back")
-        offer = self.extra.get("takeback_offer")
+        offer = self.takeback_offer
         if offer is not None and offer["seat"] != seat_index:
             self.take_back(offer["seat"])
             return "accepted"
@@ -385,7 +376,7 @@ class GameSession:
         if self.abandoned:
             raise ArcadeError("game_over", "the game was abandoned: nothing to take back")
         if any(s.is_human and s.index != seat_index for s in self.seats):
-            self.extra["takeback_offer"] = {"seat": seat_index, "ply": len(self.history)}
+            self.takeback_offer = {"seat": seat_index, "ply": len(self.history)}
             self.touch()
             return "offered"
         self.take_back(seat_index)
@@ -393,9 +384,9 @@ class GameSession:
 
     def decline_takeback(self, seat_index: int) -> None:
         """The other seat says no (or the offering seat withdraws its offer)."""
-        if self.extra.get("takeback_offer") is None:
+        if self.takeback_offer is None:
             raise ArcadeError("no_takeback_offer", "there is no takeback offer to answer")
-        self.extra.pop("takeback_offer")
+        self.takeback_offer = None
         self.touch()
 
 
@@ -556,7 +547,7 @@ class SessionStore:
             agents = [parse_agent(p, game) for p in players]  # the game as configured
         except (OptionError, IllegalMove) as exc:
             raise ArcadeError("bad_request", str(exc)) from None
-        states, history = self._replay(game, payload.get("moves", []))
+        states, history = replay_record(game, payload.get("moves", []))
         tokens = [secrets.token_urlsafe(16) if agent.is_human else None for agent in agents]
         manage_token = secrets.token_urlsafe(16)
         seats = [Seat(i, agent, hash_token(t) if t else None) for i, (agent, t) in enumerate(zip(agents, tokens))]
@@ -577,38 +568,6 @@ class SessionStore:
                       for s, t in zip(seats, tokens)],
             "manage_token": manage_token,
         }
-
-    @staticmethod
-    def _replay(game: Game, moves: Any) -> tuple[list[Any], list[dict]]:
-        """The positions and history after ``moves`` (notation) from the start: how a game
-        continues an imported record. Refuses, naming the move, if one is not legal."""
-        def text_of(m):  # a move, or a record's entry: {"move", ...its search's figures}
-            return m.get("move") if isinstance(m, dict) else m
-
-        if not isinstance(moves, list) or not all(isinstance(text_of(m), str) for m in moves):
-            raise ArcadeError("bad_request", "'moves' must be a list of moves in the game's notation")
-        if len(moves) > MAX_IMPORTED_MOVES:
-            raise ArcadeError("bad_request", f"'moves' holds {len(moves):,} moves: at most {MAX_IMPORTED_MOVES:,}")
-        states, history = [game.start()], []
-        for ply, given in enumerate(moves, start=1):
-            text = text_of(given)
-            state = states[-1]
-            if game.status(state) is not None:
-                raise ArcadeError("bad_request", f"move {ply} ({text[:40]!r}): the game is already over")
-            try:
-                move = game.parse_move(state, text)
-            except IllegalMove as exc:
-                raise ArcadeError("bad_request", f"move {ply} ({text[:40]!r}) is not legal: {exc}") from None
-            side = game.to_move(state)
-            entry = {"seat": side, "move": game.notation(state, move), "ply": ply}
-            if isinstance(given, dict):  # an AI move's recorded figures stay with it
-                entry.update({k: v for k, v in given.items() if k in IMPORTED_STATS and _plain(v)})
-            details = game.move_details(state, move)
-            if details is not None:
-                entry["details"] = details
-            states.append(game.play(state, move))
-            history.append(entry)
-        return states, history
 
     def all(self) -> list[GameSession]:
         """Every stored game, rebuilt (for tools and tests: it replays every game)."""
@@ -657,3 +616,35 @@ class SessionStore:
         for game_id in gone:
             self.forget(game_id)
         return gone
+
+
+def replay_record(game: Game, moves: Any) -> tuple[list[Any], list[dict]]:
+    """The positions and history after ``moves`` (notation, or a record's entries) from the
+    start, by the engine's replay: how a game continues an imported record and a challenge
+    sets its position. Refuses, naming the move, if one is not legal."""
+    def text_of(m):  # a move, or a record's entry: {"move", ...its search's figures}
+        return m.get("move") if isinstance(m, dict) else m
+
+    if not isinstance(moves, list) or not all(isinstance(text_of(m), str) for m in moves):
+        raise ArcadeError("bad_request", "'moves' must be a list of moves in the game's notation")
+    if len(moves) > MAX_IMPORTED_MOVES:
+        raise ArcadeError("bad_request", f"'moves' holds {len(moves):,} moves: at most {MAX_IMPORTED_MOVES:,}")
+    states, history = [game.start()], []
+    try:
+        for ply, (state, move, after) in enumerate(game.replay_steps(map(text_of, moves), check_end=True), start=1):
+            entry = {"seat": game.to_move(state), "move": game.notation(state, move), "ply": ply}
+            given = moves[ply - 1]
+            if isinstance(given, dict):  # an AI move's recorded figures stay with it
+                entry.update({k: v for k, v in given.items() if k in IMPORTED_STATS and _plain(v)})
+            details = game.move_details(state, move)
+            if details is not None:
+                entry["details"] = details
+            states.append(after)
+            history.append(entry)
+    except IllegalMove as exc:
+        ply = exc.ply or len(history) + 1
+        text = text_of(moves[ply - 1])
+        if game.status(states[-1]) is not None:
+            raise ArcadeError("bad_request", f"move {ply} ({text[:40]!r}): the game is already over") from None
+        raise ArcadeError("bad_request", f"move {ply} ({text[:40]!r}) is not legal: {exc.reason or exc}") from None
+    return states, history

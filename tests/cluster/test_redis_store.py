@@ -185,3 +185,24 @@ def test_a_turn_taken_with_a_write_and_never_started_is_given_back(store):
         assert leases.holds("g", 3) and store.unclaimed(["g"]) == []
     finally:
         leases.close()
+
+
+def test_a_record_stored_before_the_typed_fields_still_loads(redis_url, redis_server):
+    """Hashes as the old code wrote them (``extra`` holding steps, takeback_offer, ai_pause and
+    the class) load and change with the current code."""
+    from tests.web.test_store import OLD_ROWS, check_old_records_load
+    from webapp.stores.redis_store import AI_DUE, DEADLINE, GAMES, game_key
+
+    client = redis_server.client
+    for game_id, version, status, ai_due, updated, seen, data in OLD_ROWS:
+        client.hset(game_key(game_id), mapping={"version": version, "status": status, "ai_due": ai_due,
+                                                "updated": repr(updated), "seen": repr(seen), "data": data})
+        client.zadd(GAMES, {game_id: updated})
+        client.zadd(DEADLINE, {game_id: updated + 7 * DAY})
+        if ai_due:
+            client.sadd(AI_DUE, game_id)
+    sessions = SessionStore(open_store(redis_url))
+    try:
+        check_old_records_load(sessions)
+    finally:
+        sessions.backend.close()

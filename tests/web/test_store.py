@@ -6,14 +6,14 @@ import pytest
 
 from webapp.errors import ArcadeError
 from webapp.sessions import SessionStore
-from webapp.stores import DAY, GameRecord, Retention, SQLiteStore, StoreError, hash_token, open_store
+from webapp.stores import DAY, Retention, SessionRecord, SQLiteStore, StoreError, hash_token, open_store
 
 
 def record(game_id="g1", **fields):
     base = dict(id=game_id, game="nim", settings={"piles": [2, 3], "misere": True}, seats=["human", "alphabeta"],
                 token_hashes=[hash_token("t0"), None], manage_hash=hash_token("m"), created=1000.0, updated=1000.0)
     base.update(fields)
-    return GameRecord(**base)
+    return SessionRecord(**base)
 
 
 @pytest.fixture
@@ -134,3 +134,59 @@ def test_sessions_rebuild_from_the_store_and_lose_races_cleanly(tmp_path):
         a.update(gid, seat1_again)
     assert calls == [stale.version + 1]
     assert a.get(gid).version == b.get(gid).version == 3
+
+
+# Two rows exactly as the store wrote them before ``steps``, ``takeback_offer``, ``ai_pause``
+# and the class became typed fields (an untyped ``extra`` dict): columns id, version, status,
+# ai_due, updated, seen, data. Games survive the upgrade.
+OLD_ROWS = [
+    ("HoZJq-ZC", 3, "playing", 0, 1795884051.9004917, 1795884051.9003215,
+     '{"id":"HoZJq-ZC","game":"nim","settings":{"piles":[3,4,5],"misere":true},"seats":["human","human"],'
+     '"token_hashes":["8077120ffcbec272cd8d04401e17e90078505f69ba68ae0030b8b08aa7be2c51",'
+     '"ceb6989734f4b6f2c8d539aa262147176ab633c080ae47122cf243ba78762629"],'
+     '"manage_hash":"a4020eb140217f7e448ac2aeb255893d1b2377d2b874ddb342c22ef4783ffeca",'
+     '"moves":[{"seat":0,"move":"1:1","ply":1}],"version":3,"status":"playing","ai_due":false,"paused":false,'
+     '"abandoned":false,"ai_error":null,"last_stats":null,"created":1795884051.900321,"updated":1795884051.9004917,'
+     '"extra":{"ai_pause":1.5,"class":"cls1","takeback_offer":{"seat":0,"ply":1}}}'),
+    ("jxavEGAs", 3, "playing", 1, 1795884051.9007726, 1795884051.9006865,
+     '{"id":"jxavEGAs","game":"nim","settings":{"piles":[3,4,5],"misere":true},'
+     '"seats":["alphabeta:depth=2","alphabeta:depth=2"],"token_hashes":[null,null],'
+     '"manage_hash":"04a2a56a81bdd55bfb704371a2c7997925d020b9d0b3650eb6734be8baa971b2","moves":[],"version":3,'
+     '"status":"playing","ai_due":true,"paused":true,"abandoned":false,"ai_error":null,"last_stats":null,'
+     '"created":1795884051.9006863,"updated":1795884051.9007726,"extra":{"steps":1}}'),
+]
+
+
+def check_old_records_load(sessions: SessionStore) -> None:
+    """The games of OLD_ROWS, read and changed by the current code."""
+    offered = sessions.get("HoZJq-ZC")
+    assert (offered.takeback_offer, offered.ai_pause, offered.class_id) == ({"seat": 0, "ply": 1}, 1.5, "cls1")
+    state = offered.to_json()
+    assert (state["takeback_offer"], state["ai_pause"], state["version"]) == ({"seat": 0, "ply": 1}, 1.5, 3)
+    sessions.update("HoZJq-ZC", lambda s: s.decline_takeback(1))
+    stored = sessions.backend.get("HoZJq-ZC")
+    assert (stored.version, stored.takeback_offer, stored.ai_pause, stored.class_id) == (4, None, 1.5, "cls1")
+    assert "extra" not in stored.to_json()
+
+    stepping = sessions.get("jxavEGAs")
+    assert (stepping.paused, stepping.steps, stepping.ai_due) == (True, 1, True)
+    assert "jxavEGAs" in sessions.ai_due()
+    sessions.update("jxavEGAs", lambda s: s.play(0, "1:1", stats={"nodes": 1}))  # the step's AI move
+    stored = sessions.backend.get("jxavEGAs")
+    assert (stored.steps, stored.ai_due, stored.paused) == (0, False, True)
+    assert "jxavEGAs" not in sessions.ai_due()
+
+
+def test_a_record_stored_before_the_typed_fields_still_loads(tmp_path):
+    path = str(tmp_path / "games.sqlite3")
+    SQLiteStore(path).close()  # the schema, then the rows as the old code wrote them
+    import sqlite3
+
+    with sqlite3.connect(path) as db:
+        db.executemany("INSERT INTO games (id, version, status, ai_due, updated, seen, data) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)", OLD_ROWS)
+    sessions = SessionStore(SQLiteStore(path))
+    try:
+        check_old_records_load(sessions)
+    finally:
+        sessions.backend.close()

@@ -21,7 +21,7 @@ from engine.search import describe_score, search_root
 from ..errors import ArcadeError
 from ..inputs import check_fields
 from ..search_pool import Deadline, SearchCancelled
-from ..sessions import SessionStore
+from ..sessions import replay_record
 from .storage import ClassRecord
 
 MIN_SECONDS, MAX_SECONDS = 5, 600
@@ -100,7 +100,7 @@ def position_of(record: ClassRecord, body: dict):
         game = get_game(game_name).from_options(options)
     except (OptionError, IllegalMove) as exc:
         raise ArcadeError("bad_request", str(exc)) from None
-    states, history = SessionStore._replay(game, body.get("moves", []))
+    states, history = replay_record(game, body.get("moves", []))
     state = states[-1]
     if game.status(state) is not None:
         raise ArcadeError("bad_request", "the game is over after those moves: there is no best move to find")
@@ -142,7 +142,7 @@ def check_answer(challenge: dict, student: dict, move: Any, now: float) -> str:
     if not isinstance(move, str):
         raise ArcadeError("bad_move", "the answer must be a move in the game's notation, e.g. one shown on the board")
     game = get_game(challenge["game"]).from_options(challenge["settings"])
-    state = SessionStore._replay(game, challenge["moves"])[0][-1]
+    state = replay_record(game, challenge["moves"])[0][-1]
     try:
         notation = game.notation(state, game.parse_move(state, move))
     except IllegalMove as exc:

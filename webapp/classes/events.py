@@ -81,7 +81,7 @@ class ClassPush:
 
     def game_changed(self, session: GameSession) -> None:
         """A game's state was pushed: if it is a student's, its class's dashboard hears of it."""
-        class_id = session.extra.get("class")
+        class_id = session.class_id
         if isinstance(class_id, str):
             self.classroom.summaries.forget(session.id)
             self.soon(class_id)

@@ -387,7 +387,7 @@ class Classroom:
         def bind(s: GameSession) -> None:
             s.seats = [Seat(seat.index, seat.agent, hashes[seat.index]) for seat in s.seats]
             s.manage_hash = record.teacher_hash
-            s.extra["class"] = record.id
+            s.class_id = record.id
             s.touch()
 
         try:

@@ -262,6 +262,6 @@ def projector(class_id, game_id):
         session = current_app.extensions["arcade"].store.get(game_id)
     except ArcadeError as exc:
         abort(404, description=exc.message)
-    if session.extra.get("class") != class_id:
+    if session.class_id != class_id:
         abort(404, description="that game is not one of this class's")
     return render_template("projector.html", class_id=class_id, game=session.game, game_id=game_id)

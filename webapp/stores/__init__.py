@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from .base import DAY, GameRecord, GameStore, Retention, StoreError, hash_token
+from .base import DAY, GameStore, Retention, SessionRecord, SessionState, StoreError, hash_token
 from .sqlite import SQLiteStore
 
 
@@ -30,4 +30,5 @@ def open_store(url: str, retention: Retention | None = None) -> GameStore:
     return SQLiteStore(url, retention)
 
 
-__all__ = ["DAY", "GameRecord", "GameStore", "Retention", "SQLiteStore", "StoreError", "hash_token", "open_store"]
+__all__ = ["DAY", "GameStore", "Retention", "SQLiteStore", "SessionRecord", "SessionState", "StoreError", "hash_token",
+           "open_store"]

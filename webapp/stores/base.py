@@ -1,8 +1,9 @@
 """Where games and arena runs live: one small interface (SQLite and Redis implement it).
 
-A game is stored as a :class:`GameRecord`: what is needed to rebuild it (game name, validated
-settings, seat specs, the moves in notation with their history entries) plus its version,
-status and the hashes of its tokens. Positions are never stored: the server replays the moves.
+A game is stored as a :class:`SessionRecord`: what is needed to rebuild it (game name, validated
+settings, seat specs, the moves in notation with their history entries) plus its state
+(:class:`SessionState`: version, flags, ...), status and the hashes of its tokens. Positions
+are never stored: the server replays the moves.
 
 Every change is *compare-and-set on* ``version``: a writer loads a record, applies its change
 to a copy, and writes it with :meth:`GameStore.compare_and_set`, which succeeds only if the
@@ -45,8 +46,34 @@ class Retention:
     arena: float = 30 * DAY  # an arena run is dropped this long after its last update (as a finished game)
 
 
+@dataclass(kw_only=True)
+class SessionState:
+    """What a game keeps beside its setup and moves: the one list of it. The session
+    (``webapp.sessions.GameSession``) and its stored form (:class:`SessionRecord`) both are one,
+    so a field added here is stored, rebuilt and forked with no other change."""
+
+    version: int = 1
+    paused: bool = False
+    abandoned: bool = False
+    ai_error: str | None = None
+    last_stats: dict | None = None
+    steps: int = 0  # AI moves a paused game may still play (a teacher's step)
+    takeback_offer: dict | None = None  # {"seat", "ply"}: a seat's offer the other seat answers
+    ai_pause: float | None = None  # seconds between two AI moves, when set for this game
+    class_id: str | None = None  # the class whose student plays this game
+    created: float = field(default_factory=time.time)
+    updated: float = field(default_factory=time.time)
+
+    def state_fields(self) -> dict:
+        """The fields above by name (values shared, not copied: each change replaces a value)."""
+        return {name: getattr(self, name) for name in STATE_FIELDS}
+
+
+STATE_FIELDS = tuple(f.name for f in fields(SessionState))
+
+
 @dataclass
-class GameRecord:
+class SessionRecord(SessionState):
     """One game as stored. ``moves`` are the history entries (``{"seat", "move", "ply", ...}``,
     AI moves with their search statistics), in order; replaying their ``move`` fields from the
     start rebuilds every position."""
@@ -58,16 +85,8 @@ class GameRecord:
     token_hashes: list[str | None]  # per seat: hash_token(token), None for AI seats
     manage_hash: str  # hash_token(manage_token)
     moves: list[dict] = field(default_factory=list)
-    version: int = 1
     status: str = "playing"  # "playing" or "over"
     ai_due: bool = False  # an AI seat is to move, the game is not paused and its AI has not failed
-    paused: bool = False
-    abandoned: bool = False
-    ai_error: str | None = None
-    last_stats: dict | None = None
-    created: float = field(default_factory=time.time)
-    updated: float = field(default_factory=time.time)
-    extra: dict = field(default_factory=dict)  # room for later features, stored as is
 
     def to_json(self) -> str:
         # the fields as they are (JSON types already): dataclasses.asdict would deep-copy
@@ -75,12 +94,19 @@ class GameRecord:
         return json.dumps({name: getattr(self, name) for name in _RECORD_FIELDS}, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, text: str) -> GameRecord:
+    def from_json(cls, text: str) -> SessionRecord:
         data = json.loads(text)
+        extra = data.pop("extra", None)
+        if extra:  # written before these were fields (issue 30): games survive the upgrade
+            for old, name in _EXTRA_KEYS.items():
+                if old in extra:
+                    data.setdefault(name, extra[old])
         return cls(**{k: v for k, v in data.items() if k in _RECORD_FIELDS})
 
 
-_RECORD_FIELDS = tuple(f.name for f in fields(GameRecord))
+_RECORD_FIELDS = tuple(f.name for f in fields(SessionRecord))
+#: the keys of the untyped ``extra`` dict older records carry, and the field each became
+_EXTRA_KEYS = {"steps": "steps", "takeback_offer": "takeback_offer", "ai_pause": "ai_pause", "class": "class_id"}
 
 
 class GameStore(ABC):
@@ -102,25 +128,25 @@ class GameStore(ABC):
 
     # ----- games -----------------------------------------------------------------------------
     @abstractmethod
-    def create(self, record: GameRecord) -> bool:
+    def create(self, record: SessionRecord) -> bool:
         """Insert a new game; False (and nothing written) if ``record.id`` is taken."""
 
     @abstractmethod
-    def get(self, game_id: str) -> GameRecord | None:
+    def get(self, game_id: str) -> SessionRecord | None:
         """The stored game, or None."""
 
     @abstractmethod
     def version(self, game_id: str) -> int | None:
         """The stored game's version (cheap: callers revalidate their cache with it), or None."""
 
-    def read(self, game_id: str, known_version: int | None) -> tuple[int, GameRecord | None] | None:
+    def read(self, game_id: str, known_version: int | None) -> tuple[int, SessionRecord | None] | None:
         """The stored version and, unless it is ``known_version`` (the caller's copy is
         current), the record: ``(version, record or None)``; None if there is no such game.
         One round trip to a remote store, however it answers.
 
         >>> from webapp.stores import SQLiteStore
         >>> store = SQLiteStore(":memory:")
-        >>> store.create(GameRecord("g", "nim", {}, ["human", "human"], [None, None], "h"))
+        >>> store.create(SessionRecord("g", "nim", {}, ["human", "human"], [None, None], "h"))
         True
         >>> store.read("g", 1)
         (1, None)
@@ -134,11 +160,11 @@ class GameStore(ABC):
         return None if record is None else (record.version, record)
 
     @abstractmethod
-    def compare_and_set(self, record: GameRecord, expected_version: int) -> bool:
+    def compare_and_set(self, record: SessionRecord, expected_version: int) -> bool:
         """Replace the game iff its stored version is ``expected_version`` (see the class doc)."""
 
     @abstractmethod
-    def list_games(self, *, status: str | None = None, ai_due: bool | None = None) -> list[GameRecord]:
+    def list_games(self, *, status: str | None = None, ai_due: bool | None = None) -> list[SessionRecord]:
         """Stored games, oldest update first, optionally only those with that status / ai_due."""
 
     def ai_due_ids(self) -> list[str]:
@@ -198,7 +224,7 @@ class GameStore(ABC):
         is still at that version (giving up the others); return the ids of those renewed."""
         return list(turns)
 
-    def write_turn(self, record: GameRecord, expected_version: int, *, release: str | None = None,
+    def write_turn(self, record: SessionRecord, expected_version: int, *, release: str | None = None,
                    claim: str | None = None, ttl: float = 0.0) -> tuple[bool, bool]:
         """``compare_and_set``, and in the same write the game's AI turn: give the lease back if
         ``release`` holds it, and take it for ``claim`` (``ttl`` seconds) if the AI is due in

@@ -5,7 +5,7 @@ write that touches more than one key is one Lua script, so it is atomic for ever
 the Redis. Keys (all under ``arcade:``):
 
 - ``game:<id>``: a hash with ``version``, ``status``, ``ai_due``, ``updated``, ``seen`` (last
-  time a client was connected) and ``data`` (the :class:`GameRecord` as JSON);
+  time a client was connected) and ``data`` (the :class:`SessionRecord` as JSON);
 - ``games``: every game id, scored by ``updated`` (listing order);
 - ``deadline``: every game id, scored by the time the retention drops it (``expire``);
 - ``ai_due``: the ids of games whose AI is to move;
@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..cluster import RedisUnavailable, connect
-from .base import DAY, GameRecord, GameStore, Retention, StoreError
+from .base import DAY, GameStore, Retention, SessionRecord, StoreError
 
 PREFIX = "arcade:"
 GAMES, DEADLINE, AI_DUE, ARENAS = (PREFIX + name for name in ("games", "deadline", "ai_due", "arenas"))
@@ -198,31 +198,31 @@ class RedisStore(GameStore):
         return int((keep + TTL_MARGIN) * 1000)
 
     # ----- games -----------------------------------------------------------------------------
-    def create(self, record: GameRecord) -> bool:
+    def create(self, record: SessionRecord) -> bool:
         keep = self._keep(record.status)
         return bool(self._create(
             keys=[game_key(record.id), GAMES, DEADLINE, AI_DUE],
             args=[record.id, record.version, record.status, int(record.ai_due), repr(record.updated),
                   record.to_json(), repr(keep), self._ttl_ms(keep)]))
 
-    def get(self, game_id: str) -> GameRecord | None:
+    def get(self, game_id: str) -> SessionRecord | None:
         data = self._redis.hget(game_key(game_id), "data")
-        return GameRecord.from_json(data) if data is not None else None
+        return SessionRecord.from_json(data) if data is not None else None
 
     def version(self, game_id: str) -> int | None:
         version = self._redis.hget(game_key(game_id), "version")
         return int(version) if version is not None else None
 
-    def read(self, game_id: str, known_version: int | None) -> tuple[int, GameRecord | None] | None:
+    def read(self, game_id: str, known_version: int | None) -> tuple[int, SessionRecord | None] | None:
         found = self._read(keys=[game_key(game_id)], args=[str(known_version)])
         if not found:
             return None
-        return int(found[0]), GameRecord.from_json(found[1]) if len(found) > 1 else None
+        return int(found[0]), SessionRecord.from_json(found[1]) if len(found) > 1 else None
 
-    def compare_and_set(self, record: GameRecord, expected_version: int) -> bool:
+    def compare_and_set(self, record: SessionRecord, expected_version: int) -> bool:
         return self.write_turn(record, expected_version)[0]
 
-    def write_turn(self, record: GameRecord, expected_version: int, *, release: str | None = None,
+    def write_turn(self, record: SessionRecord, expected_version: int, *, release: str | None = None,
                    claim: str | None = None, ttl: float = 0.0) -> tuple[bool, bool]:
         if record.version <= expected_version:
             raise ValueError(f"a new version must be above {expected_version}, got {record.version}")
@@ -234,7 +234,7 @@ class RedisStore(GameStore):
                   claim or "", int(ttl * 1000)])
         return written > 0, written == 2
 
-    def list_games(self, *, status: str | None = None, ai_due: bool | None = None) -> list[GameRecord]:
+    def list_games(self, *, status: str | None = None, ai_due: bool | None = None) -> list[SessionRecord]:
         ids = self._redis.smembers(AI_DUE) if ai_due else self._redis.zrange(GAMES, 0, -1)
         pipe = self._redis.pipeline(transaction=False)
         for game_id in ids:
@@ -245,7 +245,7 @@ class RedisStore(GameStore):
                 continue
             if (status is None or row_status == status) and (ai_due is None or (row_due == "1") == ai_due):
                 rows.append((float(updated), data))
-        return [GameRecord.from_json(data) for _, data in sorted(rows, key=lambda row: row[0])]
+        return [SessionRecord.from_json(data) for _, data in sorted(rows, key=lambda row: row[0])]
 
     def ai_due_ids(self) -> list[str]:
         return sorted(self._redis.smembers(AI_DUE))  # (only playing games are in the set)

@@ -8,7 +8,7 @@ import sqlite3
 import threading
 from collections.abc import Iterable
 
-from .base import GameRecord, GameStore, Retention
+from .base import GameStore, Retention, SessionRecord
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -18,7 +18,7 @@ CREATE TABLE IF NOT EXISTS games (
     ai_due INTEGER NOT NULL,
     updated REAL NOT NULL,
     seen REAL NOT NULL,      -- last time a client was connected (touch)
-    data TEXT NOT NULL       -- the GameRecord as JSON
+    data TEXT NOT NULL       -- the SessionRecord as JSON
 );
 CREATE INDEX IF NOT EXISTS games_by_status ON games (status, ai_due);
 CREATE TABLE IF NOT EXISTS arena_runs (
@@ -59,29 +59,29 @@ class SQLiteStore(GameStore):
             return self._db.execute(sql, args).fetchall()
 
     # ----- games -----------------------------------------------------------------------------
-    def create(self, record: GameRecord) -> bool:
+    def create(self, record: SessionRecord) -> bool:
         cur = self._run("INSERT OR IGNORE INTO games (id, version, status, ai_due, updated, seen, data) "
                         "VALUES (?, ?, ?, ?, ?, ?, ?)",
                         (record.id, record.version, record.status, int(record.ai_due), record.updated,
                          record.updated, record.to_json()))
         return cur.rowcount == 1
 
-    def get(self, game_id: str) -> GameRecord | None:
+    def get(self, game_id: str) -> SessionRecord | None:
         rows = self._all("SELECT data FROM games WHERE id = ?", (game_id,))
-        return GameRecord.from_json(rows[0][0]) if rows else None
+        return SessionRecord.from_json(rows[0][0]) if rows else None
 
     def version(self, game_id: str) -> int | None:
         rows = self._all("SELECT version FROM games WHERE id = ?", (game_id,))
         return rows[0][0] if rows else None
 
-    def read(self, game_id: str, known_version: int | None) -> tuple[int, GameRecord | None] | None:
+    def read(self, game_id: str, known_version: int | None) -> tuple[int, SessionRecord | None] | None:
         rows = self._all("SELECT version, CASE version WHEN ? THEN NULL ELSE data END FROM games WHERE id = ?",
                          (known_version, game_id))
         if not rows:
             return None
-        return rows[0][0], GameRecord.from_json(rows[0][1]) if rows[0][1] is not None else None
+        return rows[0][0], SessionRecord.from_json(rows[0][1]) if rows[0][1] is not None else None
 
-    def compare_and_set(self, record: GameRecord, expected_version: int) -> bool:
+    def compare_and_set(self, record: SessionRecord, expected_version: int) -> bool:
         if record.version <= expected_version:
             raise ValueError(f"a new version must be above {expected_version}, got {record.version}")
         cur = self._run("UPDATE games SET version = ?, status = ?, ai_due = ?, updated = ?, data = ? "
@@ -90,7 +90,7 @@ class SQLiteStore(GameStore):
                          record.id, expected_version))
         return cur.rowcount == 1
 
-    def list_games(self, *, status: str | None = None, ai_due: bool | None = None) -> list[GameRecord]:
+    def list_games(self, *, status: str | None = None, ai_due: bool | None = None) -> list[SessionRecord]:
         where: list[str] = []
         args: list[str | int] = []
         if status is not None:
@@ -100,7 +100,7 @@ class SQLiteStore(GameStore):
             where.append("ai_due = ?")
             args.append(int(ai_due))
         sql = "SELECT data FROM games" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY updated"
-        return [GameRecord.from_json(row[0]) for row in self._all(sql, tuple(args))]
+        return [SessionRecord.from_json(row[0]) for row in self._all(sql, tuple(args))]
 
     def delete(self, game_id: str) -> bool:
         return self._run("DELETE FROM games WHERE id = ?", (game_id,)).rowcount == 1
