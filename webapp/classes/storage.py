@@ -15,18 +15,17 @@ kept beside the record (one row or hash field each, added once).
 
 from __future__ import annotations
 
-import json
-import os
-import sqlite3
-import threading
 import time
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
+
+from ..stores.redis_store import PREFIX  # one key space: the game store's
+from ..stores.versioned import JsonRecord, SQLiteFile, VersionedTable
 
 
 @dataclass
-class ClassRecord:
+class ClassRecord(JsonRecord):
     """One class as stored. ``students`` maps a student id to ``{"id", "name", "token_hash",
     "games": [game ids, oldest first], "joined"}``; ``challenges`` a challenge id to its
     position, deadline, answers (student id -> move) and verdict; ``order`` lists student ids
@@ -46,17 +45,6 @@ class ClassRecord:
     version: int = 1
     created: float = field(default_factory=time.time)
     updated: float = field(default_factory=time.time)
-
-    def to_json(self) -> str:
-        return json.dumps({name: getattr(self, name) for name in _FIELDS}, separators=(",", ":"))
-
-    @classmethod
-    def from_json(cls, text: str) -> ClassRecord:
-        data = json.loads(text)
-        return cls(**{k: v for k, v in data.items() if k in _FIELDS})
-
-
-_FIELDS = tuple(f.name for f in fields(ClassRecord))
 
 
 class ClassStore(ABC):
@@ -120,70 +108,52 @@ CREATE TABLE IF NOT EXISTS class_answers (
 
 
 class SQLiteClassStore(ClassStore):
-    """Classes in a SQLite file (the game store's, a table of their own), one connection
-    behind a lock; every write is one autocommit statement."""
+    """Classes in a SQLite file (the game store's, a table of versioned records of their own):
+    every write is one autocommit statement."""
 
     def __init__(self, path: str):
         self.path = path
-        if path != ":memory:":
-            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(path, timeout=10.0, isolation_level=None, check_same_thread=False)
-        with self._lock:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")  # as the game store: no fsync a write (30 ms each)
-            self._db.executescript(_SCHEMA)
-
-    def _all(self, sql: str, args: tuple = ()) -> list[tuple]:
-        with self._lock:
-            return self._db.execute(sql, args).fetchall()
+        self._file = SQLiteFile(path, _SCHEMA)
+        self._classes = VersionedTable(self._file, "classes")
 
     def create(self, record: ClassRecord) -> bool:
-        with self._lock:
-            cur = self._db.execute("INSERT OR IGNORE INTO classes (id, code, version, updated, data) "
-                                   "VALUES (?, ?, ?, ?, ?)",
-                                   (record.id, record.code, record.version, record.updated, record.to_json()))
-        return cur.rowcount == 1
+        return self._classes.insert(record.id, record.version, record.to_json(), code=record.code,
+                                    updated=record.updated)
 
     def get(self, class_id: str) -> ClassRecord | None:
-        rows = self._all("SELECT data FROM classes WHERE id = ?", (class_id,))
-        return ClassRecord.from_json(rows[0][0]) if rows else None
+        data = self._classes.data(class_id)
+        return ClassRecord.from_json(data) if data is not None else None
 
     def by_code(self, code: str) -> str | None:
-        rows = self._all("SELECT id FROM classes WHERE code = ?", (code,))
+        rows = self._file.all("SELECT id FROM classes WHERE code = ?", (code,))
         return rows[0][0] if rows else None
 
     def compare_and_set(self, record: ClassRecord, expected_version: int) -> bool:
-        with self._lock:
-            cur = self._db.execute("UPDATE classes SET version = ?, updated = ?, data = ? WHERE id = ? AND version = ?",
-                                   (record.version, record.updated, record.to_json(), record.id, expected_version))
-        return cur.rowcount == 1
+        return self._classes.compare_and_set(record.id, expected_version, record.version, record.to_json(),
+                                             updated=record.updated)
 
     def delete(self, class_id: str) -> ClassRecord | None:
-        with self._lock:
-            rows = self._db.execute("DELETE FROM classes WHERE id = ? RETURNING data", (class_id,)).fetchall()
-            self._db.execute("DELETE FROM class_answers WHERE class_id = ?", (class_id,))
+        with self._file.lock:
+            rows = self._file.db.execute("DELETE FROM classes WHERE id = ? RETURNING data", (class_id,)).fetchall()
+            self._file.db.execute("DELETE FROM class_answers WHERE class_id = ?", (class_id,))
         return ClassRecord.from_json(rows[0][0]) if rows else None
 
     def expired(self, before: float) -> list[str]:
-        return [row[0] for row in self._all("SELECT id FROM classes WHERE updated < ?", (before,))]
+        return [row[0] for row in self._file.all("SELECT id FROM classes WHERE updated < ?", (before,))]
 
     def add_answer(self, class_id: str, challenge_id: str, student_id: str, move: str) -> bool:
-        with self._lock:
-            cur = self._db.execute("INSERT OR IGNORE INTO class_answers (class_id, challenge_id, student_id, move) "
-                                   "VALUES (?, ?, ?, ?)", (class_id, challenge_id, student_id, move))
+        cur = self._file.run("INSERT OR IGNORE INTO class_answers (class_id, challenge_id, student_id, move) "
+                             "VALUES (?, ?, ?, ?)", (class_id, challenge_id, student_id, move))
         return cur.rowcount == 1
 
     def answers(self, class_id: str, challenge_id: str) -> dict[str, str]:
-        return dict(self._all("SELECT student_id, move FROM class_answers WHERE class_id = ? AND challenge_id = ?",
-                              (class_id, challenge_id)))
+        return dict(self._file.all("SELECT student_id, move FROM class_answers "
+                                   "WHERE class_id = ? AND challenge_id = ?", (class_id, challenge_id)))
 
     def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        self._file.close()
 
 
-PREFIX = "arcade:"
 CLASSES = PREFIX + "classes"  # every class id, scored by its last update
 
 # KEYS: class, code, classes. ARGV: id, version, updated, data

@@ -19,11 +19,12 @@ can serve one game: a writer that lost the race reloads and decides again.
 from __future__ import annotations
 
 import hashlib
-import json
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
+
+from .versioned import JsonRecord
 
 DAY = 86400.0
 
@@ -73,7 +74,7 @@ STATE_FIELDS = tuple(f.name for f in fields(SessionState))
 
 
 @dataclass
-class SessionRecord(SessionState):
+class SessionRecord(SessionState, JsonRecord):
     """One game as stored. ``moves`` are the history entries (``{"seat", "move", "ply", ...}``,
     AI moves with their search statistics), in order; replaying their ``move`` fields from the
     start rebuilds every position."""
@@ -88,23 +89,16 @@ class SessionRecord(SessionState):
     status: str = "playing"  # "playing" or "over"
     ai_due: bool = False  # an AI seat is to move, the game is not paused and its AI has not failed
 
-    def to_json(self) -> str:
-        # the fields as they are (JSON types already): dataclasses.asdict would deep-copy
-        # every history entry first, ten times the cost of the encoding (two writes a move)
-        return json.dumps({name: getattr(self, name) for name in _RECORD_FIELDS}, separators=(",", ":"))
-
     @classmethod
-    def from_json(cls, text: str) -> SessionRecord:
-        data = json.loads(text)
+    def upgrade(cls, data: dict) -> dict:
         extra = data.pop("extra", None)
         if extra:  # written before these were fields (issue 30): games survive the upgrade
             for old, name in _EXTRA_KEYS.items():
                 if old in extra:
                     data.setdefault(name, extra[old])
-        return cls(**{k: v for k, v in data.items() if k in _RECORD_FIELDS})
+        return data
 
 
-_RECORD_FIELDS = tuple(f.name for f in fields(SessionRecord))
 #: the keys of the untyped ``extra`` dict older records carry, and the field each became
 _EXTRA_KEYS = {"steps": "steps", "takeback_offer": "takeback_offer", "ai_pause": "ai_pause", "class": "class_id"}
 

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
-import sqlite3
-import threading
 from collections.abc import Iterable
 
 from .base import GameStore, Retention, SessionRecord
+from .versioned import SQLiteFile, VersionedTable
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -30,65 +28,42 @@ CREATE TABLE IF NOT EXISTS arena_runs (
 
 
 class SQLiteStore(GameStore):
-    """The default store: one SQLite file in WAL mode (readers never wait for the writer).
+    """The default store: one SQLite file in WAL mode (:class:`SQLiteFile`), games a table of
+    versioned records (:class:`VersionedTable`).
 
     Each write is one statement in autocommit mode, hence atomic; the compare-and-set is
     ``UPDATE ... WHERE id = ? AND version = ?``, atomic across processes sharing the file too.
-    One connection serves every thread of the process, behind a lock (SQLite serialises
-    writers anyway; a statement takes microseconds).
     """
 
     def __init__(self, path: str, retention: Retention | None = None):
         self.path = path
         self.retention = retention or Retention()
-        if path != ":memory:":
-            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        self._lock = threading.Lock()
-        self._db = sqlite3.connect(path, timeout=10.0, isolation_level=None, check_same_thread=False)
-        with self._lock:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a crash of the server loses nothing
-            self._db.executescript(_SCHEMA)
-
-    def _run(self, sql: str, args: tuple = ()) -> sqlite3.Cursor:
-        with self._lock:
-            return self._db.execute(sql, args)
-
-    def _all(self, sql: str, args: tuple = ()) -> list[tuple]:
-        with self._lock:
-            return self._db.execute(sql, args).fetchall()
+        self._file = SQLiteFile(path, _SCHEMA)
+        self._games = VersionedTable(self._file, "games")
 
     # ----- games -----------------------------------------------------------------------------
     def create(self, record: SessionRecord) -> bool:
-        cur = self._run("INSERT OR IGNORE INTO games (id, version, status, ai_due, updated, seen, data) "
-                        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        (record.id, record.version, record.status, int(record.ai_due), record.updated,
-                         record.updated, record.to_json()))
-        return cur.rowcount == 1
+        return self._games.insert(record.id, record.version, record.to_json(), status=record.status,
+                                  ai_due=int(record.ai_due), updated=record.updated, seen=record.updated)
 
     def get(self, game_id: str) -> SessionRecord | None:
-        rows = self._all("SELECT data FROM games WHERE id = ?", (game_id,))
-        return SessionRecord.from_json(rows[0][0]) if rows else None
+        data = self._games.data(game_id)
+        return SessionRecord.from_json(data) if data is not None else None
 
     def version(self, game_id: str) -> int | None:
-        rows = self._all("SELECT version FROM games WHERE id = ?", (game_id,))
+        rows = self._file.all("SELECT version FROM games WHERE id = ?", (game_id,))
         return rows[0][0] if rows else None
 
     def read(self, game_id: str, known_version: int | None) -> tuple[int, SessionRecord | None] | None:
-        rows = self._all("SELECT version, CASE version WHEN ? THEN NULL ELSE data END FROM games WHERE id = ?",
-                         (known_version, game_id))
+        rows = self._file.all("SELECT version, CASE version WHEN ? THEN NULL ELSE data END FROM games WHERE id = ?",
+                               (known_version, game_id))
         if not rows:
             return None
         return rows[0][0], SessionRecord.from_json(rows[0][1]) if rows[0][1] is not None else None
 
     def compare_and_set(self, record: SessionRecord, expected_version: int) -> bool:
-        if record.version <= expected_version:
-            raise ValueError(f"a new version must be above {expected_version}, got {record.version}")
-        cur = self._run("UPDATE games SET version = ?, status = ?, ai_due = ?, updated = ?, data = ? "
-                        "WHERE id = ? AND version = ?",
-                        (record.version, record.status, int(record.ai_due), record.updated, record.to_json(),
-                         record.id, expected_version))
-        return cur.rowcount == 1
+        return self._games.compare_and_set(record.id, expected_version, record.version, record.to_json(),
+                                           status=record.status, ai_due=int(record.ai_due), updated=record.updated)
 
     def list_games(self, *, status: str | None = None, ai_due: bool | None = None) -> list[SessionRecord]:
         where: list[str] = []
@@ -100,48 +75,47 @@ class SQLiteStore(GameStore):
             where.append("ai_due = ?")
             args.append(int(ai_due))
         sql = "SELECT data FROM games" + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY updated"
-        return [SessionRecord.from_json(row[0]) for row in self._all(sql, tuple(args))]
+        return [SessionRecord.from_json(row[0]) for row in self._file.all(sql, tuple(args))]
 
     def delete(self, game_id: str) -> bool:
-        return self._run("DELETE FROM games WHERE id = ?", (game_id,)).rowcount == 1
+        return self._file.run("DELETE FROM games WHERE id = ?", (game_id,)).rowcount == 1
 
     def touch(self, game_ids: Iterable[str], now: float) -> None:
-        with self._lock:
-            self._db.executemany("UPDATE games SET seen = ? WHERE id = ?", [(now, i) for i in game_ids])
+        with self._file.lock:
+            self._file.db.executemany("UPDATE games SET seen = ? WHERE id = ?", [(now, i) for i in game_ids])
 
     def expire(self, now: float) -> list[str]:
         keep = self.retention
         # A watched game (touch) counts as used: nobody's open game disappears.
-        with self._lock:
-            ids = [row[0] for row in self._db.execute(
+        with self._file.lock:
+            ids = [row[0] for row in self._file.db.execute(
                 "DELETE FROM games WHERE MAX(updated, seen) < CASE status WHEN 'over' THEN ? ELSE ? END "
                 "RETURNING id", (now - keep.finished, now - keep.idle))]
-            self._db.execute("DELETE FROM arena_runs WHERE updated < ?", (now - keep.arena,))
+            self._file.db.execute("DELETE FROM arena_runs WHERE updated < ?", (now - keep.arena,))
         return ids
 
     # ----- arena runs ----------------------------------------------------------------------------
     def put_arena(self, run: dict, now: float) -> None:
-        self._run("INSERT OR REPLACE INTO arena_runs (id, updated, data) VALUES (?, ?, ?)",
-                  (run["id"], now, json.dumps(run, separators=(",", ":"))))
+        self._file.run("INSERT OR REPLACE INTO arena_runs (id, updated, data) VALUES (?, ?, ?)",
+                        (run["id"], now, json.dumps(run, separators=(",", ":"))))
 
     def get_arena(self, run_id: str) -> dict | None:
-        rows = self._all("SELECT data, updated FROM arena_runs WHERE id = ?", (run_id,))
+        rows = self._file.all("SELECT data, updated FROM arena_runs WHERE id = ?", (run_id,))
         return dict(json.loads(rows[0][0]), updated=rows[0][1]) if rows else None
 
     def list_arenas(self, offset: int = 0, limit: int | None = None) -> list[dict]:
         if limit is None:
-            rows = self._all("SELECT data, updated FROM arena_runs ORDER BY updated")
+            rows = self._file.all("SELECT data, updated FROM arena_runs ORDER BY updated")
         else:
-            rows = self._all("SELECT data, updated FROM arena_runs ORDER BY updated DESC LIMIT ? OFFSET ?",
-                             (limit, offset))[::-1]
+            rows = self._file.all("SELECT data, updated FROM arena_runs ORDER BY updated DESC LIMIT ? OFFSET ?",
+                                   (limit, offset))[::-1]
         return [dict(json.loads(data), updated=updated) for data, updated in rows]
 
     def count_arenas(self) -> int:
-        return self._all("SELECT COUNT(*) FROM arena_runs")[0][0]
+        return self._file.all("SELECT COUNT(*) FROM arena_runs")[0][0]
 
     def delete_arena(self, run_id: str) -> None:
-        self._run("DELETE FROM arena_runs WHERE id = ?", (run_id,))
+        self._file.run("DELETE FROM arena_runs WHERE id = ?", (run_id,))
 
     def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        self._file.close()
