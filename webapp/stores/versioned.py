@@ -16,6 +16,7 @@ R = TypeVar("R", bound="JsonRecord")
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+_FIELD_SETS: dict[type, frozenset[str]] = {}  # the same, to test keys read against
 
 
 def _field_names(cls: type) -> tuple[str, ...]:
@@ -38,7 +39,7 @@ class JsonRecord:
     @classmethod
     def from_json(cls: type[R], text: str) -> R:
         data = cls.upgrade(json.loads(text))
-        names = _field_names(cls)
+        names = _FIELD_SETS.get(cls) or _FIELD_SETS.setdefault(cls, frozenset(_field_names(cls)))
         return cls(**{k: v for k, v in data.items() if k in names})
 
     @classmethod
@@ -84,12 +85,24 @@ class VersionedTable:
     def __init__(self, file: SQLiteFile, table: str):
         self.file = file
         self.table = table
+        self._sql: dict[tuple[str, tuple[str, ...]], str] = {}  # statements by (kind, column names)
+
+    def _statement(self, kind: str, columns: tuple[str, ...]) -> str:
+        sql = self._sql.get((kind, columns))
+        if sql is None:
+            if kind == "insert":
+                names = ("id", "version", *columns, "data")
+                sql = (f"INSERT OR IGNORE INTO {self.table} ({', '.join(names)}) "
+                       f"VALUES ({', '.join('?' * len(names))})")
+            else:
+                sets = "".join(f", {name} = ?" for name in columns)
+                sql = f"UPDATE {self.table} SET version = ?{sets}, data = ? WHERE id = ? AND version = ?"
+            self._sql[kind, columns] = sql
+        return sql
 
     def insert(self, record_id: str, version: int, data: str, **columns: Any) -> bool:
         """Insert a new record; False (nothing written) if its id, or a unique column, is taken."""
-        names = ("id", "version", *columns, "data")
-        cur = self.file.run(f"INSERT OR IGNORE INTO {self.table} ({', '.join(names)}) "
-                            f"VALUES ({', '.join('?' * len(names))})", (record_id, version, *columns.values(), data))
+        cur = self.file.run(self._statement("insert", tuple(columns)), (record_id, version, *columns.values(), data))
         return cur.rowcount == 1
 
     def data(self, record_id: str) -> str | None:
@@ -100,7 +113,6 @@ class VersionedTable:
         """Replace the record iff its stored version is ``expected_version``."""
         if version <= expected_version:
             raise ValueError(f"a new version must be above {expected_version}, got {version}")
-        sets = "".join(f", {name} = ?" for name in columns)
-        cur = self.file.run(f"UPDATE {self.table} SET version = ?{sets}, data = ? WHERE id = ? AND version = ?",
+        cur = self.file.run(self._statement("update", tuple(columns)),
                             (version, *columns.values(), data, record_id, expected_version))
         return cur.rowcount == 1
