@@ -112,14 +112,12 @@ def create_app(config: dict | None = None) -> Flask:
         arcade.ai.watch_turns(float(app.config["AI_TURN_SWEEP"]))
     app.extensions["arcade"] = arcade
 
-    from . import api, classes, pages, security, sockets, teach, wsgi_guard
+    from . import classes, routes, security, sockets, wsgi_guard
 
     security.init_app(app, store_url(app))
     wsgi_guard.protect(app, socketio)
 
-    app.register_blueprint(pages.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(teach.bp)
+    routes.register(app)
     sockets.register(socketio, arcade)
     classes.init_app(app)
     arcade.maybe_sweep()  # the first sweep resumes every stored game whose AI is to move

@@ -1,5 +1,5 @@
-"""Reading a request's inputs: its JSON body and its whole-number query arguments, each
-refused with a clear :class:`~webapp.errors.ArcadeError` (400) naming what was wrong."""
+"""Reading a request's inputs: its JSON body and its numeric query arguments, each refused
+with a clear :class:`~webapp.errors.ArcadeError` (400) naming what was wrong."""
 
 from __future__ import annotations
 
@@ -18,22 +18,29 @@ def json_body() -> dict:
     return body
 
 
-def int_arg(args, name: str, default: int, low: int, high: int) -> int:
-    """``args[name]`` as a whole number from ``low`` to ``high`` (``default`` when absent).
+def number_arg(args, name: str, default, low, high, kind: type = int, unit: str = ""):
+    """``args[name]`` as a ``kind`` (``int``: a whole number; ``float``: any number) from ``low``
+    to ``high`` (``default`` when absent); ``unit`` names what the number counts ("seconds").
 
-    >>> int_arg({"ply": "3"}, "ply", 0, 0, 9), int_arg({}, "ply", 5, 0, 9)
+    >>> number_arg({"ply": "3"}, "ply", 0, 0, 9), number_arg({}, "ply", 5, 0, 9)
     (3, 5)
-    >>> int_arg({"ply": "x"}, "ply", 0, 0, 9)
+    >>> number_arg({"ply": "x"}, "ply", 0, 0, 9)
     Traceback (most recent call last):
     webapp.errors.ArcadeError: ply must be an integer, got 'x'
+    >>> number_arg({"seconds": "9"}, "seconds", 1.5, 0.1, 5.0, float, "seconds")
+    Traceback (most recent call last):
+    webapp.errors.ArcadeError: seconds must be between 0.1 and 5 seconds, got 9
     """
     raw = args.get(name)
     if raw is None or raw == "":
         return default
+    what = "an integer" if kind is int else f"a number of {unit}" if unit else "a number"
     try:
-        value = int(raw)
+        value = kind(raw)
     except ValueError:
-        raise ArcadeError("bad_request", f"{name} must be an integer, got {raw!r}") from None
+        raise ArcadeError("bad_request", f"{name} must be {what}, got {raw!r}") from None
     if not low <= value <= high:
-        raise ArcadeError("bad_request", f"{name} must be between {low} and {high}, got {value}")
+        # an integer as read; a float as the client wrote it (0.1, not 0.1000000001)
+        bounds, shown = (f"{low} and {high}", value) if kind is int else (f"{low:g} and {high:g}", raw)
+        raise ArcadeError("bad_request", f"{name} must be between {bounds}{' ' + unit if unit else ''}, got {shown}")
     return value

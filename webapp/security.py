@@ -158,8 +158,8 @@ def parse_json_body(data: bytes) -> Any:
 #: Endpoints that create a game, and those that start an arena run: each kind rate limited per
 #: client (:func:`webapp.clients.client`) and, coarsely, per address.
 LIMITED = {
-    "games": ({"api.create_game", "teach.open_example"}, "CREATE_LIMIT", "ADDRESS_CREATE_LIMIT", "new games"),
-    "arena": ({"api.start_arena", "teach.run_preset"}, "ARENA_LIMIT", "ADDRESS_ARENA_LIMIT", "new arena runs"),
+    "games": ({"games.create_game", "teach.open_example"}, "CREATE_LIMIT", "ADDRESS_CREATE_LIMIT", "new games"),
+    "arena": ({"arena.start_arena", "arena.run_preset"}, "ARENA_LIMIT", "ADDRESS_ARENA_LIMIT", "new arena runs"),
 }
 
 
@@ -255,7 +255,7 @@ def http_error(exc: HTTPException):
     if status < 400:  # redirects (a missing slash) stay redirects
         return exc
     if not wants_json():
-        from .pages import error_page  # (the pages import the API, which imports this module)
+        from .routes.pages import error_page  # (imported late: the routes package loads every blueprint)
         return error_page(status, exc.name, exc.description)
     if status == 405:
         message = f"method {request.method} is not allowed here"
@@ -269,7 +269,7 @@ def http_error(exc: HTTPException):
 def internal_error(exc):
     """An unexpected failure: logged with its traceback, answered without any detail."""
     if not wants_json():
-        from .pages import error_page
+        from .routes.pages import error_page
         return error_page(500, "Something went wrong", "The server failed to handle this request.")
     return error_response("internal", "the server failed to handle this request", 500)
 

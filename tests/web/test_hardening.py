@@ -202,12 +202,12 @@ def test_api_errors_are_json(client):
 
 def test_an_unexpected_failure_is_a_json_500_without_details(monkeypatch, make_app):
     app = make_app(**dict(CONFIG, TESTING=False))
-    import webapp.api
+    import webapp.routes.games
 
     def broken():
         raise RuntimeError("secret detail")
 
-    monkeypatch.setattr(webapp.api, "catalog", broken)
+    monkeypatch.setattr(webapp.routes.games, "catalog", broken)
     app.logger.disabled = True
     r = app.test_client().get("/api/catalog")
     error = assert_json_error(r, 500, "internal")

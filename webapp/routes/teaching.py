@@ -1,10 +1,8 @@
-"""The teaching tools: the search-tree page, Compare, theory checked by search, the arena page
-with the seeds' presets, and the lessons page (every seed's experiment one click away).
-
-Pages: ``/play/<id>/tree``, ``/arena``, ``/lessons`` (``POST /lessons/<example>`` opens one).
-JSON: ``/api/games/<id>/compare``, ``/api/games/<id>/theory``, ``/api/games/<id>/position``,
-``/api/arena/presets`` (``POST /api/arena/presets/<name>`` runs one), ``/api/arena/<id>.csv``,
-``/api/arena.csv``. The trees themselves come from ``GET /api/games/<id>/trace`` (api.py).
+"""Teaching: every search run to show or explain a position. JSON: a game's ``trace`` (and
+``trace/deepest``, deepened within a budget), ``position``, ``compare``, ``minimax`` (true
+values), ``theory``, ``analyse`` and ``verdicts`` under ``/api/games/<id>/``, and the textbook's
+source (``/textbook.py``); pages: the search tree (``/play/<id>/tree``) and the lessons
+(``/lessons``; ``POST /lessons/<example>`` opens one).
 
 Every search here is bounded: a depth limit and a wall-clock budget (a timer sets the search's
 cancel flag), so no request hangs however big the position. The algorithms offered are the
@@ -13,113 +11,60 @@ engine's one ladder (:data:`engine.agents.LADDER`), from the textbook minimax to
 
 from __future__ import annotations
 
-import csv
 import inspect
-import io
 import time
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request
 
 from engine import analyse, experiments, mcts, textbook
-from engine.agents import AGENT_HELP, LADDER, parse_agent
+from engine.agents import LADDER, AgentError, parse_agent
 from engine.game import CHANCE, IllegalMove
-from engine.games import catalog
 from engine.options import OptionError
 from engine.search import describe_score
 
-from .api import arcade, arena_job, launch_arena, request_token
-from .arena_jobs import ArenaJob
-from .clients import WhileConnected, asking, client
-from .errors import ArcadeError
-from .inputs import int_arg, json_body
-from .search_pool import Deadline, SearchCancelled
+from ..clients import WhileConnected, asking, client
+from ..errors import ArcadeError
+from ..inputs import json_body, number_arg
+from ..search_pool import Deadline, SearchCancelled
+from .common import MAX_DEPTH, TooBig, arcade, budget, opening_depth, position, request_token, searcher_view, stored_position
 
 bp = Blueprint("teach", __name__)
 
-MAX_DEPTH = 30  # deepest fixed depth Compare accepts (0 = to the end)
-DEFAULT_BUDGET = 5.0  # seconds each bounded search may take (config COMPARE_TIME_CAP)
 
-def budget() -> float:
-    return float(current_app.config.get("COMPARE_TIME_CAP", min(DEFAULT_BUDGET, current_app.config["AI_TIME_CAP"])))
-
-
-# ----- positions ------------------------------------------------------------------------------
-def position(game_id: str, *, playable: bool = True):
-    """The session, game, ply and state named by ``game_id`` and ``?ply=`` (default: now)."""
-    session = arcade().store.get(game_id)
-    with session.lock:
-        game, states = session.game, list(session.states)
-    ply = int_arg(request.args, "ply", len(states) - 1, 0, len(states) - 1)
-    state = states[ply]
-    if playable:
+@bp.get("/api/games/<game_id>/trace")
+def game_trace(game_id):
+    """The tree an agent's search visits from the position after ``ply`` plies."""
+    _, game, ply, states = stored_position(game_id)
+    args = request.args
+    try:
+        max_nodes = number_arg(args, "max_nodes", 500, 1, current_app.config["TRACE_MAX_NODES"])
+        agent = parse_agent(args.get("agent", "alphabeta:depth=3"), type(game))
+        state = states[ply]
         if game.status(state) is not None:
             raise ArcadeError("game_over", f"the position after ply {ply} is finished: nothing to search")
-        if game.to_move(state) == CHANCE:
-            raise ArcadeError("bad_request", f"after ply {ply} chance is to move: there is no player's move to search")
-    return session, game, ply, state
-
-
-#: the most positions the textbook minimax may visit at the depth a teaching view opens at
-#: (Sim depth 3: 2,956; Cantris 8x4 depth 3: 28,846; Bridg-It 4 depth 3: 14,426; each well
-#: under a second even for minimax, the slowest rung of Compare)
-OPENING_NODES = 30_000
-_opening_depths: dict[tuple, int] = {}
-
-
-def opening_depth(game_id: str, game, state) -> int:
-    """The depth the teaching views (the tree, Compare) open at for a game: the deepest depth
-    at which the textbook minimax visits at most :data:`OPENING_NODES` positions, counted by
-    running it one depth after another (a depth whose count, foreseen from the growth so far,
-    would pass the limit is not run), at least 1; 0 (to the end) where the whole game tree
-    fits. So every view's first search finishes within a second or so, whatever the game and
-    board. Found once per game (from its start) and kept.
-
-    >>> from engine.games import get_game
-    >>> sim, shannon = get_game("sim").from_options({}), get_game("shannon").from_options({})
-    >>> opening_depth("doc-sim", sim, sim.start()), opening_depth("doc-shannon", shannon, shannon.start())
-    (3, 0)
-    """
-    key = (game_id, game.name)
-    if key not in _opening_depths:
-        view_game, view_state = game.perspective(state, game.to_move(state))
-        found, counts = 1, [1]
-        for depth in range(1, MAX_DEPTH + 1):
-            growth = counts[-1] / counts[-2] if len(counts) > 1 else 1
-            count = None if counts[-1] * growth > OPENING_NODES else _minimax_count(view_game, view_state, depth)
-            if count is None:
-                break
-            if count == counts[-1]:  # no line goes deeper: the whole tree fits
-                found = 0
-                break
-            found = depth
-            counts.append(count)
-        if len(_opening_depths) > 10_000:
-            _opening_depths.clear()
-        _opening_depths[key] = found
-    return _opening_depths[key]
-
-
-def _minimax_count(game, state, depth: int) -> int | None:
-    """The positions the textbook minimax to ``depth`` visits, or None past OPENING_NODES."""
-    count = 0
-
-    def visit(path, value):
-        nonlocal count
-        count += 1
-        if count > OPENING_NODES:
-            raise _TooBig
-
-    try:
-        textbook.minimax(game, state, depth, visit=visit)
-    except _TooBig:
-        return None
-    return count
-
-
-def searcher_view(game, state):
-    """What the side to move may see (a hidden deck becomes chance): the game and state to search."""
-    return game.perspective(state, game.to_move(state))
+        if not agent.searches:
+            raise ArcadeError("bad_request", f"agent {agent.spec!r} does not search: pick minimax, alphabeta, ...")
+        # One search, as the `trace` command runs it (a time cap would deepen iteratively and
+        # trace only the last iteration): bounded by a timer that cancels it instead.
+        cap = current_app.config["AI_TIME_CAP"]
+        with Deadline(cap) as deadline:
+            try:
+                result = arcade().ai.pool.choose(agent, game, state, trace_limit=max_nodes,
+                                                 cancel=WhileConnected(deadline.event), key=f"teach:{client()}",
+                                                 **asking())
+            except SearchCancelled:  # the cap ran out while it waited for a worker
+                result = None
+    except (AgentError, OptionError, IllegalMove, ValueError) as exc:
+        raise ArcadeError("bad_request", str(exc)) from None
+    if result is None or result.trace is None:  # cancelled before the search finished
+        nodes = f" ({result.stats.nodes:,} nodes)" if result is not None else ""
+        raise ArcadeError("too_big", f"the search did not finish within {cap:g} s{nodes}: choose a smaller depth")
+    data = dict(result.trace["root"])
+    data.update(game=game.name, agent=agent.spec, ply=ply, nodes=result.trace["nodes"],
+                recorded=result.trace["recorded"], truncated=result.trace["truncated"],
+                pv_recorded=result.trace["pv_recorded"], result=result.to_json())
+    return jsonify(data)
 
 
 def _eval_arg(game) -> str | None:
@@ -135,7 +80,7 @@ def position_json(game_id):
     """The game state (as ``GET /api/games/<id>``) of the position after ``ply`` plies."""
     session = arcade().store.get(game_id)
     now = len(session.states) - 1
-    ply = int_arg(request.args, "ply", now, 0, now)
+    ply = number_arg(request.args, "ply", now, 0, now)
     return jsonify(dict(session.to_json(ply), current_ply=now))
 
 
@@ -145,7 +90,7 @@ def compare(game_id):
     """The same position searched by every rung of the ladder: nodes, time, value, best move,
     and whether the values agree (they must: each technique changes the cost, not the value)."""
     session, game, ply, state = position(game_id)
-    depth = int_arg(request.args, "depth", opening_depth(game_id, game, session.states[0]), 0, MAX_DEPTH)
+    depth = number_arg(request.args, "depth", opening_depth(game_id, game, session.states[0]), 0, MAX_DEPTH)
     eval_name = _eval_arg(game)
     view_game, _ = searcher_view(game, state)
     try:
@@ -315,13 +260,10 @@ def deepest_trace(game_id):
     "finished", "seconds", "budget"}`` (``finished``: the asked depth, or every line searched to
     the end of the game; ``reached`` None: nothing finished). Each search is cancelled at the
     deadline, so a page that leaves holds a worker no longer than ``seconds``."""
-    session = arcade().store.get(game_id)
+    _, game, ply, states = stored_position(game_id)
     args = request.args
-    with session.lock:
-        game, states = session.game, list(session.states)
-    ply = int_arg(args, "ply", len(states) - 1, 0, len(states) - 1)
-    max_nodes = int_arg(args, "max_nodes", 500, 1, current_app.config["TRACE_MAX_NODES"])
-    seconds = _float_arg(args, "seconds", FIRST_TREE_SECONDS, 0.1, budget())
+    max_nodes = number_arg(args, "max_nodes", 500, 1, current_app.config["TRACE_MAX_NODES"])
+    seconds = number_arg(args, "seconds", FIRST_TREE_SECONDS, 0.1, budget(), float, "seconds")
     try:
         agent = parse_agent(args.get("agent", "alphabeta:depth=3"), type(game))
     except OptionError as exc:
@@ -332,7 +274,7 @@ def deepest_trace(game_id):
     if game.status(state) is not None:
         raise ArcadeError("game_over", f"the position after ply {ply} is finished: nothing to search")
     asked = agent.depth
-    first = int_arg(args, "from", 1, 1, MAX_DEPTH)
+    first = number_arg(args, "from", 1, 1, MAX_DEPTH)
     # (to the end: first tried outright, for a third of the time; then deepened)
     depths = ([0] if asked == 0 and first == 1 else []) + list(range(first, (asked or MAX_DEPTH) + 1))
     best, finished = None, False
@@ -390,25 +332,8 @@ def _with_depth(spec: str, depth: int) -> str:
     return f"{name}:{','.join(settings)}"
 
 
-def _float_arg(args, name: str, default: float, low: float, high: float) -> float:
-    raw = args.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ArcadeError("bad_request", f"{name} must be a number of seconds, got {raw!r}") from None
-    if not low <= value <= high:
-        raise ArcadeError("bad_request", f"{name} must be between {low:g} and {high:g} seconds, got {raw}")
-    return value
-
-
 # ----- true minimax values (the tree page's tooltips) -----------------------------------------
 TRUTH_MAX_NODES = 300_000  # the largest textbook minimax tree the page may ask for (about a second)
-
-
-class _TooBig(Exception):
-    pass
 
 
 @bp.post("/api/games/<game_id>/minimax")
@@ -472,13 +397,13 @@ def minimax_values(game, state, depth: int, eval_name: str | None, paths: list[l
         nonlocal count
         count += 1
         if count > TRUTH_MAX_NODES or (count % 1024 == 0 and cancel.is_set()):
-            raise _TooBig
+            raise TooBig
         for i in wanted.get(path, ()):
             values[i] = _num(value)
 
     try:
         textbook.minimax(view_game, view_state, depth, view_game.evaluator(eval_name), visit=visit)
-    except _TooBig:
+    except TooBig:
         return None if count <= TRUTH_MAX_NODES else {"values": None, "nodes": count, "too_big": True}
     return {"values": values, "nodes": count, "too_big": False}
 
@@ -581,94 +506,6 @@ def check_theory(game, state, claim: dict, seconds: float) -> dict:
     return {"agree": agree, "value_agrees": value_ok, "moves_agree": moves_ok, "search": search, "text": text}
 
 
-# ----- arena presets and exports --------------------------------------------------------------
-@bp.get("/api/arena/presets")
-def presets():
-    data = experiments.catalog()
-    data["max_games"] = current_app.config["MAX_ARENA_GAMES"]
-    return jsonify(data)
-
-
-@bp.post("/api/arena/presets/<name>")
-def run_preset(name):
-    """Start a preset's run (``{"games", "seed"}`` may override its count and seed): 202 ``{"id"}``."""
-    body = request.get_json(silent=True) if request.data else {}
-    if body is None:
-        body = json_body()
-    if not isinstance(body, dict):
-        raise ArcadeError("bad_request", "the body must be a JSON object")
-    unknown = set(body) - {"games", "seed"}
-    if unknown:
-        raise ArcadeError("bad_request", f"unknown field(s): {', '.join(sorted(unknown))}")
-    try:
-        preset = experiments.get_preset(name)
-    except OptionError as exc:
-        raise ArcadeError("unknown_preset", str(exc), 404) from None
-    args = preset.arena_args()
-    games = body.get("games", args["games"])
-    limit = current_app.config["MAX_ARENA_GAMES"]
-    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= limit:
-        raise ArcadeError("bad_request", f"games must be an integer from 1 to {limit}")
-    seed = body.get("seed", args["seed"])
-    return launch_arena(args["game"], args["options"], args["agents"], games, seed, preset=preset.name)
-
-
-CSV_FIELDS = ("id", "preset", "status", "game", "options", "agent_a", "agent_b", "seed", "requested", "games",
-              "wins", "draws", "losses", "win_rate", "seconds", "seconds_per_game", "nodes",
-              "a_moves", "a_seconds_per_move", "a_nodes_per_move", "b_moves", "b_seconds_per_move",
-              "b_nodes_per_move", "published_source", "published_games", "published_wins", "published_draws",
-              "published_losses", "published_win_rate", "published_seconds", "published_seconds_label")
-
-
-def csv_row(job: ArenaJob) -> dict:
-    req, res = job.request, job.results or {}
-    per = res.get("per_agent") or [{}, {}]
-    row = {
-        "id": job.id, "preset": req.get("preset", ""), "status": job.status, "game": req["game"],
-        "options": ";".join(f"{k}={v}" for k, v in (req.get("options") or {}).items()),
-        "agent_a": req["agents"][0] if len(req["agents"]) > 0 else "",
-        "agent_b": req["agents"][1] if len(req["agents"]) > 1 else "",
-        "seed": req.get("seed"), "requested": req.get("games"),
-    }
-    for key in ("games", "wins", "draws", "losses", "win_rate", "seconds", "seconds_per_game", "nodes"):
-        row[key] = res.get(key, "")
-    for prefix, p in zip("ab", per):
-        for key in ("moves", "seconds_per_move", "nodes_per_move"):
-            row[f"{prefix}_{key}"] = p.get(key, "")
-    preset = None
-    if req.get("preset"):
-        try:
-            preset = experiments.get_preset(req["preset"])
-        except OptionError:
-            preset = None
-    if preset is not None and preset.published is not None:
-        pub = preset.published.to_json()
-        row["published_source"] = preset.source
-        for key in ("games", "wins", "draws", "losses", "win_rate", "seconds", "seconds_label"):
-            row[f"published_{key}"] = pub[key]
-    return row
-
-
-def csv_response(jobs: list[ArenaJob], filename: str) -> Response:
-    buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=CSV_FIELDS, extrasaction="ignore", lineterminator="\n")
-    writer.writeheader()
-    for job in jobs:
-        writer.writerow({k: ("" if v is None else v) for k, v in csv_row(job).items()})
-    return Response(buf.getvalue(), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
-
-
-@bp.get("/api/arena/<job_id>.csv")
-def arena_csv(job_id):
-    return csv_response([arena_job(job_id)], f"arena-{job_id}.csv")
-
-
-@bp.get("/api/arena.csv")
-def arenas_csv():
-    return csv_response(list(arcade().arenas.values()), "arena-runs.csv")
-
-
 # ----- pages ----------------------------------------------------------------------------------
 def _page_data() -> dict:
     return {"algorithms": [{"key": r.key, "label": r.label, "short": r.short, "adds": r.adds, "spec": r.spec}
@@ -686,13 +523,6 @@ def tree_page(game_id):
     info = type(session.game).describe()
     return render_template("tree.html", game=session.game, game_id=game_id, game_info=info,
                            teach=_page_data(), opening_depth=opening_depth(game_id, session.game, session.states[0]))
-
-
-@bp.get("/arena")
-def arena_page():
-    data = experiments.catalog()
-    data["max_games"] = current_app.config["MAX_ARENA_GAMES"]
-    return render_template("arena.html", presets=data, catalog=catalog(), agents=AGENT_HELP)
 
 
 @bp.get("/lessons")
