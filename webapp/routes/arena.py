@@ -19,7 +19,8 @@ from engine.options import OptionError
 from ..arena_jobs import ArenaJob
 from ..clients import address, client
 from ..errors import ArcadeError
-from ..inputs import json_body, number_arg
+from ..inputs import json_body
+from ..schemas import ArenaStart, PageQuery, PresetRun, parse
 from .common import arcade, request_token
 
 bp = Blueprint("arena", __name__)
@@ -27,17 +28,8 @@ bp = Blueprint("arena", __name__)
 
 @bp.post("/api/arena")
 def start_arena():
-    body = json_body()
-    unknown = set(body) - {"game", "options", "agents", "games", "seed"}
-    if unknown:
-        raise ArcadeError("bad_request", f"unknown field(s): {', '.join(sorted(unknown))}")
-    for name in ("game", "agents"):
-        if name not in body:
-            raise ArcadeError("bad_request", f"missing field {name!r}")
-    games = body.get("games", 10)
-    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= current_app.config["MAX_ARENA_GAMES"]:
-        raise ArcadeError("bad_request", f"games must be an integer from 1 to {current_app.config['MAX_ARENA_GAMES']}")
-    return launch_arena(body["game"], body.get("options") or {}, body["agents"], games, body.get("seed"))
+    body = parse(ArenaStart, json_body(), max_games=current_app.config["MAX_ARENA_GAMES"])
+    return launch_arena(body.game, body.options or {}, body.agents, body.games, body.seed)
 
 
 def launch_arena(game: str, options, agents, games: int, seed, preset: str | None = None):
@@ -74,8 +66,8 @@ def list_arenas():
     """A page of runs, the most recently updated first in line (``?offset=``, ``?limit=``),
     listed oldest first, each as ``GET /api/arena/<id>`` gives it; ``total`` runs in all and
     the ``next`` page's offset (null on the last page)."""
-    offset = number_arg(request.args, "offset", 0, 0, 10**9)
-    limit = number_arg(request.args, "limit", ARENA_PAGE, 1, ARENA_PAGE_MAX)
+    page = parse(PageQuery, request.args, page_max=ARENA_PAGE_MAX)
+    offset, limit = page.offset, page.limit or ARENA_PAGE
     runs, total = arcade().arenas.page(offset, limit)
     after = offset + limit
     return jsonify({"runs": [job.to_json() for job in runs], "total": total, "offset": offset, "limit": limit,
@@ -112,19 +104,14 @@ def run_preset(name):
         body = json_body()
     if not isinstance(body, dict):
         raise ArcadeError("bad_request", "the body must be a JSON object")
-    unknown = set(body) - {"games", "seed"}
-    if unknown:
-        raise ArcadeError("bad_request", f"unknown field(s): {', '.join(sorted(unknown))}")
+    run = parse(PresetRun, body, max_games=current_app.config["MAX_ARENA_GAMES"])
     try:
         preset = experiments.get_preset(name)
     except OptionError as exc:
         raise ArcadeError("unknown_preset", str(exc), 404) from None
     args = preset.arena_args()
-    games = body.get("games", args["games"])
-    limit = current_app.config["MAX_ARENA_GAMES"]
-    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= limit:
-        raise ArcadeError("bad_request", f"games must be an integer from 1 to {limit}")
-    seed = body.get("seed", args["seed"])
+    games = args["games"] if run.games is None else run.games
+    seed = run.seed if "seed" in run.model_fields_set else args["seed"]  # a null seed is a choice: a random run
     return launch_arena(args["game"], args["options"], args["agents"], games, seed, preset=preset.name)
 
 

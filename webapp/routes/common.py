@@ -11,9 +11,8 @@ from engine import textbook
 from engine.game import CHANCE
 
 from ..errors import ArcadeError
-from ..inputs import number_arg
+from ..schemas import MAX_DEPTH, PlyQuery, parse
 
-MAX_DEPTH = 30  # deepest fixed depth the teaching tools accept (0 = to the end)
 DEFAULT_BUDGET = 5.0  # seconds each bounded teaching search may take (config COMPARE_TIME_CAP)
 
 
@@ -31,19 +30,21 @@ def budget() -> float:
     return float(current_app.config.get("COMPARE_TIME_CAP", min(DEFAULT_BUDGET, current_app.config["AI_TIME_CAP"])))
 
 
-def stored_position(game_id: str) -> tuple:
-    """The session, game, ``?ply=`` (default: now; 400 outside the game) and every state so far."""
+def stored_position(game_id: str, query: type[PlyQuery] = PlyQuery, **limits) -> tuple:
+    """The session, game, ``?ply=`` (default: now; 400 outside the game), every state so far,
+    and the query string read as ``query`` (``limits``: the bounds it names besides the plies)."""
     session = arcade().store.get(game_id)
     with session.lock:
         game, states = session.game, list(session.states)
-    ply = number_arg(request.args, "ply", len(states) - 1, 0, len(states) - 1)
-    return session, game, ply, states
+    args = parse(query, request.args, last_ply=len(states) - 1, **limits)
+    ply = len(states) - 1 if args.ply is None else args.ply
+    return session, game, ply, states, args
 
 
 def position(game_id: str, *, playable: bool = True):
     """The session, game, ply and state named by ``game_id`` and ``?ply=`` (default: now);
     with ``playable``, a finished position or chance to move is a 400."""
-    session, game, ply, states = stored_position(game_id)
+    session, game, ply, states, _ = stored_position(game_id)
     state = states[ply]
     if playable:
         if game.status(state) is not None:

@@ -25,7 +25,8 @@ from engine.search import describe_score
 
 from ..clients import WhileConnected, asking, client
 from ..errors import ArcadeError
-from ..inputs import json_body, number_arg
+from ..inputs import json_body
+from ..schemas import CompareQuery, DeepestTraceQuery, MinimaxBody, TraceQuery, parse
 from ..search_pool import Deadline, SearchCancelled
 from .common import MAX_DEPTH, TooBig, arcade, budget, opening_depth, position, request_token, searcher_view, stored_position
 
@@ -35,11 +36,11 @@ bp = Blueprint("teach", __name__)
 @bp.get("/api/games/<game_id>/trace")
 def game_trace(game_id):
     """The tree an agent's search visits from the position after ``ply`` plies."""
-    _, game, ply, states = stored_position(game_id)
-    args = request.args
+    _, game, ply, states, args = stored_position(game_id, TraceQuery,
+                                                 trace_max_nodes=current_app.config["TRACE_MAX_NODES"])
     try:
-        max_nodes = number_arg(args, "max_nodes", 500, 1, current_app.config["TRACE_MAX_NODES"])
-        agent = parse_agent(args.get("agent", "alphabeta:depth=3"), type(game))
+        max_nodes = args.max_nodes
+        agent = parse_agent(args.agent, type(game))
         state = states[ply]
         if game.status(state) is not None:
             raise ArcadeError("game_over", f"the position after ply {ply} is finished: nothing to search")
@@ -67,8 +68,9 @@ def game_trace(game_id):
     return jsonify(data)
 
 
-def _eval_arg(game) -> str | None:
-    name = request.args.get("eval") or None
+def _eval_name(game, name: str | None) -> str | None:
+    """``name`` (None or empty: the game's own evaluation) if the game has such an evaluation."""
+    name = name or None
     if name is not None and name not in type(game).evaluators:
         known = ", ".join(sorted(type(game).evaluators)) or "none"
         raise ArcadeError("bad_request", f"{game.name} has no evaluation {name!r} (evaluations: {known})")
@@ -78,10 +80,8 @@ def _eval_arg(game) -> str | None:
 @bp.get("/api/games/<game_id>/position")
 def position_json(game_id):
     """The game state (as ``GET /api/games/<id>``) of the position after ``ply`` plies."""
-    session = arcade().store.get(game_id)
-    now = len(session.states) - 1
-    ply = number_arg(request.args, "ply", now, 0, now)
-    return jsonify(dict(session.to_json(ply), current_ply=now))
+    session, _, ply, states, _ = stored_position(game_id)
+    return jsonify(dict(session.to_json(ply), current_ply=len(states) - 1))
 
 
 # ----- Compare --------------------------------------------------------------------------------
@@ -90,8 +90,9 @@ def compare(game_id):
     """The same position searched by every rung of the ladder: nodes, time, value, best move,
     and whether the values agree (they must: each technique changes the cost, not the value)."""
     session, game, ply, state = position(game_id)
-    depth = number_arg(request.args, "depth", opening_depth(game_id, game, session.states[0]), 0, MAX_DEPTH)
-    eval_name = _eval_arg(game)
+    args = parse(CompareQuery, request.args)
+    depth = opening_depth(game_id, game, session.states[0]) if args.depth is None else args.depth
+    eval_name = _eval_name(game, args.eval)
     view_game, _ = searcher_view(game, state)
     try:
         view_game.evaluator(eval_name)  # a bad name is a 400 here, not a failed search in a worker
@@ -260,12 +261,12 @@ def deepest_trace(game_id):
     "finished", "seconds", "budget"}`` (``finished``: the asked depth, or every line searched to
     the end of the game; ``reached`` None: nothing finished). Each search is cancelled at the
     deadline, so a page that leaves holds a worker no longer than ``seconds``."""
-    _, game, ply, states = stored_position(game_id)
-    args = request.args
-    max_nodes = number_arg(args, "max_nodes", 500, 1, current_app.config["TRACE_MAX_NODES"])
-    seconds = number_arg(args, "seconds", FIRST_TREE_SECONDS, 0.1, budget(), float, "seconds")
+    _, game, ply, states, args = stored_position(game_id, DeepestTraceQuery, budget=budget(),
+                                                 trace_max_nodes=current_app.config["TRACE_MAX_NODES"])
+    max_nodes = args.max_nodes
+    seconds = FIRST_TREE_SECONDS if args.seconds is None else args.seconds
     try:
-        agent = parse_agent(args.get("agent", "alphabeta:depth=3"), type(game))
+        agent = parse_agent(args.agent, type(game))
     except OptionError as exc:
         raise ArcadeError("bad_request", str(exc)) from None
     if not agent.searches:
@@ -274,7 +275,7 @@ def deepest_trace(game_id):
     if game.status(state) is not None:
         raise ArcadeError("game_over", f"the position after ply {ply} is finished: nothing to search")
     asked = agent.depth
-    first = number_arg(args, "from", 1, 1, MAX_DEPTH)
+    first = args.from_
     # (to the end: first tried outright, for a third of the time; then deepened)
     depths = ([0] if asked == 0 and first == 1 else []) + list(range(first, (asked or MAX_DEPTH) + 1))
     best, finished = None, False
@@ -343,23 +344,17 @@ def true_values(game_id):
     [[move, ...], ...]}`` (each path: moves in notation from the position after ``ply``) gives
     ``{"values": [...]}``, seat 0's values as in the trace, ``None`` for a path that is not in
     the minimax tree."""
-    body = json_body()
+    raw = json_body()
     session = arcade().store.get(game_id)
     with session.lock:
         game, states = session.game, list(session.states)
-    ply, depth, paths = body.get("ply", len(states) - 1), body.get("depth", 0), body.get("paths")
-    if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply < len(states):
-        raise ArcadeError("bad_request", f"ply must be an integer from 0 to {len(states) - 1}")
-    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
-        raise ArcadeError("bad_request", f"depth must be an integer from 0 to {MAX_DEPTH}")
-    limit = current_app.config["TRACE_MAX_NODES"]
-    if (not isinstance(paths, list) or len(paths) > limit
-            or not all(isinstance(p, list) and all(isinstance(m, str) for m in p) for p in paths)):
-        raise ArcadeError("bad_request", f"paths must be a list of at most {limit} lists of moves in notation")
+    body = parse(MinimaxBody, raw, last_ply=len(states) - 1, max_paths=current_app.config["TRACE_MAX_NODES"])
+    ply = len(states) - 1 if body.ply is None else body.ply
+    depth, paths = body.depth, body.paths
     state = states[ply]
     if game.status(state) is not None or game.to_move(state) == CHANCE:
         raise ArcadeError("bad_request", f"the position after ply {ply} has no player's move to search")
-    eval_name = body.get("eval") or None
+    eval_name = body.eval or None
     try:
         searcher_view(game, state)[0].evaluator(eval_name)
     except OptionError as exc:
