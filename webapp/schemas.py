@@ -62,16 +62,18 @@ def refusal(model: type[Schema], exc: ValidationError) -> ArcadeError:
         what = model.model_fields[name].description
         return ArcadeError("bad_request", f"missing field {name!r}" + (f" ({what})" if what else ""))
     context = first.get("ctx") or {}
-    if "message" in context:  # a field type of this module: its own code, its words after the name
-        return ArcadeError(first["type"], f"{name} {context['message']}")
+    if "message" in context:  # a field type's refusal (:func:`refuse`): its own code and words
+        words = context["message"]
+        return ArcadeError(first["type"], f"{name} {words}" if context["named"] else words)
     return ArcadeError("bad_request", f"{name}: {first['msg']}")  # a plain pydantic type
 
 
-def refuse(message: str, code: str = "bad_request") -> PydanticCustomError:
+def refuse(message: str, code: str = "bad_request", *, named: bool = True) -> PydanticCustomError:
     """A field's refusal: ``message`` follows the field's name as the client wrote it (``from``,
-    not ``from_``). Carried through pydantic to :func:`refusal` as it is (in the context, not the
-    template, so that braces in a client's value are not formatted)."""
-    return PydanticCustomError(code, "{message}", {"message": message})
+    not ``from_``), or is the whole sentence where not ``named``. Carried through pydantic to
+    :func:`refusal` as it is (in the context, not the template, so that braces in a client's
+    value are not formatted)."""
+    return PydanticCustomError(code, "{message}", {"message": message, "named": named})
 
 
 def _bound(bound: int | float | str, info: ValidationInfo):

@@ -108,15 +108,11 @@ def position_of(record: ClassRecord, body: dict):
     return game, state, [h["move"] for h in history]
 
 
-def make_challenge(record: ClassRecord, body: dict, pool) -> dict:
-    """A new challenge from ``{"moves", "seconds", "game"?, "options"?}`` with its verdict."""
-    unknown = set(body) - {"token", "moves", "seconds", "game", "options"}
-    if unknown:
-        raise ArcadeError("bad_request", f"unknown field(s): {', '.join(sorted(unknown))}")
-    seconds = body.get("seconds", 60)
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not MIN_SECONDS <= seconds <= MAX_SECONDS:
-        raise ArcadeError("bad_request", f"'seconds' (the time to answer) must be from {MIN_SECONDS} to {MAX_SECONDS}")
-    game, state, moves = position_of(record, body)
+def make_challenge(record: ClassRecord, where: dict, seconds: float, pool) -> dict:
+    """A new challenge, with its verdict, on the position ``where`` names (``{"moves", "game"?,
+    "options"?}``: see :func:`position_of`), answered within ``seconds`` (checked by the
+    request's schema, :class:`webapp.classes.schemas.ChallengeStart`)."""
+    game, state, moves = position_of(record, where)
     with Deadline(VERDICT_BUDGET + 5.0) as deadline:
         try:
             verdict = pool.call(move_verdicts, game, state, cancel=deadline.event, key=f"class:{record.id}")
