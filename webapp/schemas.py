@@ -53,9 +53,9 @@ def parse(model: type[S], data: Mapping, **limits) -> S:
 def refusal(model: type[Schema], exc: ValidationError) -> ArcadeError:
     """The API's error for a pydantic refusal (see the module's docstring)."""
     errors = exc.errors(include_url=False)
-    unknown = sorted(str(e["loc"][0]) for e in errors if e["type"] == "extra_forbidden")
+    unknown = [str(e["loc"][0]) for e in errors if e["type"] == "extra_forbidden"]
     if unknown:
-        return ArcadeError("bad_request", f"unknown field(s): {', '.join(unknown)}")
+        return unknown_fields(unknown)
     first = errors[0]
     name = str(first["loc"][0]) if first["loc"] else "the body"
     if first["type"] == "missing":
@@ -66,6 +66,18 @@ def refusal(model: type[Schema], exc: ValidationError) -> ArcadeError:
         words = context["message"]
         return ArcadeError(first["type"], f"{name} {words}" if context["named"] else words)
     return ArcadeError("bad_request", f"{name}: {first['msg']}")  # a plain pydantic type
+
+
+def unknown_fields(names) -> ArcadeError:
+    return ArcadeError("bad_request", f"unknown field(s): {', '.join(sorted(names))}")
+
+
+def refuse_unknown(model: type[Schema], data: Mapping) -> None:
+    """Refuse ``data``'s fields that ``model`` does not have, before :func:`parse` reads the rest
+    (for a route that answers something else, e.g. a 404, in between)."""
+    known = {field.alias or name for name, field in model.model_fields.items()}
+    if set(data) - known:
+        raise unknown_fields(set(data) - known)
 
 
 def refuse(message: str, code: str = "bad_request", *, named: bool = True) -> PydanticCustomError:

@@ -20,7 +20,7 @@ from ..arena_jobs import ArenaJob
 from ..clients import address, client
 from ..errors import ArcadeError
 from ..inputs import json_body
-from ..schemas import ArenaStart, PageQuery, PresetRun, parse
+from ..schemas import ArenaStart, PageQuery, PresetRun, parse, refuse_unknown
 from .common import arcade, request_token
 
 bp = Blueprint("arena", __name__)
@@ -104,11 +104,12 @@ def run_preset(name):
         body = json_body()
     if not isinstance(body, dict):
         raise ArcadeError("bad_request", "the body must be a JSON object")
-    run = parse(PresetRun, body, max_games=current_app.config["MAX_ARENA_GAMES"])
+    refuse_unknown(PresetRun, body)  # unknown fields, then an unknown preset, then the rest, as ever
     try:
         preset = experiments.get_preset(name)
     except OptionError as exc:
         raise ArcadeError("unknown_preset", str(exc), 404) from None
+    run = parse(PresetRun, body, max_games=current_app.config["MAX_ARENA_GAMES"])
     args = preset.arena_args()
     games = args["games"] if run.games is None else run.games
     seed = run.seed if "seed" in run.model_fields_set else args["seed"]  # a null seed is a choice: a random run
