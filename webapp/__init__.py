@@ -112,14 +112,12 @@ def create_app(config: dict | None = None) -> Flask:
         arcade.ai.watch_turns(float(app.config["AI_TURN_SWEEP"]))
     app.extensions["arcade"] = arcade
 
-    from . import classes, security, sockets, wsgi_guard
-    from .routes import arena, games, pages, teaching
+    from . import classes, routes, security, sockets, wsgi_guard
 
     security.init_app(app, store_url(app))
     wsgi_guard.protect(app, socketio)
 
-    for routes in (pages, games, teaching, arena):
-        app.register_blueprint(routes.bp)
+    routes.register(app)
     sockets.register(socketio, arcade)
     classes.init_app(app)
     arcade.maybe_sweep()  # the first sweep resumes every stored game whose AI is to move

@@ -158,7 +158,7 @@ def parse_json_body(data: bytes) -> Any:
 #: Endpoints that create a game, and those that start an arena run: each kind rate limited per
 #: client (:func:`webapp.clients.client`) and, coarsely, per address.
 LIMITED = {
-    "games": ({"games.create_game", "teaching.open_example"}, "CREATE_LIMIT", "ADDRESS_CREATE_LIMIT", "new games"),
+    "games": ({"games.create_game", "teach.open_example"}, "CREATE_LIMIT", "ADDRESS_CREATE_LIMIT", "new games"),
     "arena": ({"arena.start_arena", "arena.run_preset"}, "ARENA_LIMIT", "ADDRESS_ARENA_LIMIT", "new arena runs"),
 }
 
@@ -255,7 +255,7 @@ def http_error(exc: HTTPException):
     if status < 400:  # redirects (a missing slash) stay redirects
         return exc
     if not wants_json():
-        from .routes.pages import error_page  # (the pages import the API, which imports this module)
+        from .routes.pages import error_page  # (imported late: the routes package loads every blueprint)
         return error_page(status, exc.name, exc.description)
     if status == 405:
         message = f"method {request.method} is not allowed here"

@@ -28,7 +28,7 @@ from engine.games import get_game
 from engine.options import OptionError
 
 from .errors import ArcadeError
-from .inputs import check_fields
+from .schemas import unknown_fields
 from .stores import GameStore, SessionRecord, SessionState, hash_token
 
 if TYPE_CHECKING:
@@ -534,7 +534,11 @@ class SessionStore:
         only time tokens leave the server (the store keeps their hashes)."""
         if not isinstance(payload, dict):
             raise ArcadeError("bad_request", "the body must be a JSON object with game, options and players")
-        check_fields(payload, {"game", "options", "players", "moves"}, required=("game",))
+        unknown = set(payload) - {"game", "options", "players", "moves"}
+        if unknown:
+            raise unknown_fields(unknown)
+        if "game" not in payload:
+            raise ArcadeError("bad_request", "missing field 'game'")
         try:
             game_cls = get_game(payload["game"])
             options = payload.get("options") or {}

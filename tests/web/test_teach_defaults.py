@@ -10,7 +10,7 @@ import pytest
 
 from engine import textbook
 from engine.agents import LADDER
-from webapp.routes.teaching import OPENING_NODES
+from webapp.routes.common import OPENING_NODES
 
 DEFAULTS = [("nim", {}), ("sim", {}), ("shannon", {}), ("shannon", {"board": "bridgit-4"}),
             ("blacksin", {"seed": 1}), ("blacksin", {"seed": 1, "hidden": True}),

@@ -19,7 +19,6 @@ from engine.options import OptionError
 from engine.search import describe_score, search_root
 
 from ..errors import ArcadeError
-from ..inputs import check_fields
 from ..search_pool import Deadline, SearchCancelled
 from ..sessions import replay_record
 from .storage import ClassRecord
@@ -109,13 +108,11 @@ def position_of(record: ClassRecord, body: dict):
     return game, state, [h["move"] for h in history]
 
 
-def make_challenge(record: ClassRecord, body: dict, pool) -> dict:
-    """A new challenge from ``{"moves", "seconds", "game"?, "options"?}`` with its verdict."""
-    check_fields(body, {"token", "moves", "seconds", "game", "options"})
-    seconds = body.get("seconds", 60)
-    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not MIN_SECONDS <= seconds <= MAX_SECONDS:
-        raise ArcadeError("bad_request", f"'seconds' (the time to answer) must be from {MIN_SECONDS} to {MAX_SECONDS}")
-    game, state, moves = position_of(record, body)
+def make_challenge(record: ClassRecord, where: dict, seconds: float, pool) -> dict:
+    """A new challenge, with its verdict, on the position ``where`` names (``{"moves", "game"?,
+    "options"?}``: see :func:`position_of`), answered within ``seconds`` (checked by the
+    request's schema, :class:`webapp.classes.schemas.ChallengeStart`)."""
+    game, state, moves = position_of(record, where)
     with Deadline(VERDICT_BUDGET + 5.0) as deadline:
         try:
             verdict = pool.call(move_verdicts, game, state, cancel=deadline.event, key=f"class:{record.id}")

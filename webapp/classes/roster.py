@@ -30,7 +30,6 @@ from engine.games import get_game
 from engine.options import OptionError
 
 from ..errors import ArcadeError
-from ..inputs import check_fields
 from ..sessions import GameSession, Seat
 from ..stores import hash_token
 from .challenges import challenge_in, challenge_summary, check_answer
@@ -234,18 +233,10 @@ class Classroom:
                     return new, result
         raise ArcadeError("conflict", "the class kept changing while this request was applied: try again", 409)
 
-    def create(self, body: dict) -> tuple[ClassRecord, str]:
-        """A new class from ``{"name", "game", "options", "opponent"}``: the record and the teacher's token."""
-        check_fields(body, {"name", "game", "options", "opponent"})
-        name = body.get("name", "")
-        if not isinstance(name, str):
-            raise ArcadeError("bad_request", "'name' (the class's name) must be text")
-        name = " ".join(name.split()) or "My class"
-        if len(name) > CLASS_NAME_MAX or HTML_ISH.search(name):
-            raise ArcadeError("bad_request", f"the class's name must be plain text of at most {CLASS_NAME_MAX} characters")
-        if "game" not in body:
-            raise ArcadeError("bad_request", "missing field 'game' (the game the class plays)")
-        game, opponent = self.settings(body["game"], body.get("options"), body.get("opponent", "alphabeta"))
+    def create(self, name: str, game_name: Any, options: Any, opponent: Any) -> tuple[ClassRecord, str]:
+        """A new class (its ``name`` checked by :class:`webapp.classes.schemas.ClassCreate`):
+        the record and the teacher's token."""
+        game, opponent = self.settings(game_name, options, opponent)
         token = secrets.token_urlsafe(18)
         for _ in range(20):
             record = ClassRecord(id=secrets.token_urlsafe(6), code=new_code(), name=name, game=game.name,
@@ -270,14 +261,13 @@ class Classroom:
             raise ArcadeError("bad_request", "'opponent' is the computer the students play: an agent, not 'human'")
         return game, agent.spec
 
-    def join(self, body: dict) -> tuple[ClassRecord, dict, str]:
-        """A student joins with ``{"code", "name"}``: the class, the student, their token."""
-        check_fields(body, {"code", "name"})
-        code = clean_code(body.get("code"))
+    def join(self, code: str, name: Any) -> tuple[ClassRecord, dict, str]:
+        """A student joins with the ``code`` typed (cleaned by :func:`clean_code`) and a nickname:
+        the class, the student, their token."""
         class_id = self.store.by_code(code)
         if class_id is None:
             raise ArcadeError("unknown_code", f"no class has the code {code!r}: check it with your teacher", 404)
-        name = clean_nickname(body.get("name"))
+        name = clean_nickname(name)
         token = secrets.token_urlsafe(18)
 
         def add(record: ClassRecord) -> dict:

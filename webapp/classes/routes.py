@@ -19,9 +19,11 @@ from engine.games import catalog
 from ..clients import client
 from ..errors import ArcadeError
 from ..inputs import json_body
+from ..schemas import parse
 from .challenges import challenge_in, challenge_summary, make_challenge, student_view
 from .events import student_room, students_room
 from .roster import Classroom, student_seat, suggest_nickname
+from .schemas import ChallengeAnswer, ChallengeStart, ClassCreate, ClassJoin
 
 bp = Blueprint("classes", __name__)
 
@@ -69,7 +71,8 @@ def as_student(class_id: str, body: dict | None = None):
 @bp.post("/api/classes")
 def create_class():
     classroom().expire()
-    record, token = classroom().create(json_body())
+    body = parse(ClassCreate, json_body())
+    record, token = classroom().create(body.name, body.game, body.options, body.opponent)
     join_url = f"/join?code={record.code}"
     return jsonify({"id": record.id, "code": record.code, "teacher_token": token, "join_url": join_url,
                     "dashboard_url": f"/class/{record.id}", "qr_url": f"/api/classes/{record.id}/qr.svg"}), 201
@@ -78,7 +81,8 @@ def create_class():
 @bp.post("/api/classes/join")
 def join_class():
     classroom().expire()
-    record, student, token = classroom().join(json_body())
+    body = parse(ClassJoin, json_body())
+    record, student, token = classroom().join(body.code, body.name)
     changed(record.id)
     return jsonify({"class_id": record.id, "student_id": student["id"], "student_token": token,
                     "name": student["name"], "class_name": record.name}), 201
@@ -196,7 +200,9 @@ def results_csv(class_id):
 def start_challenge(class_id):
     body = json_body()
     record = as_teacher(class_id, body)
-    challenge = make_challenge(record, body, current_app.extensions["arcade"].ai.pool)
+    start = parse(ChallengeStart, body)
+    where = start.model_dump(include={"moves", "game", "options"}, exclude_unset=True)  # absent: the class's
+    challenge = make_challenge(record, where, start.seconds, current_app.extensions["arcade"].ai.pool)
 
     def add(r):
         for other in r.challenges.values():
@@ -216,9 +222,8 @@ def answer_challenge(class_id, challenge_id):
     body = json_body()
     record, student = as_student(class_id, body)
     challenge_in(record, challenge_id)  # 404 before anything else
-    if "move" not in body:
-        raise ArcadeError("bad_request", "missing field 'move' (your answer)")
-    move = classroom().answer(record, challenge_id, student, body["move"], clock())
+    answer = parse(ChallengeAnswer, body)
+    move = classroom().answer(record, challenge_id, student, answer.move, clock())
     changed(record.id)
     return jsonify({"move": move}), 201
 

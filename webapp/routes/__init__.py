@@ -1,30 +1,23 @@
-"""The HTTP routes, one blueprint per resource (CONTRACT.md):
+"""The HTTP routes, one blueprint per resource: a route goes where the thing its URL names
+lives (a game's lifecycle, a search that explains a position, an arena run, a page to play).
 
-- :mod:`.games`: the catalog and a game's life: create, read (now or at a ply), record, abandon;
-- :mod:`.teaching`: every search run to show or explain a position: traces, Compare, true
-  minimax values, theory, perfect-play verdicts, and the tree and lessons pages;
-- :mod:`.arena`: arena runs and the seeds' presets, their CSV, and the arena page;
-- :mod:`.pages`: the lobby, a game's page and its replay;
+- :mod:`.games`: the catalog and a game's life (create, state, record, delete).
+- :mod:`.teaching`: every search run to show or explain a position (trace, Compare, minimax,
+  theory, perfect play, verdicts), the tree page and the lessons.
+- :mod:`.arena`: arena runs (start, presets, list, cancel, CSV) and the arena page.
+- :mod:`.pages`: the lobby, a game's page and its replay.
+- :mod:`.common`: what several of them read (the position at ``?ply=``, tokens, budgets).
 
-and the classroom's in :mod:`webapp.classes.routes`. What every route reads from the app and
-the request is here.
+A class's routes live with the classes (:mod:`webapp.classes.routes`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from flask import Flask
 
-from flask import current_app, request
-
-if TYPE_CHECKING:  # (the app factory imports the routes)
-    from .. import Arcade
+from . import arena, games, pages, teaching
 
 
-def arcade() -> Arcade:
-    """The app's services: store, AI runner and search pool, arena runs."""
-    return current_app.extensions["arcade"]
-
-
-def request_token() -> str | None:
-    """The token a request carries: ``X-Seat-Token``, else ``?token=``."""
-    return request.headers.get("X-Seat-Token") or request.args.get("token")
+def register(app: Flask) -> None:
+    for module in (pages, games, teaching, arena):
+        app.register_blueprint(module.bp)

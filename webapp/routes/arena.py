@@ -1,5 +1,6 @@
-"""Arena runs (CONTRACT.md): start one (or a seed's preset), list them a page at a time, follow
-and cancel one, export them as CSV; and the arena page."""
+"""Arena runs (CONTRACT.md "HTTP"): N games between two agents as a background job. Start one
+(``POST /api/arena``, or a seed's preset: ``/api/arena/presets``), list, read and cancel them,
+export them as CSV; and the arena page (``/arena``) that does all of this."""
 
 from __future__ import annotations
 
@@ -18,21 +19,17 @@ from engine.options import OptionError
 from ..arena import ArenaJob
 from ..clients import address, client
 from ..errors import ArcadeError
-from ..inputs import check_fields, int_field, json_body, number_arg, optional_json_body
-from . import arcade, request_token
+from ..inputs import json_body
+from ..schemas import ArenaStart, PageQuery, PresetRun, parse, refuse_unknown
+from .common import arcade, request_token
 
 bp = Blueprint("arena", __name__)
-
-ARENA_PAGE = 20  # runs in a page of GET /api/arena, unless ?limit= says (at most ARENA_PAGE_MAX)
-ARENA_PAGE_MAX = 100
 
 
 @bp.post("/api/arena")
 def start_arena():
-    body = json_body()
-    check_fields(body, {"game", "options", "agents", "games", "seed"}, required=("game", "agents"))
-    games = int_field(body, "games", 10, 1, current_app.config["MAX_ARENA_GAMES"])
-    return launch_arena(body["game"], body.get("options") or {}, body["agents"], games, body.get("seed"))
+    body = parse(ArenaStart, json_body(), max_games=current_app.config["MAX_ARENA_GAMES"])
+    return launch_arena(body.game, body.options or {}, body.agents, body.games, body.seed)
 
 
 def launch_arena(game: str, options, agents, games: int, seed, preset: str | None = None):
@@ -60,13 +57,17 @@ def arena_job(job_id) -> ArenaJob:
     return job
 
 
+ARENA_PAGE = 20  # runs in a page of GET /api/arena, unless ?limit= says (at most ARENA_PAGE_MAX)
+ARENA_PAGE_MAX = 100
+
+
 @bp.get("/api/arena")
 def list_arenas():
     """A page of runs, the most recently updated first in line (``?offset=``, ``?limit=``),
     listed oldest first, each as ``GET /api/arena/<id>`` gives it; ``total`` runs in all and
     the ``next`` page's offset (null on the last page)."""
-    offset = number_arg(request.args, "offset", 0, 0, 10**9)
-    limit = number_arg(request.args, "limit", ARENA_PAGE, 1, ARENA_PAGE_MAX)
+    page = parse(PageQuery, request.args, page_max=ARENA_PAGE_MAX)
+    offset, limit = page.offset, page.limit or ARENA_PAGE
     runs, total = arcade().arenas.page(offset, limit)
     after = offset + limit
     return jsonify({"runs": [job.to_json() for job in runs], "total": total, "offset": offset, "limit": limit,
@@ -87,6 +88,7 @@ def cancel_arena(job_id):
     return jsonify(job.to_json())
 
 
+# ----- arena presets and exports --------------------------------------------------------------
 @bp.get("/api/arena/presets")
 def presets():
     data = experiments.catalog()
@@ -97,15 +99,20 @@ def presets():
 @bp.post("/api/arena/presets/<name>")
 def run_preset(name):
     """Start a preset's run (``{"games", "seed"}`` may override its count and seed): 202 ``{"id"}``."""
-    body = optional_json_body()
-    check_fields(body, {"games", "seed"})
+    body = request.get_json(silent=True) if request.data else {}
+    if body is None:
+        body = json_body()
+    if not isinstance(body, dict):
+        raise ArcadeError("bad_request", "the body must be a JSON object")
+    refuse_unknown(PresetRun, body)  # unknown fields, then an unknown preset, then the rest, as ever
     try:
         preset = experiments.get_preset(name)
     except OptionError as exc:
         raise ArcadeError("unknown_preset", str(exc), 404) from None
+    run = parse(PresetRun, body, max_games=current_app.config["MAX_ARENA_GAMES"])
     args = preset.arena_args()
-    games = int_field(body, "games", args["games"], 1, current_app.config["MAX_ARENA_GAMES"])
-    seed = body.get("seed", args["seed"])
+    games = args["games"] if run.games is None else run.games
+    seed = run.seed if "seed" in run.model_fields_set else args["seed"]  # a null seed is a choice: a random run
     return launch_arena(args["game"], args["options"], args["agents"], games, seed, preset=preset.name)
 
 

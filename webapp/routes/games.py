@@ -1,16 +1,16 @@
-"""Games (CONTRACT.md): the catalog, and a game's life: create, read (now or at a ply), its
-record, abandon it."""
+"""Games (CONTRACT.md "HTTP"): the catalog, and a game's life: create, read (state and
+record), delete."""
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, jsonify
 
 from engine.agents import AGENT_HELP
 from engine.games import catalog
 
 from ..clients import address, client
-from ..inputs import json_body, number_arg
-from . import arcade, request_token
+from ..inputs import json_body
+from .common import arcade, request_token
 
 bp = Blueprint("games", __name__, url_prefix="/api")
 
@@ -37,15 +37,6 @@ def create_game():
 @bp.get("/games/<game_id>")
 def game_state(game_id):
     return jsonify(arcade().ai.state(arcade().store.get(game_id)))
-
-
-@bp.get("/games/<game_id>/position")
-def position_json(game_id):
-    """The game state (as ``GET /api/games/<id>``) of the position after ``ply`` plies."""
-    session = arcade().store.get(game_id)
-    now = len(session.states) - 1
-    ply = number_arg(request.args, "ply", now, 0, now)
-    return jsonify(dict(session.to_json(ply), current_ply=now))
 
 
 @bp.get("/games/<game_id>/record")

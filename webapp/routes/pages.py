@@ -1,12 +1,12 @@
 """The HTML pages: the lobby, a game's page and its replay."""
 
-from flask import Blueprint, abort, current_app, render_template
+from flask import Blueprint, abort, render_template
 from flask.typing import ResponseReturnValue
 
 from engine.games import catalog
 
 from ..errors import ArcadeError
-from .teaching import opening_depth
+from .common import arcade, opening_depth
 
 bp = Blueprint("pages", __name__)
 
@@ -19,7 +19,7 @@ def lobby():
 def game_page(template: str, game_id: str):
     """A page about one stored game (404 for an unknown id)."""
     try:
-        session = current_app.extensions["arcade"].store.get(game_id)
+        session = arcade().store.get(game_id)
     except ArcadeError as exc:
         abort(404, description=exc.message)
     return render_template(template, game=session.game, game_id=game_id,

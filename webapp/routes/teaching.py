@@ -1,10 +1,8 @@
-"""Teaching: every search run to show or explain a position, and the pages that show them.
-
-JSON: ``/api/games/<id>/trace`` (the tree a search visits) and ``.../trace/deepest`` (the
-deepest that finishes within a budget), ``.../compare`` (the ladder side by side), ``.../minimax``
-(true values for the tree's tooltips), ``.../theory``, ``.../analyse`` and ``.../verdicts``
-(perfect play), and ``/textbook.py``. Pages: ``/play/<id>/tree``, ``/lessons`` (``POST
-/lessons/<example>`` opens one).
+"""Teaching: every search run to show or explain a position. JSON: a game's ``trace`` (and
+``trace/deepest``, deepened within a budget), ``position``, ``compare``, ``minimax`` (true
+values), ``theory``, ``analyse`` and ``verdicts`` under ``/api/games/<id>/``, and the textbook's
+source (``/textbook.py``); pages: the search tree (``/play/<id>/tree``) and the lessons
+(``/lessons``; ``POST /lessons/<example>`` opens one).
 
 Every search here is bounded: a depth limit and a wall-clock budget (a timer sets the search's
 cancel flag), so no request hangs however big the position. The algorithms offered are the
@@ -27,103 +25,63 @@ from engine.search import describe_score
 
 from ..clients import WhileConnected, asking, client
 from ..errors import ArcadeError
-from ..inputs import json_body, number_arg
+from ..inputs import json_body
+from ..schemas import CompareQuery, DeepestTraceQuery, MinimaxBody, TraceQuery, parse
 from ..search_pool import Deadline, SearchCancelled
-from . import arcade, request_token
+from .common import MAX_DEPTH, TooBig, arcade, budget, opening_depth, position, request_token, searcher_view, stored_position
 
-bp = Blueprint("teaching", __name__)
-
-MAX_DEPTH = 30  # deepest fixed depth Compare accepts (0 = to the end)
-DEFAULT_BUDGET = 5.0  # seconds each bounded search may take (config COMPARE_TIME_CAP)
-
-def budget() -> float:
-    return float(current_app.config.get("COMPARE_TIME_CAP", min(DEFAULT_BUDGET, current_app.config["AI_TIME_CAP"])))
+bp = Blueprint("teach", __name__)
 
 
-# ----- positions ------------------------------------------------------------------------------
-def position(game_id: str, *, playable: bool = True):
-    """The session, game, ply and state named by ``game_id`` and ``?ply=`` (default: now)."""
-    session = arcade().store.get(game_id)
-    with session.lock:
-        game, states = session.game, list(session.states)
-    ply = number_arg(request.args, "ply", len(states) - 1, 0, len(states) - 1)
-    state = states[ply]
-    if playable:
+@bp.get("/api/games/<game_id>/trace")
+def game_trace(game_id):
+    """The tree an agent's search visits from the position after ``ply`` plies."""
+    _, game, ply, states, args = stored_position(game_id, TraceQuery,
+                                                 trace_max_nodes=current_app.config["TRACE_MAX_NODES"])
+    try:
+        max_nodes = args.max_nodes
+        agent = parse_agent(args.agent, type(game))
+        state = states[ply]
         if game.status(state) is not None:
             raise ArcadeError("game_over", f"the position after ply {ply} is finished: nothing to search")
-        if game.to_move(state) == CHANCE:
-            raise ArcadeError("bad_request", f"after ply {ply} chance is to move: there is no player's move to search")
-    return session, game, ply, state
+        if not agent.searches:
+            raise ArcadeError("bad_request", f"agent {agent.spec!r} does not search: pick minimax, alphabeta, ...")
+        # One search, as the `trace` command runs it (a time cap would deepen iteratively and
+        # trace only the last iteration): bounded by a timer that cancels it instead.
+        cap = current_app.config["AI_TIME_CAP"]
+        with Deadline(cap) as deadline:
+            try:
+                result = arcade().ai.pool.choose(agent, game, state, trace_limit=max_nodes,
+                                                 cancel=WhileConnected(deadline.event), key=f"teach:{client()}",
+                                                 **asking())
+            except SearchCancelled:  # the cap ran out while it waited for a worker
+                result = None
+    except (AgentError, OptionError, IllegalMove, ValueError) as exc:
+        raise ArcadeError("bad_request", str(exc)) from None
+    if result is None or result.trace is None:  # cancelled before the search finished
+        nodes = f" ({result.stats.nodes:,} nodes)" if result is not None else ""
+        raise ArcadeError("too_big", f"the search did not finish within {cap:g} s{nodes}: choose a smaller depth")
+    data = dict(result.trace["root"])
+    data.update(game=game.name, agent=agent.spec, ply=ply, nodes=result.trace["nodes"],
+                recorded=result.trace["recorded"], truncated=result.trace["truncated"],
+                pv_recorded=result.trace["pv_recorded"], result=result.to_json())
+    return jsonify(data)
 
 
-#: the most positions the textbook minimax may visit at the depth a teaching view opens at
-#: (Sim depth 3: 2,956; Cantris 8x4 depth 3: 28,846; Bridg-It 4 depth 3: 14,426; each well
-#: under a second even for minimax, the slowest rung of Compare)
-OPENING_NODES = 30_000
-_opening_depths: dict[tuple, int] = {}
-
-
-def opening_depth(game_id: str, game, state) -> int:
-    """The depth the teaching views (the tree, Compare) open at for a game: the deepest depth
-    at which the textbook minimax visits at most :data:`OPENING_NODES` positions, counted by
-    running it one depth after another (a depth whose count, foreseen from the growth so far,
-    would pass the limit is not run), at least 1; 0 (to the end) where the whole game tree
-    fits. So every view's first search finishes within a second or so, whatever the game and
-    board. Found once per game (from its start) and kept.
-
-    >>> from engine.games import get_game
-    >>> sim, shannon = get_game("sim").from_options({}), get_game("shannon").from_options({})
-    >>> opening_depth("doc-sim", sim, sim.start()), opening_depth("doc-shannon", shannon, shannon.start())
-    (3, 0)
-    """
-    key = (game_id, game.name)
-    if key not in _opening_depths:
-        view_game, view_state = game.perspective(state, game.to_move(state))
-        found, counts = 1, [1]
-        for depth in range(1, MAX_DEPTH + 1):
-            growth = counts[-1] / counts[-2] if len(counts) > 1 else 1
-            count = None if counts[-1] * growth > OPENING_NODES else _minimax_count(view_game, view_state, depth)
-            if count is None:
-                break
-            if count == counts[-1]:  # no line goes deeper: the whole tree fits
-                found = 0
-                break
-            found = depth
-            counts.append(count)
-        if len(_opening_depths) > 10_000:
-            _opening_depths.clear()
-        _opening_depths[key] = found
-    return _opening_depths[key]
-
-
-def _minimax_count(game, state, depth: int) -> int | None:
-    """The positions the textbook minimax to ``depth`` visits, or None past OPENING_NODES."""
-    count = 0
-
-    def visit(path, value):
-        nonlocal count
-        count += 1
-        if count > OPENING_NODES:
-            raise _TooBig
-
-    try:
-        textbook.minimax(game, state, depth, visit=visit)
-    except _TooBig:
-        return None
-    return count
-
-
-def searcher_view(game, state):
-    """What the side to move may see (a hidden deck becomes chance): the game and state to search."""
-    return game.perspective(state, game.to_move(state))
-
-
-def _eval_arg(game) -> str | None:
-    name = request.args.get("eval") or None
+def _eval_name(game, name: str | None) -> str | None:
+    """``name`` (None or empty: the game's own evaluation) if the game has such an evaluation."""
+    name = name or None
     if name is not None and name not in type(game).evaluators:
         known = ", ".join(sorted(type(game).evaluators)) or "none"
         raise ArcadeError("bad_request", f"{game.name} has no evaluation {name!r} (evaluations: {known})")
     return name
+
+
+@bp.get("/api/games/<game_id>/position")
+def position_json(game_id):
+    """The game state (as ``GET /api/games/<id>``) of the position after ``ply`` plies."""
+    session, _, ply, states, _ = stored_position(game_id)
+    return jsonify(dict(session.to_json(ply), current_ply=len(states) - 1))
 
 
 # ----- Compare --------------------------------------------------------------------------------
@@ -132,8 +90,9 @@ def compare(game_id):
     """The same position searched by every rung of the ladder: nodes, time, value, best move,
     and whether the values agree (they must: each technique changes the cost, not the value)."""
     session, game, ply, state = position(game_id)
-    depth = number_arg(request.args, "depth", opening_depth(game_id, game, session.states[0]), 0, MAX_DEPTH)
-    eval_name = _eval_arg(game)
+    args = parse(CompareQuery, request.args)
+    depth = opening_depth(game_id, game, session.states[0]) if args.depth is None else args.depth
+    eval_name = _eval_name(game, args.eval)
     view_game, _ = searcher_view(game, state)
     try:
         view_game.evaluator(eval_name)  # a bad name is a 400 here, not a failed search in a worker
@@ -288,46 +247,6 @@ def _num(v):
     return round(v, 6) if isinstance(v, float) else v
 
 
-# ----- traces: the tree a search visits ------------------------------------------------------
-@bp.get("/api/games/<game_id>/trace")
-def game_trace(game_id):
-    """The tree an agent's search visits from the position after ``ply`` plies."""
-    session = arcade().store.get(game_id)
-    limit = current_app.config["TRACE_MAX_NODES"]
-    args = request.args
-    try:
-        with session.lock:
-            game, states = session.game, list(session.states)
-        ply = number_arg(args, "ply", len(states) - 1, 0, len(states) - 1)
-        max_nodes = number_arg(args, "max_nodes", 500, 1, limit)
-        agent = parse_agent(args.get("agent", "alphabeta:depth=3"), type(game))
-        state = states[ply]
-        if game.status(state) is not None:
-            raise ArcadeError("game_over", f"the position after ply {ply} is finished: nothing to search")
-        if not agent.searches:
-            raise ArcadeError("bad_request", f"agent {agent.spec!r} does not search: pick minimax, alphabeta, ...")
-        # One search, as the `trace` command runs it (a time cap would deepen iteratively and
-        # trace only the last iteration): bounded by a timer that cancels it instead.
-        cap = current_app.config["AI_TIME_CAP"]
-        with Deadline(cap) as deadline:
-            try:
-                result = arcade().ai.pool.choose(agent, game, state, trace_limit=max_nodes,
-                                                 cancel=WhileConnected(deadline.event), key=f"teach:{client()}",
-                                                 **asking())
-            except SearchCancelled:  # the cap ran out while it waited for a worker
-                result = None
-    except (AgentError, OptionError, IllegalMove, ValueError) as exc:
-        raise ArcadeError("bad_request", str(exc)) from None
-    if result is None or result.trace is None:  # cancelled before the search finished
-        nodes = f" ({result.stats.nodes:,} nodes)" if result is not None else ""
-        raise ArcadeError("too_big", f"the search did not finish within {cap:g} s{nodes}: choose a smaller depth")
-    data = dict(result.trace["root"])
-    data.update(game=game.name, agent=agent.spec, ply=ply, nodes=result.trace["nodes"],
-                recorded=result.trace["recorded"], truncated=result.trace["truncated"],
-                pv_recorded=result.trace["pv_recorded"], result=result.to_json())
-    return jsonify(data)
-
-
 # ----- the tree, deepened within a budget -------------------------------------------------------
 FIRST_TREE_SECONDS = 1.5  # the tree page's first answer: its deepest finished depth by then
 
@@ -342,15 +261,12 @@ def deepest_trace(game_id):
     "finished", "seconds", "budget"}`` (``finished``: the asked depth, or every line searched to
     the end of the game; ``reached`` None: nothing finished). Each search is cancelled at the
     deadline, so a page that leaves holds a worker no longer than ``seconds``."""
-    session = arcade().store.get(game_id)
-    args = request.args
-    with session.lock:
-        game, states = session.game, list(session.states)
-    ply = number_arg(args, "ply", len(states) - 1, 0, len(states) - 1)
-    max_nodes = number_arg(args, "max_nodes", 500, 1, current_app.config["TRACE_MAX_NODES"])
-    seconds = number_arg(args, "seconds", FIRST_TREE_SECONDS, 0.1, budget(), "seconds")
+    _, game, ply, states, args = stored_position(game_id, DeepestTraceQuery, budget=budget(),
+                                                 trace_max_nodes=current_app.config["TRACE_MAX_NODES"])
+    max_nodes = args.max_nodes
+    seconds = FIRST_TREE_SECONDS if args.seconds is None else args.seconds
     try:
-        agent = parse_agent(args.get("agent", "alphabeta:depth=3"), type(game))
+        agent = parse_agent(args.agent, type(game))
     except OptionError as exc:
         raise ArcadeError("bad_request", str(exc)) from None
     if not agent.searches:
@@ -359,7 +275,7 @@ def deepest_trace(game_id):
     if game.status(state) is not None:
         raise ArcadeError("game_over", f"the position after ply {ply} is finished: nothing to search")
     asked = agent.depth
-    first = number_arg(args, "from", 1, 1, MAX_DEPTH)
+    first = args.from_
     # (to the end: first tried outright, for a third of the time; then deepened)
     depths = ([0] if asked == 0 and first == 1 else []) + list(range(first, (asked or MAX_DEPTH) + 1))
     best, finished = None, False
@@ -421,10 +337,6 @@ def _with_depth(spec: str, depth: int) -> str:
 TRUTH_MAX_NODES = 300_000  # the largest textbook minimax tree the page may ask for (about a second)
 
 
-class _TooBig(Exception):
-    pass
-
-
 @bp.post("/api/games/<game_id>/minimax")
 def true_values(game_id):
     """The true minimax value of each listed node, by the textbook minimax (engine.textbook),
@@ -432,23 +344,17 @@ def true_values(game_id):
     [[move, ...], ...]}`` (each path: moves in notation from the position after ``ply``) gives
     ``{"values": [...]}``, seat 0's values as in the trace, ``None`` for a path that is not in
     the minimax tree."""
-    body = json_body()
+    raw = json_body()
     session = arcade().store.get(game_id)
     with session.lock:
         game, states = session.game, list(session.states)
-    ply, depth, paths = body.get("ply", len(states) - 1), body.get("depth", 0), body.get("paths")
-    if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply < len(states):
-        raise ArcadeError("bad_request", f"ply must be an integer from 0 to {len(states) - 1}")
-    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
-        raise ArcadeError("bad_request", f"depth must be an integer from 0 to {MAX_DEPTH}")
-    limit = current_app.config["TRACE_MAX_NODES"]
-    if (not isinstance(paths, list) or len(paths) > limit
-            or not all(isinstance(p, list) and all(isinstance(m, str) for m in p) for p in paths)):
-        raise ArcadeError("bad_request", f"paths must be a list of at most {limit} lists of moves in notation")
+    body = parse(MinimaxBody, raw, last_ply=len(states) - 1, max_paths=current_app.config["TRACE_MAX_NODES"])
+    ply = len(states) - 1 if body.ply is None else body.ply
+    depth, paths = body.depth, body.paths
     state = states[ply]
     if game.status(state) is not None or game.to_move(state) == CHANCE:
         raise ArcadeError("bad_request", f"the position after ply {ply} has no player's move to search")
-    eval_name = body.get("eval") or None
+    eval_name = body.eval or None
     try:
         searcher_view(game, state)[0].evaluator(eval_name)
     except OptionError as exc:
@@ -486,13 +392,13 @@ def minimax_values(game, state, depth: int, eval_name: str | None, paths: list[l
         nonlocal count
         count += 1
         if count > TRUTH_MAX_NODES or (count % 1024 == 0 and cancel.is_set()):
-            raise _TooBig
+            raise TooBig
         for i in wanted.get(path, ()):
             values[i] = _num(value)
 
     try:
         textbook.minimax(view_game, view_state, depth, view_game.evaluator(eval_name), visit=visit)
-    except _TooBig:
+    except TooBig:
         return None if count <= TRUTH_MAX_NODES else {"values": None, "nodes": count, "too_big": True}
     return {"values": values, "nodes": count, "too_big": False}
 
