@@ -157,10 +157,10 @@ def _value(score):
 def count_tree(game, state, depth: int) -> int:
     """Nodes plain minimax visits from ``state`` (the root included), counted with a memo on
     (key, remaining depth): exact for games whose equal keys have equally large trees."""
-    memo: dict = {}
+    memo: dict[tuple, int] = {}
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
 
-    def size(s, d):
+    def size(s: Any, d: int) -> int:
         if game.status(s) is not None or d == 0:
             return 1
         k = (game.key(s), d)
@@ -580,7 +580,7 @@ def _n(x) -> str:
     return f"{x:,}" if x is not None else "-"
 
 
-def _ratio(x, mark="") -> str:
+def _ratio(x: float | None, mark: str = "") -> str:
     if x is None:
         return "-"
     if x >= 1e5:

@@ -25,6 +25,7 @@ import argparse
 import json
 import logging
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from .options import OptionError
 
@@ -304,7 +305,10 @@ def get_example(name: str) -> Example:
     return _named(available_examples(), name, "example")
 
 
-def _named(items: list, name: str, kind: str):
+_Named = TypeVar("_Named", Preset, Example)
+
+
+def _named(items: list[_Named], name: str, kind: str) -> _Named:
     for item in items:
         if item.name == name:
             return item

@@ -162,14 +162,16 @@ class Game(ABC):
         if name not in self.evaluators:
             known = ", ".join(sorted(self.evaluators)) or "none"
             raise OptionError(f"{self.name} has no evaluation {name!r} (evaluations: {known})")
-        return getattr(self, self.evaluators[name])
+        evaluator: Callable[[Any], float] = getattr(self, self.evaluators[name])
+        return evaluator
 
     def key(self, state) -> Hashable:
         """Transposition-table key: equal keys must have equal values. Default: the state.
 
         A game may return a key canonical under its symmetries (Sim), or drop what cannot
         change the result."""
-        return state
+        key: Hashable = state
+        return key
 
     def order(self, state, moves: list) -> list:
         """Move-ordering hook: likely-best moves first. Default: unchanged."""
@@ -339,7 +341,8 @@ class Game(ABC):
         """The game's fixed agent ``name`` as ``state -> internal move``."""
         if name not in self.policies:
             raise OptionError(f"{self.name} has no agent {name!r}")
-        return getattr(self, self.policies[name])
+        policy: Callable[[Any], Any] = getattr(self, self.policies[name])
+        return policy
 
 
 __all__ = ["CHANCE", "DRAW", "EVAL_LIMIT", "INF", "MATE_BOUND", "WIN", "Game", "IllegalMove", "Option", "OptionError"]

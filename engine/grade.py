@@ -136,7 +136,7 @@ class StudentGame(Game):
         """A heuristic value for seat 0 of a position in play (between -100,000 and 100,000)."""
         return self._evaluate(state)
 
-    def notation(self, state, move) -> str:
+    def notation(self, state, move: str) -> str:
         return move
 
     def board(self, state, seat=None) -> dict:

@@ -124,7 +124,12 @@ def _outcomes(game: Game, model: dict) -> Callable:
     return outcomes
 
 
-def _average(child: Callable, play: Callable, dist: list, state, depth, ply, alpha, beta, pv: list) -> float:
+def _untraced(*args: Any) -> None:
+    """Stands in for a tracer's hooks in an untraced search, which never calls them."""
+
+
+def _average(child: Callable[..., float], play: Callable, dist: list, state, depth, ply, alpha, beta,
+             pv: list) -> float:
     """A chance node's (or a modelled opponent's) value: the expectation over its outcomes."""
     if len(dist) == 1:  # a sure outcome: nothing to average, the window passes through
         move = dist[0][0]
@@ -233,8 +238,9 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
     # (closure cells: cheaper than attributes)
     nodes = leaves = evals = cutoffs = horizon = deepest = futile = solved = soonest = 0
     tracing = tracer is not None
-    trace_probe = tracer.probe if tracer is not None else None
-    trace_moves = tracer.tried if tracer is not None else None
+    # (called only while tracing: a plain function otherwise keeps the names callable for the checker)
+    trace_probe = tracer.probe if tracer is not None else _untraced
+    trace_moves = tracer.tried if tracer is not None else _untraced
 
     def alphabeta(state, depth, alpha, beta, ply, move=None, key=None, entry=None):
         """``key``: the state's table key when the parent has looked the state up in the
@@ -375,7 +381,7 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
                     v = 0 if status == DRAW else WIN - p if status == 0 else p - WIN
             elif probe:
                 after_key = g_key(after)
-                found = tt_get(after_key)
+                found = tt_get(after_key)  # type: ignore[misc]  # (probe implies a table: mypy cannot see it through the flag)
                 if found is not None:
                     v = table_answer(found, d, alpha, beta, p)
                     if v is not None and tracing:

@@ -4,6 +4,7 @@ cut down to a limit that always keeps the principal variation (:class:`Tracer`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from .game import INF, WIN, Game
 from .search_result import json_number
@@ -276,8 +277,9 @@ def _keep_only(node, keep) -> int:
     return count
 
 
-def _size(node) -> int:
-    return 1 + node.get("omitted", 0) + sum(_size(c) for c in node["children"])
+def _size(node: dict[str, Any]) -> int:
+    omitted: int = node.get("omitted", 0)
+    return 1 + omitted + sum(_size(c) for c in node["children"])
 
 
 def _renumber(root) -> None:

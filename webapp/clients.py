@@ -96,7 +96,8 @@ def secret_key(app: Flask) -> str:
     :mod:`webapp.config`), else a random key kept in the instance folder (every process of one
     machine shares it; give servers on several machines the same ``ARCADE_SECRET_KEY``)."""
     if app.config.get("SECRET_KEY"):
-        return app.config["SECRET_KEY"]
+        key: str = app.config["SECRET_KEY"]
+        return key
     path = Path(app.instance_path) / "secret_key"
     path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists():  # written whole, then linked: a process never reads half a key
@@ -144,7 +145,7 @@ class WhileConnected:
         self.event.set()
 
 
-def connection_closed(sock) -> bool:
+def connection_closed(sock: socket.socket) -> bool:
     """True if the peer of ``sock`` has closed it (readable with nothing to read). A client
     that sent more (a pipelined request) is still there."""
     try:

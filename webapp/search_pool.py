@@ -319,7 +319,7 @@ class Pinned:
         self.whose = whose or {}
         self.table_id = f"pin-{next(_ids)}" if share_table else None
         self._lock = threading.Lock()
-        self._inbox: queue.Queue = queue.Queue()
+        self._inbox: queue.Queue[Task | None] = queue.Queue()
         self._state = "new"  # then "pinned" (a worker serves the inbox), then "lapsed"
         self._local_table = TranspositionTable() if not pool._workers else None
 
@@ -344,7 +344,8 @@ class Pinned:
                 self._state = "pinned" if first else self._state
                 self.pool._enqueue(task)
         try:
-            return self.pool._wait(task)
+            result: SearchResult = self.pool._wait(task)
+            return result
         finally:
             if first and task.worker is None:  # dropped before any worker took it: nobody serves the pin
                 with self._lock:
@@ -408,7 +409,7 @@ class SearchPool:
         self.hurried = 0  # searches told to play their best move so far (see _hurry)
         self._usage: OrderedDict[str, tuple[float, float]] = OrderedDict()  # Task.user -> (worker s, when)
         self._cond = threading.Condition()
-        self._queue = FairQueue()
+        self._queue: FairQueue[Task] = FairQueue()
         self._warm: dict[tuple, int] = {}  # a kept agent's table -> the worker that searched with it last
         self._closing = False
         self._workers: list[_Worker] = []
@@ -444,7 +445,8 @@ class SearchPool:
         if time_cap is not None:
             task.time_cap = time_cap
         task.person_waiting = person_waiting
-        return self._submit(task)
+        result: SearchResult = self._submit(task)
+        return result
 
     def search(self, game: Game, state: Any, *, cancel, key: str = "", view: bool = True,
                eval_name: str | None = None, progress: Callable[[dict], None] | None = None,
@@ -457,7 +459,8 @@ class SearchPool:
         task = self._task(key, "search", (game.name, _settings(game), state, view, eval_name, None, kwargs),
                           cancel, progress, client=client, address=address, refusable=refusable)
         task.droppable = False  # cancelled (out of time) while it waited: it still answers, unfinished
-        return self._submit(task)
+        result: SearchResult = self._submit(task)
+        return result
 
     def call(self, fn: Callable[..., Any], game: Game, state: Any, *args, cancel, key: str = "", client: str = "",
              address: str = "", refusable: bool = False) -> Any:
@@ -541,7 +544,7 @@ class SearchPool:
         return Task(key=str(key), kind=kind, args=args, cancel=cancel if cancel is not None else threading.Event(),
                     progress=progress, time_cap=self.max_time, pin=pin, **whose)
 
-    def _submit(self, task: Task):
+    def _submit(self, task: Task) -> Any:
         self._enqueue(task)
         return self._wait(task)
 
@@ -571,7 +574,7 @@ class SearchPool:
         return None
 
     @staticmethod
-    def _wait(task: Task):
+    def _wait(task: Task) -> Any:
         task.done.wait()
         if task.error is not None:
             raise task.error
@@ -665,7 +668,8 @@ class SearchPool:
     def _used(self, user: str, now: float) -> float:
         """``user``'s worker seconds lately, each counting half as much every USAGE_HALF_LIFE."""
         seconds, when = self._usage.get(user, (0.0, now))
-        return seconds * 0.5 ** ((now - when) / USAGE_HALF_LIFE)
+        halved: float = 0.5 ** ((now - when) / USAGE_HALF_LIFE)  # (float ** float is typed Any: it may be complex)
+        return seconds * halved
 
     def _sweep(self) -> None:
         """Every SWEEP_SECONDS: drop queued tasks whose cancel is set; forward the cancel of

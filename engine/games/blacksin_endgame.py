@@ -21,9 +21,11 @@ class Endgame:
     _reach: list | None
     _stopless: tuple | None
 
-    def _solo_tables(self) -> None:
-        self._fewest = _fewest_moves(self.deck, self.erases, self.target)
-        self._reach = _reachable_gains(self.deck, self.erases, self.target)
+    def _solo_tables(self) -> tuple[list, list]:
+        """Build both tables (one never exists without the other); returns (fewest, reach)."""
+        self._fewest = fewest = _fewest_moves(self.deck, self.erases, self.target)
+        self._reach = reach = _reachable_gains(self.deck, self.erases, self.target)
+        return fewest, reach
 
     def exact_moves(self, state, moves):
         # A stop can be no better than another move: solved() says so for the state it has
@@ -77,8 +79,7 @@ class Endgame:
             their_erases = erases1
         reach = self._reach
         if reach is None:
-            self._solo_tables()
-            reach = self._reach
+            reach = self._solo_tables()[1]
         # (a stop wins only for a side over neither the target nor the other: at most one of
         # the two cases applies)
         stopless = False
@@ -165,7 +166,9 @@ class Endgame:
                 return True
             left = self.deck_count - pos
             cards = len(hand0) + len(hand1) + left
-            gains = self._fewest[pos][their_erases][my_sum - their_sum + 1:target - their_sum + 1]
+            fewest = self._fewest
+            assert fewest is not None  # built with reach, above
+            gains = fewest[pos][their_erases][my_sum - their_sum + 1:target - their_sum + 1]
             return min(gains) <= left + (my_erases if my_erases < cards else cards)
         return False
 
@@ -253,8 +256,7 @@ class Endgame:
             return self._alone_against_bust(mine, erases, my_sum, side)
         fewest = self._fewest
         if fewest is None:
-            self._solo_tables()
-            fewest = self._fewest
+            fewest = self._solo_tables()[0]
         rows = fewest[pos]  # rows[e][g]: the fewest moves to gain g with e erases, from here
         best = _UNREACHABLE
         can_draw = False
@@ -324,8 +326,7 @@ class Endgame:
         target = self.target
         reach = self._reach
         if reach is None:
-            self._solo_tables()
-            reach = self._reach
+            reach = self._solo_tables()[1]
         rows = reach[pos]  # rows[e]: bit g set when a gain of g can be had with e erases
         # It wins or draws when it can end within [my sum, target]: at once, by gaining, ...
         if other_sum <= target:
@@ -340,7 +341,9 @@ class Endgame:
         whether the other wins or draws by erasing its own last p cards and my last a first,
         then gaining (p at least as many as bring it back to the target)."""
         target = self.target
-        rows = self._reach[pos]
+        reach = self._reach
+        assert reach is not None  # _stop_wins built it
+        rows = reach[pos]
         other_after = other_sum
         p = 0
         while other_after > target:

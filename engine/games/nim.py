@@ -15,6 +15,7 @@ move), and small ints are the cheapest values to do that with.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import reduce
 from operator import xor
 
@@ -144,7 +145,7 @@ class Nim(Game):
         return f"{self.sides[status]} player took the last stick"
 
     # ----- theory ----------------------------------------------------------------------------
-    def theory_loses(self, piles) -> bool:
+    def theory_loses(self, piles: Sequence[int]) -> bool:
         """Bouton: does the side to move lose these piles with perfect play?
 
         Normal play: exactly when the nim-sum (XOR of the piles) is 0. Misère: the same while

@@ -316,7 +316,7 @@ class Sim(Game):
         red, blue, side, _ = state
         free = ALL ^ (red | blue)
         danger = self.closers[red if side == 0 else blue] & free
-        value = 4 * (free ^ danger).bit_count() - 2 * danger.bit_count()
+        value: int = 4 * (free ^ danger).bit_count() - 2 * danger.bit_count()
         return value if side == 0 else -value
 
     def eval_capacity(self, state) -> int:
@@ -339,15 +339,15 @@ class Sim(Game):
         a, sep, b = text.strip().partition("-")
         if not sep or not a.strip().isdigit() or not b.strip().isdigit():
             raise IllegalMove(f"bad move {text!r}: write the segment's two points, e.g. '1-4'")
-        a, b = int(a), int(b)
-        for point in (a, b):
+        p, q = int(a), int(b)
+        for point in (p, q):
             if not 1 <= point <= POINTS:
                 raise IllegalMove(f"move {text!r}: there is no point {point} (points 1..{POINTS})")
-        if a == b:
+        if p == q:
             raise IllegalMove(f"move {text!r}: a segment joins two different points")
         if self.status(state) is not None:
             raise IllegalMove(f"move {text!r}: the game is over")
-        move = EDGE_INDEX[a - 1, b - 1]
+        move = EDGE_INDEX[p - 1, q - 1]
         red, blue = state[0], state[1]
         if (red | blue) >> move & 1:
             colour = "red" if red >> move & 1 else "blue"
@@ -433,7 +433,9 @@ class Sim(Game):
 
     def explain(self, state):
         loser = self.sides[1 - state[3]]
-        triangle = "-".join(map(str, self.losing_triangle(state)))
+        points = self.losing_triangle(state)
+        assert points is not None  # (only a finished game is explained)
+        triangle = "-".join(map(str, points))
         return f"{loser} completed triangle {triangle} in {loser.lower()} and loses"
 
     def board(self, state, seat=None):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 from collections import deque
+from collections.abc import Iterable
 
 from ...game import OptionError
 
@@ -112,20 +113,22 @@ class Board:
         return cls(names, sorted(pairs), names[0], names[goal])
 
 
-def hops(n, pairs, source):
+def hops(n: int, pairs: Iterable[tuple[int, int]], source: int) -> list[int | None]:
     """Breadth-first distances (in edges) from ``source``; unreachable vertices get None."""
-    neighbours = [[] for _ in range(n)]
+    neighbours: list[list[int]] = [[] for _ in range(n)]
     for u, v in pairs:
         neighbours[u].append(v)
         neighbours[v].append(u)
-    distance = [None] * n
+    distance: list[int | None] = [None] * n
     distance[source] = 0
     queue = deque([source])
     while queue:
         u = queue.popleft()
+        here = distance[u]
+        assert here is not None  # (queued once reached)
         for v in neighbours[u]:
             if distance[v] is None:
-                distance[v] = distance[u] + 1
+                distance[v] = here + 1
                 queue.append(v)
     return distance
 

@@ -107,11 +107,10 @@ class Evaluation(Rules):
         """:func:`changed_twice` for the move along edge ``e`` of a child of ``_first_step``'s
         position (``step``), kept in the step's dict: the search's leaves and futility's
         bounds ask for the same ones."""
-        changed = step[3]
-        found = changed.get(e, changed)  # (the dict itself: not found yet)
-        if found is changed:
-            found = changed[e] = changed_twice(step[0], step[2], self.edges[e], contract)
-        return found
+        changed: dict[int, float | None] = step[3]
+        if e not in changed:
+            changed[e] = changed_twice(step[0], step[2], self.edges[e], contract)
+        return changed[e]
 
     def _inverse(self, position: tuple) -> tuple | None:
         """:func:`grounded_inverse` of a live position (a ``_parent`` record) on its board of
@@ -156,8 +155,8 @@ class Evaluation(Rules):
         if known[0] != before or known[1] != cut_before or known[2] != contract:
             self._siblings = (before, cut_before, contract, added)
             return None
-        flows = known[3]
-        if type(flows) is int:  # the second child: find the rest
+        flows: dict[int, float] | int = known[3]
+        if isinstance(flows, int):  # the second child: find the rest
             flows = self._sibling_flows(before, cut_before, contract, flows)
             self._siblings = (before, cut_before, contract, flows)
         return flows.get(added.bit_length() - 1)

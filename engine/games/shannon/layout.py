@@ -38,7 +38,7 @@ def spring_layout(n, edges, start, goal, rounds=100, tries=6) -> list[tuple[floa
     for v in range(n):
         a, b = from_start[v], from_goal[v]
         xs.append(0.5 if a is None or b is None else a / (a + b))
-    best: tuple | None = None
+    best: tuple[tuple, list[tuple[float, float]]] | None = None
     for attempt in range(tries):
         points = _relax(n, edges, start, goal, xs, rounds, random.Random(attempt))
         score = _clearance(points, edges)
@@ -154,9 +154,12 @@ def _clearance(points, edges) -> tuple:
     return (min(round(gap, 3), CLEAR_ENOUGH), -crossings, gap)
 
 
-def _cross(p, q, r, s) -> bool:
+Point = tuple[float, float]
+
+
+def _cross(p: Point, q: Point, r: Point, s: Point) -> bool:
     """Do the segments p-q and r-s cross (properly)?"""
-    def side(a, b, c):
+    def side(a: Point, b: Point, c: Point) -> float:
         return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
     return side(p, q, r) * side(p, q, s) < 0 and side(r, s, p) * side(r, s, q) < 0
 

@@ -377,11 +377,11 @@ def updated_inverse(known, edge, contract: bool) -> tuple | None:
     return place, [None] * len(rows), v, flow, generation + 1, (rows, scaled, w)
 
 
-def _row(known, i: int) -> list[float]:
+def _row(known: tuple, i: int) -> list[float]:
     """Row ``i`` of the inverse of ``known`` (:func:`grounded_inverse`), made on first use
     from the rows it was updated from (:func:`updated_inverse`: ``R + s w^T``, ``s`` the scaled
     ``w``) and kept. (Two threads may both make it: the same values.)"""
-    rows = known[1]
+    rows: list[list[float] | None] = known[1]
     row = rows[i]
     if row is None:
         before, scaled, w = known[5]
@@ -392,7 +392,7 @@ def _row(known, i: int) -> list[float]:
 
 def _all_rows(known) -> list[list[float]]:
     """Every row of the inverse of ``known`` (:func:`_row`)."""
-    rows = known[1]
+    rows: list[list[float]] = known[1]  # (every row made below)
     if known[5] is not None and None in rows:
         for i in range(len(rows)):
             _row(known, i)
@@ -583,7 +583,7 @@ def _halve(weights, vary, contract, out) -> None:
             _halve(network, mine, contract, out)
 
 
-def _changed(weights, i, j, contract) -> float:
+def _changed(weights: dict[int, dict[int, float]], i: int, j: int, contract: bool) -> float:
     """The conductance between 0 and 1 of the network ``weights`` on the vertices 0, 1, i
     and j at most, with an edge i-j added contracted (``contract``) or not at all: the
     star-mesh transform written out."""

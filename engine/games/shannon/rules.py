@@ -98,7 +98,7 @@ class Rules(Game):
         self._conductance_memo: dict[tuple[int, int], int | None] = {}
         self._code_memo: dict[tuple[int, int], tuple] = {}  # (closure, relevant) -> key code
         self._choices_memo: dict[tuple[int, int], list] = {}
-        self._last_graph: tuple = (None, None)
+        self._last_graph: tuple[tuple | None, Contracted | None] = (None, None)
         self._siblings: tuple = (None, None, None, None)  # (coloured, cut, contract, flows or a bit): _sibling_flow
         self._numbered: tuple = (None, None, None, None)  # (closure, relevant, names, pairs) the last key numbered
         # (coloured, cut, relevant, link) of the last position played from; the link: the
@@ -211,7 +211,7 @@ class Rules(Game):
         """:meth:`contracted` from the position's :meth:`_facts`."""
         _, closure, relevant, label, bridge, _, ends = facts
         last = self._last_graph  # one read: another thread may replace it meanwhile
-        if last[0] == (closure, relevant):  # the search asks key, moves, order in a row
+        if last[0] == (closure, relevant) and last[1] is not None:  # the search asks key, moves, order in a row
             return last[1]
         numbered = self._numbered  # (the key numbered these edges just before, mostly)
         # (the position's ends: its relevant edges among them, no pass over every edge)
@@ -244,14 +244,15 @@ class Rules(Game):
     def to_move(self, state):
         return state[2]
 
-    def status(self, state):
+    def status(self, state) -> int | None:
         # Who has won needs no blocks: the terminals' components, and whether undeleted edges
         # still join them (memoised on the cut set alone). Leaves of a depth-limited search
         # ask only this and evaluate().
         coloured, cut = state[0], state[1]
         facts = self._facts_memo.get((coloured, cut))
         if facts is not None:
-            return facts[0]
+            status: int | None = facts[0]
+            return status
         label = self._components(coloured)[1]
         if label[self.s] == label[self.t]:
             return SHORT
@@ -548,8 +549,8 @@ class Rules(Game):
         """Vertices of a shortest start-goal path through the edges of ``mask``."""
         parent = self._reach(mask)
         path = [self.t]
-        while parent[path[-1]] is not None:
-            path.append(parent[path[-1]])
+        while (step := parent[path[-1]]) is not None:
+            path.append(step)
         return path[::-1]
 
     def explain(self, state):
@@ -558,8 +559,11 @@ class Rules(Game):
         if status is None:
             return f"the game is on: {self.to_move_name(state)} to move"
         if status == SHORT:
-            return f"Short joined {s} and {t} with the coloured path {'-'.join(self.winning_path(state))}"
+            path = self.winning_path(state)
+            assert path is not None  # (Short has won)
+            return f"Short joined {s} and {t} with the coloured path {'-'.join(path)}"
         cut = self.winning_cut(state)
+        assert cut is not None  # (Cut has won)
         listed = cut[0] if len(cut) == 1 else ", ".join(cut[:-1]) + " and " + cut[-1]
         return f"Cut separated {s} from {t} by cutting {listed}"
 
