@@ -154,7 +154,7 @@ def _value(score):
     return int(score) if float(score).is_integer() else score
 
 
-def count_tree(game, state, depth: int) -> int:
+def count_tree(game, state: Any, depth: int) -> int:
     """Nodes plain minimax visits from ``state`` (the root included), counted with a memo on
     (key, remaining depth): exact for games whose equal keys have equally large trees."""
     memo: dict[tuple, int] = {}
@@ -285,7 +285,7 @@ def check_targets(rows: list[dict]) -> list[dict]:
     def row_of(game, label):
         return next((r for r in rows if r["game"] == game and r["label"] == label), None)
 
-    def target(name, ok, figure):
+    def target(name, ok, figure) -> None:
         targets.append({"target": name, "pass": bool(ok), "figure": figure})
 
     def best(row):  # the default configuration
@@ -409,7 +409,7 @@ BLACKSIN_GAMES = 100  # games against the rules agent (--blacksin-games 500: the
 BLACKSIN_GAME_MS = 50
 
 
-def deepening_depth(game, state, budget: float, futility: bool = True) -> tuple[int, int, float]:
+def deepening_depth(game, state: Any, budget: float, futility: bool = True) -> tuple[int, int, float]:
     """(depth, nodes, seconds): the depth iterative deepening reaches from ``state`` in
     ``budget`` CPU seconds, its nodes, and the CPU seconds by which that depth was finished
     (how much of the budget it needed: the margin a figure holds). The clock of the bench,

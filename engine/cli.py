@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from .agents import LOCAL_AGENTS, parse_agent
 from .game import IllegalMove
@@ -72,7 +73,7 @@ def cmd_games(args) -> None:
             print(f"{'':12s}--set {o['name']}=...  {o['type']}{extra}, default {o['default']}: {o['help']}")
 
 
-def position_json(game, state, seat=None) -> dict:
+def position_json(game, state: Any, seat=None) -> dict:
     """What ``show --json`` prints: the game's :meth:`~engine.game.Game.position`, with the
     side to move by name (CONTRACT.md) and the options."""
     position = game.position(state, seat)
@@ -207,7 +208,7 @@ def cmd_play(args) -> None:
         raise CliError("--games must be at least 1")
     bar = sys.stderr.isatty() and not args.json
 
-    def progress(t):
+    def progress(t) -> None:
         if bar:
             done = t["games"] * 30 // args.games
             sys.stderr.write(f"\r[{'#' * done}{'.' * (30 - done)}] {t['games']}/{args.games} games"
@@ -266,7 +267,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m engine", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
 
-    def position_args(sp):
+    def position_args(sp) -> None:
         sp.add_argument("game")
         sp.add_argument("--set", action="append", metavar="KEY=VALUE", help="a game option")
         sp.add_argument("--moves", default="", help="comma-separated moves played from the start")

@@ -63,7 +63,7 @@ class Tracer:
             parent["omitted"] = parent.get("omitted", 0) + size
             parent["_last_kept"] = False
 
-    def _new(self, parent, state, move, alpha, beta, ply) -> dict:
+    def _new(self, parent, state: Any, move: Any, alpha, beta, ply) -> dict:
         side = self.game.to_move(state)
         node = {"id": self.count, "move": None if parent is None else self.game.notation(self.states[-1], move),
                 "alpha": json_number(alpha), "beta": json_number(beta),
@@ -99,7 +99,7 @@ class Tracer:
             parent["children"].remove(node)
             self._omit(parent, _size(node))
 
-    def begin_root(self, state, passes: list | None = None) -> None:
+    def begin_root(self, state: Any, passes: list | None = None) -> None:
         """The root is to be searched; ``passes``: the list its search will fill with its
         passes, when it searches its moves more than once (:func:`_search_iteration`)."""
         self.reset()
@@ -129,7 +129,7 @@ class Tracer:
         if self.root is not None and value is not None:
             self.root["value"] = json_number(value)
 
-    def node(self, state, depth, alpha, beta, ply, move=None, key=None, entry=None):
+    def node(self, state: Any, depth, alpha, beta, ply, move: Any = None, key=None, entry=None):
         """The kernel's node search, recorded."""
         parent = self._parent(ply)
         extra = self.count >= self.limit
@@ -152,7 +152,7 @@ class Tracer:
         self._settle(parent, node, value, extra)
         return value
 
-    def _explain(self, node, state, depth, alpha, beta, ply, value, before) -> None:
+    def _explain(self, node, state: Any, depth, alpha, beta, ply, value, before) -> None:
         """Fill in the node's kind, bound, cut and pruned siblings from what the search did."""
         if self.game.status(state) is not None:
             node["kind"] = "terminal"
@@ -197,7 +197,7 @@ class Tracer:
             if node["children"] and node.get("_last_kept"):
                 node["children"][-1]["cutoff"] = True
 
-    def tried(self, state, ply, moves) -> None:
+    def tried(self, state: Any, ply, moves) -> None:
         """The kernel lists the moves a node is to try (before any is searched): the node
         notes how many, and how many of the legal moves the game's endgame rule left out
         (:meth:`~engine.game.Game.exact_moves`) as no better than a move kept."""
@@ -209,7 +209,7 @@ class Tracer:
         if left_out > 0:
             node["left_out"] = left_out
 
-    def probe(self, state, move, alpha, beta, ply, value, entry) -> None:
+    def probe(self, state: Any, move: Any, alpha, beta, ply, value, entry) -> None:
         """A child its parent answered from the table: recorded, not entered (not a node)."""
         parent = self._parent(ply)
         if parent is None or self.count >= self.limit:

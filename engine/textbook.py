@@ -42,7 +42,7 @@ def chance_value(values_probs: list[tuple[float, float]]) -> float:
     return (edge + 0.5 * (abs(total) - edge) / span) * (1 if total > 0 else -1)
 
 
-def minimax(game: Game, state, depth: int = 0, evaluate: Callable | None = None,
+def minimax(game: Game, state: Any, depth: int = 0, evaluate: Callable | None = None,
             visit: Callable[[tuple, float], Any] | None = None) -> float:
     """MINIMAX (with chance nodes: EXPECTIMINIMAX): the value of ``state`` for seat 0.
     ``visit(path, value)`` is called on leaving each node (``path``: the moves from ``state``)."""
@@ -68,7 +68,7 @@ def minimax(game: Game, state, depth: int = 0, evaluate: Callable | None = None,
     return value(state, depth or -1, 0, ())
 
 
-def alphabeta(game: Game, state, depth: int = 0, evaluate: Callable | None = None,
+def alphabeta(game: Game, state: Any, depth: int = 0, evaluate: Callable | None = None,
               visit: Callable[[tuple, float, float], Any] | None = None, prune_ties: bool = True) -> float:
     """ALPHA-BETA-SEARCH: minimax's value, skipping what cannot change it. ``visit(path,
     alpha, beta)`` is called on entering each node (``path``: the moves from ``state``).

@@ -26,6 +26,7 @@ import os
 import secrets
 import select
 import socket
+import threading
 import time
 from pathlib import Path
 
@@ -125,7 +126,7 @@ class WhileConnected:
 
     CHECK_EVERY = 0.2  # seconds between two looks at the connection
 
-    def __init__(self, event, environ: dict | None = None):
+    def __init__(self, event: threading.Event, environ: dict | None = None) -> None:
         self.event = event
         environ = environ if environ is not None else (request.environ if has_request_context() else {})
         self._socket = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")

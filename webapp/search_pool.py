@@ -54,7 +54,7 @@ from typing import Any
 
 from engine.agents import Agent
 from engine.game import Game
-from engine.search import SearchResult, TranspositionTable
+from engine.search import Cancel, SearchResult, TranspositionTable
 
 from .errors import ArcadeError
 from .search_queue import AFFINITY_SKIPS, FairQueue
@@ -94,7 +94,7 @@ class Task:
     key: str
     kind: str
     args: tuple
-    cancel: Any  # threading.Event-like: is_set()
+    cancel: Cancel
     progress: Callable[[dict], None] | None = None
     time_cap: float = 0.0  # the server's cap for this task, seconds
     pin: Pinned | None = None
@@ -312,7 +312,8 @@ class Pinned:
     next searches until :meth:`close` (or PIN_IDLE_SECONDS without one: the pin lapses and
     later searches queue again, with a fresh table)."""
 
-    def __init__(self, pool: SearchPool, key: str, cancel, whose: dict | None = None, share_table: bool = True):
+    def __init__(self, pool: SearchPool, key: str, cancel: Cancel | None, whose: dict | None = None,
+                 share_table: bool = True) -> None:
         self.pool = pool
         self.key = key
         self.cancel = cancel
@@ -324,7 +325,7 @@ class Pinned:
         self._local_table = TranspositionTable() if not pool._workers else None
 
     def search(self, game: Game, state: Any, *, view: bool = True, eval_name: str | None = None,
-               progress: Callable[[dict], None] | None = None, cancel=None, **kwargs) -> SearchResult:
+               progress: Callable[[dict], None] | None = None, cancel: Cancel | None = None, **kwargs: Any) -> SearchResult:
         """``search_root`` on the pinned worker with its shared table, if it shares one (see
         SearchPool.search); ``cancel``: this search's own flag (default: the pin's)."""
         cancel = cancel if cancel is not None else self.cancel
@@ -421,7 +422,8 @@ class SearchPool:
             self._sweeper.start()
 
     # ----- what callers use -------------------------------------------------------------------
-    def choose(self, agent: Agent, game: Game, state: Any, *, cancel, progress: Callable[[dict], None] | None = None,
+    def choose(self, agent: Agent, game: Game, state: Any, *, cancel: Cancel | None,
+               progress: Callable[[dict], None] | None = None,
                time_cap: float | None = None, trace_limit: int | None = None, key: str = "",
                person_waiting: bool = False, client: str = "", address: str = "",
                refusable: bool = False) -> SearchResult:
@@ -448,9 +450,9 @@ class SearchPool:
         result: SearchResult = self._submit(task)
         return result
 
-    def search(self, game: Game, state: Any, *, cancel, key: str = "", view: bool = True,
+    def search(self, game: Game, state: Any, *, cancel: Cancel | None, key: str = "", view: bool = True,
                eval_name: str | None = None, progress: Callable[[dict], None] | None = None,
-               client: str = "", address: str = "", refusable: bool = False, **kwargs) -> SearchResult:
+               client: str = "", address: str = "", refusable: bool = False, **kwargs: Any) -> SearchResult:
         """``search_root(game, state, **kwargs)`` in a worker; with ``view`` the position is
         searched as the side to move sees it (``Game.perspective``), and ``eval_name`` picks
         one of the game's evaluations (functions do not cross to a worker, names do)."""
@@ -462,7 +464,8 @@ class SearchPool:
         result: SearchResult = self._submit(task)
         return result
 
-    def call(self, fn: Callable[..., Any], game: Game, state: Any, *args, cancel, key: str = "", client: str = "",
+    def call(self, fn: Callable[..., Any], game: Game, state: Any, *args: Any, cancel: Cancel | None, key: str = "",
+             client: str = "",
              address: str = "", refusable: bool = False) -> Any:
         """``fn(game, state, *args, cancel=cancel)`` in a worker: a search that is neither an
         agent's move nor ``search_root`` (the tree page's textbook minimax). ``fn`` is sent
@@ -473,7 +476,7 @@ class SearchPool:
                                        client=client, address=address, refusable=refusable))
 
     @contextlib.contextmanager
-    def pinned(self, key: str, cancel, share_table: bool = True, **whose) -> Iterator[Pinned]:
+    def pinned(self, key: str, cancel: Cancel | None, share_table: bool = True, **whose: Any) -> Iterator[Pinned]:
         """Searches made through the yielded :class:`Pinned` run on one worker, one after
         another, sharing a table unless ``share_table`` is false (``whose``: ``client``,
         ``address``, ``refusable`` as for :meth:`search`)."""
@@ -540,7 +543,8 @@ class SearchPool:
             w.thread.join(1)
 
     # ----- inside -----------------------------------------------------------------------------
-    def _task(self, key, kind, args, cancel, progress, pin=None, **whose) -> Task:
+    def _task(self, key: str, kind: str, args: tuple, cancel: Cancel | None, progress: Callable[[dict], None] | None,
+              pin: Pinned | None = None, **whose: Any) -> Task:
         return Task(key=str(key), kind=kind, args=args, cancel=cancel if cancel is not None else threading.Event(),
                     progress=progress, time_cap=self.max_time, pin=pin, **whose)
 
@@ -728,11 +732,11 @@ class Deadline:
         self.timer = threading.Timer(seconds, self.event.set)
         self.timer.daemon = True
 
-    def __enter__(self):
+    def __enter__(self) -> Deadline:
         self.timer.start()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.timer.cancel()
 
     @property

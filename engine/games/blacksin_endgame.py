@@ -5,6 +5,8 @@ without trying the moves, and the stops no better than another move left out.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..game import MATE_BOUND, WIN
 
 
@@ -27,7 +29,7 @@ class Endgame:
         self._reach = reach = _reachable_gains(self.deck, self.erases, self.target)
         return fewest, reach
 
-    def exact_moves(self, state, moves):
+    def exact_moves(self, state: Any, moves):
         # A stop can be no better than another move: solved() says so for the state it has
         # just been asked about (_other_wins_soon), and then the stop, listed last, is left
         # out (the same value; fewer nodes). (Whether it holds is a fact about the state: a
@@ -37,7 +39,7 @@ class Endgame:
             moves.pop()
         return moves
 
-    def solved(self, state):
+    def solved(self, state: Any):
         """The endgame rule (:meth:`Game.solved`): the exact value of a position that one of
         the cases below settles without trying the moves, else None. Any line of play reduces
         to: erase some of the stopped side's last cards, some of one's own, then draw cards,
@@ -188,7 +190,7 @@ class Endgame:
             return min(v, WIN - plies) if side else max(v, plies - WIN)
         return v
 
-    def _draw_strands_other(self, reach, state, mine, theirs, their_erases, my_sum, their_sum):
+    def _draw_strands_other(self, reach, state: Any, mine, theirs, their_erases, my_sum, their_sum):
         """The mover's draw (still within the target, above the other or with it bust)
         leaves the other a position of :meth:`_other_stop_would_win`: it loses, by the slower
         of its stop (then the mover's fastest win alone) and its longest delay. When the
@@ -214,7 +216,7 @@ class Endgame:
             return WIN - plies if side == 0 else plies - WIN
         return None
 
-    def _draw_without_erases(self, reach, state, my_sum, their_sum):
+    def _draw_without_erases(self, reach, state: Any, my_sum, their_sum):
         """Without erases the mover's moves are a draw and a stop. When the draw leaves the
         other a winning stop (:meth:`_stop_wins_now` from its side: the mover is over the
         target then, or under it and no gain from the deck, without erases, brings it within

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import reduce
 from operator import xor
+from typing import Any
 
 from ..game import Game, IllegalMove, Option, OptionError
 
@@ -50,10 +51,10 @@ class Nim(Game):
     def start(self):
         return (self.piles, 0)
 
-    def to_move(self, state):
+    def to_move(self, state: Any):
         return state[1]
 
-    def status(self, state):
+    def status(self, state: Any):
         piles, side = state
         total = sum(piles)
         if self.misere:
@@ -63,12 +64,12 @@ class Nim(Game):
             return 1 - side if total == 1 else side
         return None if total else 1 - side  # normal: whoever took the last stick won
 
-    def moves(self, state):
+    def moves(self, state: Any):
         if self.status(state) is not None:
             return []
         return [i * 32 + k for i, n in enumerate(state[0]) for k in range(1, n + 1)]
 
-    def search_moves(self, state):
+    def search_moves(self, state: Any):
         # Taking k from either of two equal piles gives the same multiset of piles: only the
         # first pile of each size is offered. (The search calls this millions of times, so
         # the moves of each pile size are precomputed and the piles are few: `in` on a slice
@@ -83,19 +84,19 @@ class Nim(Game):
                 out += takes[i][n]
         return out
 
-    def play(self, state, move):
+    def play(self, state: Any, move: Any):
         piles, side = state
         after = list(piles)
         after[move >> 5] -= move & 31
         return (tuple(after), 1 - side)
 
-    def key(self, state):
+    def key(self, state: Any):
         # The value depends only on the multiset of piles and who moves; every state of one
         # game has the same number of piles, so the sorted tuple, empty piles included, names
         # the multiset.
         return (tuple(sorted(state[0])), state[1])
 
-    def order(self, state, moves):
+    def order(self, state: Any, moves):
         """The winning moves first, by Bouton's theory: normal play, leave a nim-sum of 0;
         misère, the same while two piles or more hold two sticks or more, and with one such
         pile left, shrink it to leave an odd number of one-stick piles. In a won position
@@ -117,10 +118,10 @@ class Nim(Game):
                 moves.insert(0, m)
         return moves
 
-    def notation(self, state, move):
+    def notation(self, state: Any, move: Any):
         return f"{(move >> 5) + 1}:{move & 31}"
 
-    def parse_move(self, state, text):
+    def parse_move(self, state: Any, text):
         if not isinstance(text, str):
             raise IllegalMove(f"a move must be a string like '2:3', got {text!r}")
         pile, sep, taken = text.partition(":")
@@ -136,7 +137,7 @@ class Nim(Game):
             raise IllegalMove(f"move {text!r}: pile {i + 1} has {piles[i]} stick(s); take 1 to {piles[i]}")
         return i * 32 + k
 
-    def explain(self, state):
+    def explain(self, state: Any):
         status = self.status(state)
         loser = self.sides[1 - status]
         if self.misere:
@@ -158,7 +159,7 @@ class Nim(Game):
             nim_sum ^= n
         return nim_sum == 0
 
-    def theory(self, state):
+    def theory(self, state: Any):
         """Bouton's theorem (with the misère exception): the verdict and every winning move.
 
         >>> nim = Nim.from_options({"piles": "4,1"})
@@ -202,6 +203,6 @@ class Nim(Game):
             "explanation": why,
         }
 
-    def board(self, state, seat=None):
+    def board(self, state: Any, seat=None):
         return {"piles": list(state[0]), "misere": self.misere}
 

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 from functools import cache
 from itertools import combinations, permutations
+from typing import Any
 
 from ..game import Game, IllegalMove
 
@@ -225,19 +226,19 @@ class Sim(Game):
     def start(self):
         return (0, 0, 0, None)
 
-    def to_move(self, state):
+    def to_move(self, state: Any):
         return state[2]
 
-    def status(self, state):
+    def status(self, state: Any):
         return state[3]
 
-    def moves(self, state):
+    def moves(self, state: Any):
         red, blue, _, winner = state
         if winner is not None:
             return []
         return list(BITS[ALL ^ (red | blue)])
 
-    def play(self, state, move):
+    def play(self, state: Any, move: Any):
         red, blue, side, _ = state
         bit = 1 << move
         if side == 0:
@@ -253,7 +254,7 @@ class Sim(Game):
             return 0, red, blue
         return 1, blue, red
 
-    def key(self, state):
+    def key(self, state: Any):
         """Canonical under the 720 relabellings of the points; one int.
 
         The side to move is not needed: with Red first it is the parity of the coloured
@@ -265,7 +266,7 @@ class Sim(Game):
         least = min([t[lo] | t[hi] for t in self.coset_tables[fixed]])
         return flag << 30 | self.canonical[fixed] << 15 | least
 
-    def search_moves(self, state):
+    def search_moves(self, state: Any):
         """The moves worth searching: the safe ones.
 
         Colouring a segment that completes one's own triangle loses at once, while a safe
@@ -284,7 +285,7 @@ class Sim(Game):
             return [BITS[free][0]]  # every move completes an own triangle: all lose alike
         return list(BITS[safe])
 
-    def order(self, state, moves):
+    def order(self, state: Any, moves):
         """Safe moves first; then segments the opponent could colour safely too (taking one
         takes it from them); then those adding the fewest new dangers (uncoloured segments
         that would complete a triangle of the mover's colour). Of the orders tried, this
@@ -298,7 +299,7 @@ class Sim(Game):
                                             (closers[own | 1 << m] & fresh).bit_count()))
 
     # ----- heuristics ---------------------------------------------------------------------
-    def capacities(self, state) -> tuple[int, int]:
+    def capacities(self, state: Any) -> tuple[int, int]:
         """(Red's, Blue's) capacity: the most uncoloured segments each could still colour
         without completing a triangle of its own colour (the other side taking none).
 
@@ -310,7 +311,7 @@ class Sim(Game):
         return (self.capacity(red, free & ~self.closers[red]),
                 self.capacity(blue, free & ~self.closers[blue]))
 
-    def eval_safe_moves(self, state) -> int:
+    def eval_safe_moves(self, state: Any) -> int:
         """The seed's heuristic: +4 per safe and -2 per losing move of the side to move,
         for Red; the same negated when Blue is to move."""
         red, blue, side, _ = state
@@ -319,7 +320,7 @@ class Sim(Game):
         value: int = 4 * (free ^ danger).bit_count() - 2 * danger.bit_count()
         return value if side == 0 else -value
 
-    def eval_capacity(self, state) -> int:
+    def eval_capacity(self, state: Any) -> int:
         """Predict who runs out of safe segments first (see the class docstring); Red's view."""
         red_capacity, blue_capacity = self.capacities(state)
         side = state[2]
@@ -330,10 +331,10 @@ class Sim(Game):
     evaluate = eval_capacity
 
     # ----- notation and presentation ----------------------------------------------------------
-    def notation(self, state, move):
+    def notation(self, state: Any, move: Any):
         return NAMES[move]
 
-    def parse_move(self, state, text):
+    def parse_move(self, state: Any, text):
         if not isinstance(text, str):
             raise IllegalMove(f"a move must be a string like '1-4', got {text!r}")
         a, sep, b = text.strip().partition("-")
@@ -355,7 +356,7 @@ class Sim(Game):
         return move
 
     # ----- theory -------------------------------------------------------------------------------
-    def theory(self, state):
+    def theory(self, state: Any):
         """What is known for certain, or None: the theorem covers the empty board only.
 
         * Empty board: the second player (Blue) wins with perfect play (Mead, Rosa and
@@ -410,7 +411,7 @@ class Sim(Game):
             }
         return None
 
-    def unsafe_moves(self, state) -> list[str]:
+    def unsafe_moves(self, state: Any) -> list[str]:
         """Uncoloured segments that would complete a triangle of the mover's colour."""
         red, blue, side, winner = state
         if winner is not None:
@@ -418,7 +419,7 @@ class Sim(Game):
         danger = self.closers[red if side == 0 else blue] & ~(red | blue)
         return [NAMES[e] for e in BITS[danger]]
 
-    def losing_triangle(self, state) -> list[int] | None:
+    def losing_triangle(self, state: Any) -> list[int] | None:
         """The one-coloured triangle that ended the game (its points), or None.
 
         A last move may close two triangles at once; the first in point order is given."""
@@ -431,14 +432,14 @@ class Sim(Game):
                 return [p + 1 for p in points]
         raise AssertionError("a finished Sim game has a one-coloured triangle")
 
-    def explain(self, state):
+    def explain(self, state: Any):
         loser = self.sides[1 - state[3]]
         points = self.losing_triangle(state)
         assert points is not None  # (only a finished game is explained)
         triangle = "-".join(map(str, points))
         return f"{loser} completed triangle {triangle} in {loser.lower()} and loses"
 
-    def board(self, state, seat=None):
+    def board(self, state: Any, seat=None):
         red, blue, _, winner = state
         free = ALL ^ (red | blue)
         return {

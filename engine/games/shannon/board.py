@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import re
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 
 from ...game import OptionError
 
@@ -40,7 +40,8 @@ class Board:
     """A graph with terminals, as given: vertex names in the board's order, edges as index
     pairs (lower index first), and an optional fixed layout."""
 
-    def __init__(self, vertices, edges, start, goal, layout=None):
+    def __init__(self, vertices: Iterable[str], edges: Iterable[tuple[int, int]], start: str, goal: str,
+                 layout: Mapping[str, Sequence[float]] | None = None) -> None:
         self.vertices = tuple(vertices)
         self.edges = tuple(edges)
         self.start = start
@@ -48,7 +49,8 @@ class Board:
         self.layout = layout
 
     @classmethod
-    def from_text(cls, edge_texts, start=None, goal=None, layout=None, order=()) -> Board:
+    def from_text(cls, edge_texts: Iterable[str], start: str | None = None, goal: str | None = None,
+                  layout: Mapping[str, Sequence[float]] | None = None, order: Iterable[str] = ()) -> Board:
         """Parse ``["A-B", ...]``; vertices take the ``order`` given, else the order in which
         they first appear."""
         vertices: list[str] = list(order)

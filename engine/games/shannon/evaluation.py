@@ -4,6 +4,7 @@ edge-disjoint paths and distance) and the futility bound built on the conductanc
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from .board import FINISHED, MEMO_LIMIT, SHORT
 from .resistance import (
@@ -26,7 +27,7 @@ class Evaluation(Rules):
     """The evaluations a depth-limited search of Shannon uses, and the futility bound."""
 
     # ----- evaluations ----------------------------------------------------------------------
-    def evaluate(self, state):
+    def evaluate(self, state: Any):
         """Shannon's own heuristic (his 1951 machine measured it on a resistor network): the
         conductance between the terminals of the contracted board with a 1-ohm resistor for
         every relevant free edge. Short wants it high (many short paths), Cut low; the
@@ -192,7 +193,7 @@ class Evaluation(Rules):
         return sibling_conductances(graph.pairs, [
             (e, k) for k, (e, _, _) in enumerate(graph.edges) if e in wanted], contract)
 
-    def futility(self, state, alpha, beta, depth):
+    def futility(self, state: Any, alpha, beta, depth):
         """The futility hook (:meth:`Game.futility`), one ply above the horizon (``depth`` 1;
         two plies above it: no bound), for the default evaluation: colouring an
         edge never lowers the conductance, nor does deleting one raise it (Rayleigh's
@@ -320,7 +321,7 @@ class Evaluation(Rules):
         score = round(300 * math.log(found))  # (no rounding tie near: _doubtful)
         return score - 50 if short else score + 50
 
-    def evaluate_flow(self, state):
+    def evaluate_flow(self, state: Any):
         """A cheaper heuristic from the contracted board: ``paths``, the most edge-disjoint
         start-goal paths (the fewest deletions Cut still needs), against ``distance``, the
         fewest colourings Short still needs; the side to move is a tempo ahead.

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Sequence
+from typing import Any
 
 from ...game import WIN, Game, IllegalMove, Option, OptionError
 from .board import BOARDS, CUT, MAX_EDGES, MEMO_LIMIT, SEED_EDGES, SEED_LAYOUT, SHORT, Board, edge_bits, hops
@@ -203,7 +205,7 @@ class Rules(Game):
         known = self._ends_memo[coloured] = (tuple(ends), adjacent)
         return known
 
-    def contracted(self, state) -> Contracted:
+    def contracted(self, state: Any) -> Contracted:
         """The contracted board of a live position (see :class:`Contracted`)."""
         return self._contracted(self._facts(state[0], state[1]))
 
@@ -241,10 +243,10 @@ class Rules(Game):
     def start(self):
         return (0, 0, self.first)
 
-    def to_move(self, state):
+    def to_move(self, state: Any):
         return state[2]
 
-    def status(self, state) -> int | None:
+    def status(self, state: Any) -> int | None:
         # Who has won needs no blocks: the terminals' components, and whether undeleted edges
         # still join them (memoised on the cut set alone). Leaves of a depth-limited search
         # ask only this and evaluate().
@@ -280,13 +282,13 @@ class Rules(Game):
         self._open_memo[cut] = joined
         return joined
 
-    def moves(self, state):
+    def moves(self, state: Any):
         coloured, cut, _ = state
         if self._facts(coloured, cut)[0] is not None:
             return []
         return edge_bits(self.all_edges & ~(coloured | cut))
 
-    def search_moves(self, state):
+    def search_moves(self, state: Any):
         # A forced move alone, else one relevant edge per class: the others are passes or
         # the same move renamed (see the module docstring and Contracted).
         facts = self._facts(state[0], state[1])
@@ -296,7 +298,7 @@ class Rules(Game):
         move = forced[state[2]]
         return [move] if move is not None else list(choices)
 
-    def play(self, state, move):
+    def play(self, state: Any, move: Any):
         coloured, cut, side = state
         parent = self._parent
         if parent[0] != coloured or parent[1] != cut:
@@ -328,7 +330,7 @@ class Rules(Game):
         facts = self._facts_memo.get((coloured, cut))
         return (coloured, cut, self.all_edges if facts is None else facts[2], ancestor)
 
-    def key(self, state):
+    def key(self, state: Any):
         """The contracted board up to renaming its vertices (and swapping the terminals: the
         game is symmetric in them), with the side to move."""
         facts = self._facts(state[0], state[1])  # (the search keys live positions mostly)
@@ -378,7 +380,7 @@ class Rules(Game):
         self._code_memo[closure, relevant] = code
         return code
 
-    def solved(self, state):
+    def solved(self, state: Any):
         """The endgame rules (:meth:`Game.solved`): the exact value of a position in play
         whose end is at most three plies away and plain on its contracted board.
 
@@ -450,7 +452,7 @@ class Rules(Game):
                 return 3 - WIN
         return None
 
-    def soonest_win(self, state, seat):
+    def soonest_win(self, state: Any, seat):
         """How soon a side could win at the earliest (:meth:`Game.soonest_win`), for
         mate-distance cuts: Short colours one edge a move, so needs at least as many moves
         as a shortest start-goal path of the contracted board has edges (a deletion never
@@ -471,7 +473,7 @@ class Rules(Game):
         moves = distances_from(graph.near, 0, 1)[1] if seat == SHORT else graph.flow()[0]
         return 2 * moves - (state[2] == seat)
 
-    def order(self, state, moves):
+    def order(self, state: Any, moves):
         """Edges carrying the most current first, when the terminals are held at different
         voltages (see :meth:`Contracted.ranked`): both sides care most about those."""
         facts = self._facts(state[0], state[1])
@@ -492,10 +494,10 @@ class Rules(Game):
         return front
 
     # ----- notation and presentation ---------------------------------------------------------
-    def notation(self, state, move):
+    def notation(self, state: Any, move: Any):
         return self.edge_names[move]
 
-    def parse_move(self, state, text):
+    def parse_move(self, state: Any, text):
         if not isinstance(text, str):
             raise IllegalMove(f"a move must be an edge like {self.edge_names[0]!r}, got {text!r}")
         ends = [part.strip() for part in text.split("-")]
@@ -517,13 +519,13 @@ class Rules(Game):
             raise IllegalMove(f"move {text!r}: edge {self.edge_names[e]} is already cut")
         return e
 
-    def winning_path(self, state) -> list[str] | None:
+    def winning_path(self, state: Any) -> list[str] | None:
         """The vertices of Short's coloured start-goal path, once Short has won."""
         if self.status(state) != SHORT:
             return None
         return [self.vertices[v] for v in self._path(state[0])]
 
-    def winning_cut(self, state) -> list[str] | None:
+    def winning_cut(self, state: Any) -> list[str] | None:
         """The deleted edges that separate the terminals, once Cut has won: every cut edge
         leaving the part of the board still joined to the start."""
         if self.status(state) != CUT:
@@ -553,7 +555,7 @@ class Rules(Game):
             path.append(step)
         return path[::-1]
 
-    def explain(self, state):
+    def explain(self, state: Any):
         status = self.status(state)
         s, t = self.vertices[self.s], self.vertices[self.t]
         if status is None:
@@ -567,9 +569,9 @@ class Rules(Game):
         listed = cut[0] if len(cut) == 1 else ", ".join(cut[:-1]) + " and " + cut[-1]
         return f"Cut separated {s} from {t} by cutting {listed}"
 
-    def board(self, state, seat=None):
+    def board(self, state: Any, seat=None):
         coloured, cut, _ = state
-        out = {
+        out: dict[str, Any] = {
             "vertices": list(self.vertices),
             "edges": list(self.edge_names),
             "coloured": [self.edge_names[e] for e in edge_bits(coloured)],
@@ -592,7 +594,7 @@ class Rules(Game):
         with the start on the left and the goal on the right (computed once)."""
         if self._layout is None:
             if self._fixed_layout is not None:
-                points = [self._fixed_layout[name] for name in self.vertices]
+                points: Sequence[Sequence[float]] = [self._fixed_layout[name] for name in self.vertices]
             else:
                 points = spring_layout(len(self.vertices), self.edges, self.s, self.t)
             self._layout = {name: [round(x, 3), round(y, 3)] for name, (x, y) in zip(self.vertices, points)}

@@ -90,7 +90,7 @@ def _partition(pairs, a, b) -> tuple[list[int | None], set[int] | None]:
     where: list[int | None] = [None] * len(ends)  # forest holding each edge
     forests: tuple[dict, dict] = ({}, {})  # vertex -> set of edge ids, per forest
 
-    def move(e, target):
+    def move(e, target) -> None:
         if where[e] is not None:
             for v in ends[e]:
                 forests[where[e]][v].discard(e)
@@ -131,7 +131,7 @@ def _partition(pairs, a, b) -> tuple[list[int | None], set[int] | None]:
 class Theory(Rules):
     """What Lehman's theorem says about a position, and the evaluation it gives."""
 
-    def evaluate_lehman(self, state):
+    def evaluate_lehman(self, state: Any):
         """Lehman's verdict as a heuristic: +-50,000 for the side the theorem says wins,
         nudged towards the quickest finish (Short: fewest colourings left; Cut: fewest
         edge-disjoint paths left). Depth 1 with it plays perfectly."""
@@ -143,7 +143,7 @@ class Theory(Rules):
             return 50_000 - 100 * distance
         return -50_000 + 100 * paths
 
-    def theoretical_winner(self, state) -> int:
+    def theoretical_winner(self, state: Any) -> int:
         """The seat that wins with perfect play from ``state``, by Lehman's theorem: no
         search, a matroid partition of the contracted board (see :func:`spans_twice`)."""
         status = self.status(state)
@@ -155,7 +155,7 @@ class Theory(Rules):
             pairs.append((graph.source, graph.sink))
         return SHORT if spans_twice(pairs, graph.source, graph.sink) else CUT
 
-    def theory(self, state) -> dict:
+    def theory(self, state: Any) -> dict:
         """Lehman's theorem for ``state``: who wins, every winning move, and the proof when
         Short wins -- two edge-disjoint spanning trees (``trees``, edges in notation) of a
         subgraph of the contracted board holding both terminals. When Short is to move the
