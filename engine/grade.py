@@ -98,7 +98,7 @@ class StudentGame(Game):
         """Forget what was recorded; ``state`` is the root that paths are counted from."""
         self.generated, self.paths = [], {state: ()}
 
-    def start(self):
+    def start(self) -> Any:
         return self.game.start()
 
     def to_move(self, state: Any) -> int:
@@ -109,7 +109,7 @@ class StudentGame(Game):
         """The legal moves, in the game's order (empty when the game is over)."""
         return self.game.legal_moves(state)
 
-    def play(self, state: Any, move: str):
+    def play(self, state: Any, move: str) -> Any:
         """The position after ``move`` (``state`` is not changed)."""
         if self.limit is not None and len(self.generated) >= self.limit:
             raise StudentLimit(f"generated more than {self.limit:,} positions (the textbook needs far fewer)")
@@ -139,10 +139,10 @@ class StudentGame(Game):
     def notation(self, state: Any, move: str) -> str:
         return move
 
-    def board(self, state: Any, seat=None) -> dict:
+    def board(self, state: Any, seat: int | None = None) -> dict:
         return self.game.board(state, seat)
 
-    def describe_path(self, parent, move: str) -> str:
+    def describe_path(self, parent: Any, move: str) -> str:
         path = self.paths.get(parent)
         return "?" if path is None else " ".join(path + (move,))
 
@@ -180,11 +180,12 @@ class Report:
         return {"passed": bool(self.checks) and all(c["passed"] for c in self.checks), "checks": self.checks}
 
 
-def _textbook_run(game: StudentGame, state: Any, depth: int, function: str, prune_ties: bool):
+def _textbook_run(game: StudentGame, state: Any, depth: int, function: str,
+                  prune_ties: bool) -> tuple[float, dict[str, float], list[tuple[Any, str]]]:
     """The textbook's value, the value of each root move, and the positions it generated."""
     values: dict[str, float] = {}
 
-    def note(path, value) -> None:
+    def note(path: tuple, value: float) -> None:
         if len(path) == 1:
             values[path[0]] = value
 
@@ -202,8 +203,9 @@ def grade_position(student: ModuleType, position: Position, report: Report, prun
     state = real.replay(position.moves)
     evaluate = None
     if callable(getattr(student, "evaluate", None)):
-        def evaluate(s: Any):
-            return student.evaluate(StudentGame(real), s)
+        def evaluate(s: Any) -> float:
+            value: float = student.evaluate(StudentGame(real), s)  # (the student's code is untyped)
+            return value
     book_game = StudentGame(real, evaluate)
     for function in ("minimax", "alphabeta"):
         name = f"{function}: {position.label()}"
@@ -289,7 +291,7 @@ class StudentAgent(Agent):
     module: Any = None
     function: str = "alphabeta"
 
-    def choose(self, game: Game, state: Any, **_ignored) -> SearchResult:
+    def choose(self, game: Game, state: Any, **_ignored: Any) -> SearchResult:
         if game.has_chance:
             raise AgentError(f"agent {self.spec!r}: a student's search has no chance nodes; "
                              f"{game.name} as set up here has them")

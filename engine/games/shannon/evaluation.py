@@ -27,7 +27,7 @@ class Evaluation(Rules):
     """The evaluations a depth-limited search of Shannon uses, and the futility bound."""
 
     # ----- evaluations ----------------------------------------------------------------------
-    def evaluate(self, state: Any):
+    def evaluate(self, state: Any) -> float:
         """Shannon's own heuristic (his 1951 machine measured it on a resistor network): the
         conductance between the terminals of the contracted board with a 1-ohm resistor for
         every relevant free edge. Short wants it high (many short paths), Cut low; the
@@ -193,7 +193,7 @@ class Evaluation(Rules):
         return sibling_conductances(graph.pairs, [
             (e, k) for k, (e, _, _) in enumerate(graph.edges) if e in wanted], contract)
 
-    def futility(self, state: Any, alpha, beta, depth):
+    def futility(self, state: Any, alpha: float, beta: float, depth: int) -> float | None:
         """The futility hook (:meth:`Game.futility`), one ply above the horizon (``depth`` 1;
         two plies above it: no bound), for the default evaluation: colouring an
         edge never lowers the conductance, nor does deleting one raise it (Rayleigh's
@@ -260,7 +260,7 @@ class Evaluation(Rules):
                 known, self.edges[added.bit_length() - 1], coloured != before), {})
         return None if step[2] is None else step
 
-    def _every_move(self, coloured: int, cut: int, facts: tuple, short: bool, alpha, beta) -> int | None:
+    def _every_move(self, coloured: int, cut: int, facts: tuple, short: bool, alpha: float, beta: float) -> int | None:
         """The best evaluation of any move (colouring when ``short``, else deleting) along a
         relevant edge, when none reaches the window (Short: every one at most ``alpha``;
         Cut: at least ``beta``), of a position played from the one last played from
@@ -321,7 +321,7 @@ class Evaluation(Rules):
         score = round(300 * math.log(found))  # (no rounding tie near: _doubtful)
         return score - 50 if short else score + 50
 
-    def evaluate_flow(self, state: Any):
+    def evaluate_flow(self, state: Any) -> float:
         """A cheaper heuristic from the contracted board: ``paths``, the most edge-disjoint
         start-goal paths (the fewest deletions Cut still needs), against ``distance``, the
         fewest colourings Short still needs; the side to move is a tempo ahead.
