@@ -50,6 +50,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from itertools import combinations, permutations
 from typing import Any
@@ -90,7 +91,7 @@ def _third_edges() -> list[list[int]]:
     return third
 
 
-def _by_halves(image_of_bit) -> tuple[int, ...]:
+def _by_halves(image_of_bit: Callable[..., int]) -> tuple[int, ...]:
     """A 384-entry table t with t[m & 255] | t[256 + (m >> 8)] == OR of image_of_bit(e)
     over the bits e of the 15-bit mask m (256 entries for bits 0-7, 128 for bits 8-14)."""
     t = [0] * 384
@@ -124,7 +125,7 @@ CAPACITY_MEMO_LIMIT = 1 << 17  # entries kept before the memo starts afresh (~15
 
 
 @cache
-def _capacity_function():
+def _capacity_function() -> Callable[[int, int], int]:
     """capacity(own, avail): the most segments of ``avail`` a colour holding ``own`` can
     still add without completing a triangle of its own (exact, memoised).
 
@@ -152,7 +153,7 @@ def _capacity_function():
 
 
 @cache
-def _symmetry() -> tuple[tuple, tuple, tuple]:
+def _symmetry() -> tuple[tuple[int, ...], tuple[tuple[tuple[int, ...], ...], ...], tuple[int, ...]]:
     """The relabelling tables ``(canonical, coset_tables, automorphisms)``.
 
     For every mask m: ``canonical[m]`` is its least image under the 720 relabellings of
@@ -184,6 +185,9 @@ def _symmetry() -> tuple[tuple, tuple, tuple]:
             coset[m] = tuple(index[tuple(map(a.__getitem__, inverse))] for a in to_least)
     coset_tables = tuple(tuple(images[q] for q in c) for c in coset)
     return tuple(canonical), coset_tables, tuple(len(c) for c in coset)
+
+
+SimState = tuple[int, int, int, int | None]  # (red segments, blue segments, side to move, winner)
 
 
 class Sim(Game):
@@ -223,22 +227,22 @@ class Sim(Game):
         self.canonical, self.coset_tables, self.automorphisms = _symmetry()
 
     # ----- rules ----------------------------------------------------------------------------
-    def start(self):
+    def start(self) -> SimState:
         return (0, 0, 0, None)
 
-    def to_move(self, state: Any):
+    def to_move(self, state: SimState) -> int:
         return state[2]
 
-    def status(self, state: Any):
+    def status(self, state: SimState) -> int | None:
         return state[3]
 
-    def moves(self, state: Any):
+    def moves(self, state: SimState) -> list[int]:
         red, blue, _, winner = state
         if winner is not None:
             return []
         return list(BITS[ALL ^ (red | blue)])
 
-    def play(self, state: Any, move: Any):
+    def play(self, state: SimState, move: int) -> SimState:
         red, blue, side, _ = state
         bit = 1 << move
         if side == 0:
@@ -246,7 +250,7 @@ class Sim(Game):
         return (red, blue | bit, 0, 0 if self.closers[blue] & bit else None)
 
     # ----- symmetry ---------------------------------------------------------------------------
-    def _frame(self, red, blue):
+    def _frame(self, red: int, blue: int) -> tuple[int, int, int]:
         """(flag, fixed, other): the colour with fewer automorphisms (``fixed``; ties: red)
         and the other one, with flag 1 when the fixed colour is blue. Isomorphic positions
         choose the same colour, as automorphism counts do not change under relabelling."""
@@ -254,7 +258,7 @@ class Sim(Game):
             return 0, red, blue
         return 1, blue, red
 
-    def key(self, state: Any):
+    def key(self, state: SimState) -> int:
         """Canonical under the 720 relabellings of the points; one int.
 
         The side to move is not needed: with Red first it is the parity of the coloured
@@ -266,7 +270,7 @@ class Sim(Game):
         least = min([t[lo] | t[hi] for t in self.coset_tables[fixed]])
         return flag << 30 | self.canonical[fixed] << 15 | least
 
-    def search_moves(self, state: Any):
+    def search_moves(self, state: SimState) -> list[int]:
         """The moves worth searching: the safe ones.
 
         Colouring a segment that completes one's own triangle loses at once, while a safe
@@ -285,7 +289,7 @@ class Sim(Game):
             return [BITS[free][0]]  # every move completes an own triangle: all lose alike
         return list(BITS[safe])
 
-    def order(self, state: Any, moves):
+    def order(self, state: SimState, moves: list[int]) -> list[int]:
         """Safe moves first; then segments the opponent could colour safely too (taking one
         takes it from them); then those adding the fewest new dangers (uncoloured segments
         that would complete a triangle of the mover's colour). Of the orders tried, this
@@ -331,10 +335,10 @@ class Sim(Game):
     evaluate = eval_capacity
 
     # ----- notation and presentation ----------------------------------------------------------
-    def notation(self, state: Any, move: Any):
+    def notation(self, state: SimState, move: int) -> str:
         return NAMES[move]
 
-    def parse_move(self, state: Any, text):
+    def parse_move(self, state: SimState, text: object) -> int:
         if not isinstance(text, str):
             raise IllegalMove(f"a move must be a string like '1-4', got {text!r}")
         a, sep, b = text.strip().partition("-")
@@ -356,7 +360,7 @@ class Sim(Game):
         return move
 
     # ----- theory -------------------------------------------------------------------------------
-    def theory(self, state: Any):
+    def theory(self, state: SimState) -> dict | None:
         """What is known for certain, or None: the theorem covers the empty board only.
 
         * Empty board: the second player (Blue) wins with perfect play (Mead, Rosa and
@@ -432,14 +436,14 @@ class Sim(Game):
                 return [p + 1 for p in points]
         raise AssertionError("a finished Sim game has a one-coloured triangle")
 
-    def explain(self, state: Any):
-        loser = self.sides[1 - state[3]]
-        points = self.losing_triangle(state)
-        assert points is not None  # (only a finished game is explained)
+    def explain(self, state: SimState) -> str:
+        winner, points = state[3], self.losing_triangle(state)
+        assert winner is not None and points is not None  # (only a finished game is explained)
+        loser = self.sides[1 - winner]
         triangle = "-".join(map(str, points))
         return f"{loser} completed triangle {triangle} in {loser.lower()} and loses"
 
-    def board(self, state: Any, seat=None):
+    def board(self, state: SimState, seat: int | None = None) -> dict:
         red, blue, _, winner = state
         free = ALL ^ (red | blue)
         return {
