@@ -16,7 +16,6 @@ engine.agents.AgentError: agent 'minimax:depth=-1': depth must be 0 (to the end)
 from __future__ import annotations
 
 import random as _random
-import threading
 import time as _time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -26,7 +25,7 @@ from . import mcts
 from . import strength as levels
 from .game import Game
 from .options import OptionError
-from .search import SearchResult, Stats, TranspositionTable, search_root
+from .search import Cancel, SearchResult, Stats, TranspositionTable, search_root
 from .search_techniques import MINIMAX, SWITCHES, Techniques, ladder_order, technique
 
 SEARCHERS = ("minimax", "alphabeta", "expecti", "model", "mcts")
@@ -41,28 +40,28 @@ class AgentError(OptionError):
 
 
 # keys each agent accepts, with their parsers
-def _whole(v, what: str) -> int:
+def _whole(v: str, what: str) -> int:
     try:
         return int(v)
     except ValueError:
         raise ValueError(f"{what} must be a whole number, got {v!r}") from None
 
 
-def _depth(v):
+def _depth(v: str) -> int:
     d = _whole(v, "depth")
     if d < 0:
         raise ValueError(f"depth must be 0 (to the end) or more, got {d}")
     return d
 
 
-def _seconds(v):
+def _seconds(v: str) -> float:
     t = float(v)
     if not 0 < t <= MAX_TIME:
         raise ValueError(f"time must be between 0 and {MAX_TIME:g} seconds, got {v}")
     return t
 
 
-def _switch(v):
+def _switch(v: str) -> bool:
     if v in ("on", "true", "yes", "1"):
         return True
     if v in ("off", "false", "no", "0"):
@@ -70,11 +69,11 @@ def _switch(v):
     raise ValueError(f"expected on or off, got {v!r}")
 
 
-def _seed(v):
+def _seed(v: str) -> int:
     return int(v)
 
 
-def _strength(v):
+def _strength(v: str) -> int:
     level = _whole(v, "strength")
     if level not in levels.LEVELS:
         raise ValueError(f"strength must be 1 (beginner) to 10 (the full engine), got {level}")
@@ -193,7 +192,7 @@ class Agent:
         self.rng = _random.Random(self.seed if self.seed is not None else seed)
 
     # ----- as an opponent inside another agent's search -----------------------------------
-    def distribution(self, game: Game, state) -> list[tuple[Any, float]]:
+    def distribution(self, game: Game, state: Any) -> list[tuple[Any, float]]:
         """This agent's moves with probabilities: the model of it used by ``model``."""
         if self.name == "random":
             moves = game.moves(state)
@@ -216,7 +215,7 @@ class Agent:
         return {"techniques": MINIMAX if self.name == "minimax" else self.techniques, "depth": self.depth,
                 "time_limit": self.time}
 
-    def choose(self, game: Game, state, *, cancel: threading.Event | None = None,
+    def choose(self, game: Game, state: Any, *, cancel: Cancel | None = None,
                progress: Callable[[dict], None] | None = None, time_cap: float | None = None,
                trace_limit: int | None = None, budget: float | None = None) -> SearchResult:
         """Pick a move for the side to move. Returns a SearchResult (``best_move`` in notation).
@@ -248,7 +247,7 @@ class Agent:
         return (self.searches and self.name not in ("minimax", "mcts") and not self.depth and self.time is None
                 and self.strength >= levels.FULL and self.techniques.tt)
 
-    def _choose(self, game: Game, state, *, cancel: threading.Event | None = None,
+    def _choose(self, game: Game, state: Any, *, cancel: Cancel | None = None,
                 progress: Callable[[dict], None] | None = None, time_cap: float | None = None,
                 trace_limit: int | None = None, budget: float | None = None) -> SearchResult:
         """One search (or a fixed agent's move): :meth:`choose` without the solving attempt."""
@@ -352,7 +351,7 @@ def canonical_spec(name: str, settings: dict[str, Any]) -> str:
     >>> parse_agent(" alphabeta: depth = 6, tt=no, time=0.50, depth=4 ").spec
     'alphabeta:depth=4,tt=off,time=0.5'
     """
-    def text(value):
+    def text(value: object) -> str:
         if isinstance(value, bool):
             return "on" if value else "off"
         if isinstance(value, float):

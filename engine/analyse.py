@@ -67,7 +67,7 @@ def forget() -> None:
         _CONFIGS.clear()
 
 
-def verdict(game: Game, state, move, mover: int, table: TranspositionTable, budget: float) -> tuple[dict, int]:
+def verdict(game: Game, state: Any, move: Any, mover: int, table: TranspositionTable, budget: float) -> tuple[dict, int]:
     """The verdict on ``move`` for ``mover`` and the nodes searched for it."""
     text = game.notation(state, move)
     after = game.play(state, move)
@@ -90,7 +90,7 @@ def verdict(game: Game, state, move, mover: int, table: TranspositionTable, budg
     return {"move": text, "outcome": None, "distance": None}, nodes  # a mix of chances: no result
 
 
-def analyse(game: Game, state, budget: float = DEFAULT_BUDGET) -> dict:
+def analyse(game: Game, state: Any, budget: float = DEFAULT_BUDGET) -> dict:
     """Every legal move of ``state`` with its verdict for the side to move (CONTRACT.md's
     ``analyse --json``), plus ``nodes`` searched, ``elapsed_ms`` and ``cached``."""
     if game.status(state) is not None:

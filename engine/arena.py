@@ -19,8 +19,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .agents import parse_agent
-from .game import CHANCE
+from .agents import Agent, parse_agent
+from .game import CHANCE, Game
 from .games import get_game
 from .options import OptionError
 
@@ -31,7 +31,8 @@ class ArenaCancelled(Exception):
     pass
 
 
-def check_arena(game_name, options, agents, games, seed):
+def check_arena(game_name: str, options: dict[str, Any] | None, agents: list[str], games: int,
+                seed: int | None) -> tuple[type[Game], list[Agent]]:
     """Validate an arena request; return the game class and parsed agents, or raise OptionError."""
     game_cls = get_game(game_name)
     if not isinstance(options, dict):
@@ -109,6 +110,7 @@ def run_arena(
                 per["moves"] += 1
                 per["seconds"] += spent
                 per["nodes"] += result.stats.nodes
+                assert result.best_move is not None  # (the game is in play: there is a move)
                 state = game.push_notation(state, result.best_move)
                 plies += 1
             winner = game.winner(state)

@@ -154,13 +154,13 @@ def _value(score):
     return int(score) if float(score).is_integer() else score
 
 
-def count_tree(game, state, depth: int) -> int:
+def count_tree(game, state: Any, depth: int) -> int:
     """Nodes plain minimax visits from ``state`` (the root included), counted with a memo on
     (key, remaining depth): exact for games whose equal keys have equally large trees."""
-    memo: dict = {}
+    memo: dict[tuple, int] = {}
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
 
-    def size(s, d):
+    def size(s: Any, d: int) -> int:
         if game.status(s) is not None or d == 0:
             return 1
         k = (game.key(s), d)
@@ -285,7 +285,7 @@ def check_targets(rows: list[dict]) -> list[dict]:
     def row_of(game, label):
         return next((r for r in rows if r["game"] == game and r["label"] == label), None)
 
-    def target(name, ok, figure):
+    def target(name, ok, figure) -> None:
         targets.append({"target": name, "pass": bool(ok), "figure": figure})
 
     def best(row):  # the default configuration
@@ -409,7 +409,7 @@ BLACKSIN_GAMES = 100  # games against the rules agent (--blacksin-games 500: the
 BLACKSIN_GAME_MS = 50
 
 
-def deepening_depth(game, state, budget: float, futility: bool = True) -> tuple[int, int, float]:
+def deepening_depth(game, state: Any, budget: float, futility: bool = True) -> tuple[int, int, float]:
     """(depth, nodes, seconds): the depth iterative deepening reaches from ``state`` in
     ``budget`` CPU seconds, its nodes, and the CPU seconds by which that depth was finished
     (how much of the budget it needed: the margin a figure holds). The clock of the bench,
@@ -580,7 +580,7 @@ def _n(x) -> str:
     return f"{x:,}" if x is not None else "-"
 
 
-def _ratio(x, mark="") -> str:
+def _ratio(x: float | None, mark: str = "") -> str:
     if x is None:
         return "-"
     if x >= 1e5:

@@ -8,27 +8,29 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
+from typing import Any
 
-from .agents import LOCAL_AGENTS, parse_agent
-from .game import IllegalMove
+from .agents import LOCAL_AGENTS, Agent, parse_agent
+from .game import Game, IllegalMove
 from .games import catalog, get_game
 from .mcts import MCTSStats
 from .options import OptionError, parse_assignments
-from .search import describe_score
+from .search import SearchResult, describe_score
 
 
 class CliError(Exception):
     pass
 
 
-def _position(args):
+def _position(args: argparse.Namespace) -> tuple[type[Game], Game, Any]:
     """The game and the position reached by --set options and --moves."""
     game_cls = get_game(args.game)
     game = game_cls.from_options(parse_assignments(args.set))
     return game_cls, game, replay_moves(game, args.moves or "")
 
 
-def replay_moves(game, text: str):
+def replay_moves(game: Game, text: str) -> Any:
     """The position after ``text``: moves separated by commas (CONTRACT.md), or by ``;`` or
     spaces. A game whose notation holds a comma itself (Cantris's ``r,c``) still reads
     ``3,2,4,1`` as ``3,2`` then ``4,1``: a piece that is not a legal move alone is joined to
@@ -54,11 +56,11 @@ def replay_moves(game, text: str):
     return state
 
 
-def _dump(obj) -> str:
+def _dump(obj: object) -> str:
     return json.dumps(obj, indent=2)
 
 
-def cmd_games(args) -> None:
+def cmd_games(args: argparse.Namespace) -> None:
     data = catalog()
     if args.json:
         print(_dump(data))
@@ -72,7 +74,7 @@ def cmd_games(args) -> None:
             print(f"{'':12s}--set {o['name']}=...  {o['type']}{extra}, default {o['default']}: {o['help']}")
 
 
-def position_json(game, state, seat=None) -> dict:
+def position_json(game: Game, state: Any, seat: int | None = None) -> dict:
     """What ``show --json`` prints: the game's :meth:`~engine.game.Game.position`, with the
     side to move by name (CONTRACT.md) and the options."""
     position = game.position(state, seat)
@@ -88,7 +90,7 @@ def position_json(game, state, seat=None) -> dict:
     }
 
 
-def cmd_show(args) -> None:
+def cmd_show(args: argparse.Namespace) -> None:
     _, game, state = _position(args)
     data = position_json(game, state)
     if args.json:
@@ -104,7 +106,7 @@ def cmd_show(args) -> None:
         print(f"  legal moves: {' '.join(data['legal_moves'])}")
 
 
-def _search(args, trace_limit=None):
+def _search(args: argparse.Namespace, trace_limit: int | None = None) -> tuple[Game, Any, Agent, SearchResult]:
     game_cls, game, state = _position(args)
     if game.status(state) is not None:
         raise CliError("the game is over at that position: nothing to search")
@@ -115,7 +117,7 @@ def _search(args, trace_limit=None):
     return game, state, agent, result
 
 
-def cmd_solve(args) -> None:
+def cmd_solve(args: argparse.Namespace) -> None:
     game, state, agent, result = _search(args)
     data = result.to_json()
     data["agent"] = agent.spec
@@ -135,7 +137,7 @@ def cmd_solve(args) -> None:
           f" {s.elapsed_ms:.1f} ms")
 
 
-def cmd_trace(args) -> None:
+def cmd_trace(args: argparse.Namespace) -> None:
     if args.max_nodes < 1:
         raise CliError("--max-nodes must be at least 1")
     game, state, agent, result = _search(args, trace_limit=args.max_nodes)
@@ -155,7 +157,7 @@ def cmd_trace(args) -> None:
 
     bound_mark = {"exact": "", "lower": ">= ", "upper": "<= "}
 
-    def line(node):
+    def line(node: dict) -> str:
         marks = "".join([" [cut-off]" if node["cutoff"] else "", f" [cut: {node['cut']}]" if node.get("cut") else "",
                          f" ({node['pruned']} pruned)" if node.get("pruned") else ""])
         return (f"{node['move'] or 'root'} {node['kind']} window ({node['alpha']}, {node['beta']})"
@@ -166,7 +168,7 @@ def cmd_trace(args) -> None:
           f"{' (truncated)' if data['truncated'] else ''}")
 
 
-def _print_tree(node: dict, line, indent: int = 0) -> None:
+def _print_tree(node: dict, line: Callable[[dict], str], indent: int = 0) -> None:
     """Print a trace's tree, ``line(node)`` for each node, indented by depth."""
     print(f"{'  ' * indent}{line(node)}")
     for child in node["children"]:
@@ -174,7 +176,7 @@ def _print_tree(node: dict, line, indent: int = 0) -> None:
 
 
 def _show_mcts_trace(data: dict) -> None:
-    def line(node):
+    def line(node: dict) -> str:
         proven = f" [proved {node['proven']}]" if node["proven"] else ""
         ucb = f" ucb {node['ucb']}" if node["ucb"] is not None else ""
         return f"{node['move'] or 'root'} visits {node['visits']}, value {node['value']} for {node['side']}{ucb}{proven}"
@@ -184,7 +186,7 @@ def _show_mcts_trace(data: dict) -> None:
           f"{' (truncated)' if data['truncated'] else ''}")
 
 
-def cmd_analyse(args) -> None:
+def cmd_analyse(args: argparse.Namespace) -> None:
     from .analyse import analyse
 
     _, game, state = _position(args)
@@ -200,14 +202,14 @@ def cmd_analyse(args) -> None:
         print(f"  note: {data['note']}")
 
 
-def cmd_play(args) -> None:
+def cmd_play(args: argparse.Namespace) -> None:
     from .arena import run_arena
 
     if args.games < 1:
         raise CliError("--games must be at least 1")
     bar = sys.stderr.isatty() and not args.json
 
-    def progress(t):
+    def progress(t: dict) -> None:
         if bar:
             done = t["games"] * 30 // args.games
             sys.stderr.write(f"\r[{'#' * done}{'.' * (30 - done)}] {t['games']}/{args.games} games"
@@ -238,7 +240,7 @@ def cmd_play(args) -> None:
               f" and {per['nodes_per_move']:,} nodes per move")
 
 
-def cmd_grade(args) -> int:
+def cmd_grade(args: argparse.Namespace) -> int:
     from .grade import grade_file
 
     games = [g.strip() for g in args.games.split(",") if g.strip()] if args.games else None
@@ -256,7 +258,7 @@ def cmd_grade(args) -> int:
     return 0 if report["passed"] else 1
 
 
-def cmd_bench(args) -> None:
+def cmd_bench(args: argparse.Namespace) -> None:
     from .bench import main as bench_main
 
     bench_main(args)
@@ -266,7 +268,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m engine", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
 
-    def position_args(sp):
+    def position_args(sp: argparse.ArgumentParser) -> None:
         sp.add_argument("game")
         sp.add_argument("--set", action="append", metavar="KEY=VALUE", help="a game option")
         sp.add_argument("--moves", default="", help="comma-separated moves played from the start")
@@ -320,7 +322,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         code = args.func(args)

@@ -24,7 +24,9 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from .options import OptionError
 
@@ -265,7 +267,7 @@ SOURCES: tuple[dict, ...] = (
 )
 
 
-def _usable(game: str, agents=()) -> bool:
+def _usable(game: str, agents: Iterable[str] = ()) -> bool:
     """Is ``game`` registered and does it offer every agent named?"""
     try:
         from .agents import parse_agent
@@ -304,7 +306,10 @@ def get_example(name: str) -> Example:
     return _named(available_examples(), name, "example")
 
 
-def _named(items: list, name: str, kind: str):
+_Named = TypeVar("_Named", Preset, Example)
+
+
+def _named(items: list[_Named], name: str, kind: str) -> _Named:
     for item in items:
         if item.name == name:
             return item
@@ -330,7 +335,7 @@ def compare_with_published(preset: Preset, results: dict) -> dict:
 
 
 # ----- command line: `python -m engine experiments [NAME]` --------------------------------------
-def add_cli(subparsers) -> None:
+def add_cli(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``experiments`` command to ``python -m engine``'s subparsers."""
     sp = subparsers.add_parser("experiments", help="list the seeds' experiments, or run one next to "
                                                    "the seed's published figures")

@@ -132,31 +132,31 @@ class Game(ABC):
 
     # ----- the hot path (the search calls these millions of times) ------------------------
     @abstractmethod
-    def to_move(self, state) -> int:
+    def to_move(self, state: Any) -> int:
         """*Required.* Seat to move (0 or 1), or CHANCE."""
         raise NotImplementedError
 
     @abstractmethod
-    def moves(self, state) -> list:
+    def moves(self, state: Any) -> list:
         """*Required.* Legal moves in internal form (empty when the game is over)."""
         raise NotImplementedError
 
-    def search_moves(self, state) -> list:
+    def search_moves(self, state: Any) -> list:
         """The moves the search tries: one per group of moves known to lead to equivalent
         positions (Nim: one of two equal piles). Default: all of :meth:`moves`."""
         return self.moves(state)
 
     @abstractmethod
-    def play(self, state, move) -> Any:
+    def play(self, state: Any, move: Any) -> Any:
         """*Required.* The state after ``move`` (internal form). Never mutates ``state``."""
         raise NotImplementedError
 
     @abstractmethod
-    def status(self, state) -> int | None:
+    def status(self, state: Any) -> int | None:
         """*Required.* ``None`` while playing; else the winning seat (0/1) or ``DRAW``."""
         raise NotImplementedError
 
-    def evaluate(self, state) -> float:
+    def evaluate(self, state: Any) -> float:
         """Heuristic value for seat 0 at a depth-limited leaf. Default: 0 (no knowledge)."""
         return 0
 
@@ -167,20 +167,22 @@ class Game(ABC):
         if name not in self.evaluators:
             known = ", ".join(sorted(self.evaluators)) or "none"
             raise OptionError(f"{self.name} has no evaluation {name!r} (evaluations: {known})")
-        return getattr(self, self.evaluators[name])
+        evaluator: Callable[[Any], float] = getattr(self, self.evaluators[name])
+        return evaluator
 
-    def key(self, state) -> Hashable:
+    def key(self, state: Any) -> Hashable:
         """Transposition-table key: equal keys must have equal values. Default: the state.
 
         A game may return a key canonical under its symmetries (Sim), or drop what cannot
         change the result."""
-        return state
+        key: Hashable = state
+        return key
 
-    def order(self, state, moves: list) -> list:
+    def order(self, state: Any, moves: list) -> list:
         """Move-ordering hook: likely-best moves first. Default: unchanged."""
         return moves
 
-    def futility(self, state, alpha: float, beta: float, depth: int) -> float | None:
+    def futility(self, state: Any, alpha: float, beta: float, depth: int) -> float | None:
         """Futility hook, for a player's position ``depth`` plies above the search's horizon
         (1: every move leads to a leaf, its :meth:`evaluate` or the end of the game; 2: every
         move and every reply to it, asked only where the reply is the other player's best,
@@ -195,7 +197,7 @@ class Game(ABC):
         trying the moves, as a bound. Default: ``None`` (no knowledge)."""
         return None
 
-    def soonest_win(self, state, seat: int) -> int | None:
+    def soonest_win(self, state: Any, seat: int) -> int | None:
         """How soon ``seat`` could win at the earliest from a position in play: the plies,
         counting the winning move (1: the side to move might win with this move), a lower
         bound that no line of play beats (for a seat that cannot win at all, any number).
@@ -206,7 +208,7 @@ class Game(ABC):
         next ply)."""
         return None
 
-    def solved(self, state) -> int | None:
+    def solved(self, state: Any) -> int | None:
         """The exact minimax value of a position in play, when the game can work it out
         cheaply without trying the moves (an endgame rule), else ``None``: seat 0's view,
         counted from here (``WIN - n``: seat 0 wins in ``n`` plies; ``n - WIN``: seat 1 does;
@@ -215,7 +217,7 @@ class Game(ABC):
         exactly what the full search would find. Default: ``None`` (no knowledge)."""
         return None
 
-    def exact_moves(self, state, moves: list) -> list:
+    def exact_moves(self, state: Any, moves: list) -> list:
         """The moves of ``moves`` (those a node would try) that a search asking
         :meth:`solved` needs, asked right after :meth:`solved` gave ``None`` for this very
         ``state``: the game may leave out a move it proves no better for the mover than one
@@ -224,12 +226,12 @@ class Game(ABC):
         in truth can evaluate better). Default: ``moves`` unchanged."""
         return moves
 
-    def chance_outcomes(self, state) -> list[tuple[Any, float]]:
+    def chance_outcomes(self, state: Any) -> list[tuple[Any, float]]:
         """At a CHANCE state: ``[(move, probability), ...]`` summing to 1."""
         raise NotImplementedError
 
     # ----- information ---------------------------------------------------------------------
-    def perspective(self, state, seat: int) -> tuple[Game, Any]:
+    def perspective(self, state: Any, seat: int) -> tuple[Game, Any]:
         """The game and state a searcher sitting in ``seat`` may see.
 
         Perfect-information games return ``(self, state)``. A game with hidden information
@@ -238,11 +240,11 @@ class Game(ABC):
 
     # ----- notation and presentation -------------------------------------------------------
     @abstractmethod
-    def notation(self, state, move) -> str:
+    def notation(self, state: Any, move: Any) -> str:
         """*Required.* The notation of an internal move."""
         raise NotImplementedError
 
-    def parse_move(self, state, text: str):
+    def parse_move(self, state: Any, text: str) -> Any:
         """The internal move for ``text`` if it is legal here, else raise IllegalMove."""
         if not isinstance(text, str):
             raise IllegalMove(f"a move must be a string, got {text!r}")
@@ -253,15 +255,15 @@ class Game(ABC):
             raise IllegalMove(f"move {text!r}: the game is over")
         raise IllegalMove(f"illegal move {text!r}: legal moves are {', '.join(self.legal_moves(state))}")
 
-    def legal_moves(self, state) -> list[str]:
+    def legal_moves(self, state: Any) -> list[str]:
         """Legal moves in notation, in a stable order."""
         return [self.notation(state, m) for m in self.moves(state)]
 
-    def push_notation(self, state, text: str):
+    def push_notation(self, state: Any, text: str) -> Any:
         """The state after the move written ``text`` (raises IllegalMove)."""
         return self.play(state, self.parse_move(state, text))
 
-    def replay(self, moves: Iterable[str], state=None):
+    def replay(self, moves: Iterable[str], state: Any = None) -> Any:
         """Play notation moves from ``state`` (default: the start); raise IllegalMove naming
         the first bad one and its ply."""
         final = self.start() if state is None else state
@@ -290,19 +292,19 @@ class Game(ABC):
             yield state, move, after
             state = after
 
-    def winner(self, state) -> int | None:
+    def winner(self, state: Any) -> int | None:
         """The winning seat of a finished game, None for a draw or while playing."""
         status = self.status(state)
         return status if status in (0, 1) else None
 
-    def explain(self, state) -> str:
+    def explain(self, state: Any) -> str:
         """Why the game ended, in a sentence (only called on finished games)."""
         status = self.status(state)
         if status is None or status == DRAW:
             return "draw"
         return f"{self.sides[status]} wins"
 
-    def theory(self, state) -> dict | None:
+    def theory(self, state: Any) -> dict | None:
         """What a known theorem says about ``state`` (JSON), or None: the default, no theory.
 
         A game with a theory returns at least ``name`` (the theorem), ``value`` (``"win"``,
@@ -313,7 +315,7 @@ class Game(ABC):
         return None
 
     @abstractmethod
-    def board(self, state, seat: int | None = None) -> dict:
+    def board(self, state: Any, seat: int | None = None) -> dict:
         """*Required.* The position as JSON for a viewer in ``seat`` (None: a spectator).
         Must not reveal what that viewer may not see."""
         raise NotImplementedError
@@ -323,16 +325,16 @@ class Game(ABC):
         what would reveal it (Blacksin's hidden deck: its order and the seed that drew it)."""
         return self.settings
 
-    def move_details(self, state, move) -> dict | None:
+    def move_details(self, state: Any, move: Any) -> dict | None:
         """What a view needs to animate ``move`` (internal form) played from ``state``: e.g.
         Cantris's removal and each chain step with its points. Default: nothing."""
         return None
 
-    def to_move_name(self, state) -> str:
+    def to_move_name(self, state: Any) -> str:
         side = self.to_move(state)
         return "chance" if side == CHANCE else self.sides[side]
 
-    def position(self, state, seat: int | None = None) -> dict:
+    def position(self, state: Any, seat: int | None = None) -> dict:
         """A position as JSON: the one place the command line's ``show`` and the server's game
         state take it from. ``seat`` is who looks (a view may hide what that seat may not see).
 
@@ -352,7 +354,7 @@ class Game(ABC):
             "legal_moves": [] if over else self.legal_moves(state),
         }
 
-    def result(self, state) -> dict | None:
+    def result(self, state: Any) -> dict | None:
         """``None`` while playing, else ``{"winner": seat or None, "reason": text}``."""
         if self.status(state) is None:
             return None
@@ -362,7 +364,8 @@ class Game(ABC):
         """The game's fixed agent ``name`` as ``state -> internal move``."""
         if name not in self.policies:
             raise OptionError(f"{self.name} has no agent {name!r}")
-        return getattr(self, self.policies[name])
+        policy: Callable[[Any], Any] = getattr(self, self.policies[name])
+        return policy
 
 
 __all__ = ["CHANCE", "DRAW", "EVAL_LIMIT", "INF", "MATE_BOUND", "WIN", "Game", "IllegalMove", "Option", "OptionError"]

@@ -94,22 +94,22 @@ class StudentGame(Game):
         self.generated: list[tuple[Any, str]] = []  # (parent state, move) of every play
         self.paths: dict[Any, tuple[str, ...]] = {}  # state -> the moves that first reached it
 
-    def begin(self, state) -> None:
+    def begin(self, state: Any) -> None:
         """Forget what was recorded; ``state`` is the root that paths are counted from."""
         self.generated, self.paths = [], {state: ()}
 
-    def start(self):
+    def start(self) -> Any:
         return self.game.start()
 
-    def to_move(self, state) -> int:
+    def to_move(self, state: Any) -> int:
         """0 (MAX) or 1 (MIN): the side to move."""
         return self.game.to_move(state)
 
-    def moves(self, state) -> list[str]:
+    def moves(self, state: Any) -> list[str]:
         """The legal moves, in the game's order (empty when the game is over)."""
         return self.game.legal_moves(state)
 
-    def play(self, state, move: str):
+    def play(self, state: Any, move: str) -> Any:
         """The position after ``move`` (``state`` is not changed)."""
         if self.limit is not None and len(self.generated) >= self.limit:
             raise StudentLimit(f"generated more than {self.limit:,} positions (the textbook needs far fewer)")
@@ -119,11 +119,11 @@ class StudentGame(Game):
             self.paths[child] = self.paths[state] + (move,)
         return child
 
-    def status(self, state) -> int | None:
+    def status(self, state: Any) -> int | None:
         """None while playing; else the winner (0 or 1) or 2 for a draw."""
         return self.game.status(state)
 
-    def utility(self, state, ply: int) -> float:
+    def utility(self, state: Any, ply: int) -> float:
         """A finished game's value for seat 0, ``ply`` plies below the searched position:
         ``WIN - ply`` if seat 0 won (a faster win is worth more), ``ply - WIN`` if seat 1
         did, 0 for a draw (``WIN`` = 1,000,000)."""
@@ -132,17 +132,17 @@ class StudentGame(Game):
             raise ValueError("utility() of a game still in play: ask status() first")
         return textbook.utility(status, ply)
 
-    def evaluate(self, state) -> float:
+    def evaluate(self, state: Any) -> float:
         """A heuristic value for seat 0 of a position in play (between -100,000 and 100,000)."""
         return self._evaluate(state)
 
-    def notation(self, state, move) -> str:
+    def notation(self, state: Any, move: str) -> str:
         return move
 
-    def board(self, state, seat=None) -> dict:
+    def board(self, state: Any, seat: int | None = None) -> dict:
         return self.game.board(state, seat)
 
-    def describe_path(self, parent, move: str) -> str:
+    def describe_path(self, parent: Any, move: str) -> str:
         path = self.paths.get(parent)
         return "?" if path is None else " ".join(path + (move,))
 
@@ -180,11 +180,12 @@ class Report:
         return {"passed": bool(self.checks) and all(c["passed"] for c in self.checks), "checks": self.checks}
 
 
-def _textbook_run(game: StudentGame, state, depth: int, function: str, prune_ties: bool):
+def _textbook_run(game: StudentGame, state: Any, depth: int, function: str,
+                  prune_ties: bool) -> tuple[float, dict[str, float], list[tuple[Any, str]]]:
     """The textbook's value, the value of each root move, and the positions it generated."""
     values: dict[str, float] = {}
 
-    def note(path, value):
+    def note(path: tuple, value: float) -> None:
         if len(path) == 1:
             values[path[0]] = value
 
@@ -202,8 +203,9 @@ def grade_position(student: ModuleType, position: Position, report: Report, prun
     state = real.replay(position.moves)
     evaluate = None
     if callable(getattr(student, "evaluate", None)):
-        def evaluate(s):
-            return student.evaluate(StudentGame(real), s)
+        def evaluate(s: Any) -> float:
+            value: float = student.evaluate(StudentGame(real), s)  # (the student's code is untyped)
+            return value
     book_game = StudentGame(real, evaluate)
     for function in ("minimax", "alphabeta"):
         name = f"{function}: {position.label()}"
@@ -289,7 +291,7 @@ class StudentAgent(Agent):
     module: Any = None
     function: str = "alphabeta"
 
-    def choose(self, game: Game, state, **_ignored) -> SearchResult:
+    def choose(self, game: Game, state: Any, **_ignored: Any) -> SearchResult:
         if game.has_chance:
             raise AgentError(f"agent {self.spec!r}: a student's search has no chance nodes; "
                              f"{game.name} as set up here has them")

@@ -23,15 +23,17 @@ from __future__ import annotations
 
 import math
 import random
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .game import CHANCE, DRAW, Game
-from .search import SearchResult, Stats
+from .search import Cancel, SearchResult, Stats
 from .textbook_mcts import EXPLORATION, NOBODY, RESULT, sample
+
+if TYPE_CHECKING:
+    from .agents import Agent  # (agents imports this module)
 
 DEFAULT_SIMS = 1000  # an mcts agent given neither sims nor time
 MAX_SIMS = 200_000  # the tree lives in memory: about 340 bytes a node (Sim), so at most ~70 MB
@@ -91,7 +93,7 @@ class Node:
     __slots__ = ("state", "move", "parent", "mover", "status", "to_move", "children", "untried",
                  "visits", "total", "proven", "depth")
 
-    def __init__(self, game: Game, state, move, parent: Node | None, mover: int):
+    def __init__(self, game: Game, state: Any, move: Any, parent: Node | None, mover: int) -> None:
         self.state, self.move, self.parent, self.mover = state, move, parent, mover
         self.status = game.status(state)
         self.to_move: int = game.to_move(state) if self.status is None else NOBODY
@@ -106,7 +108,7 @@ class Node:
 class Tree:
     """The search's tree and counts; :meth:`simulate` runs one simulation."""
 
-    def __init__(self, game: Game, state, c: float, solver: bool, rng: random.Random):
+    def __init__(self, game: Game, state: Any, c: float, solver: bool, rng: random.Random) -> None:
         self.game, self.c, self.solver, self.rng = game, c, solver, rng
         self.stats = MCTSStats(tree_nodes=1)
         self.root = Node(game, state, None, None, 1 - game.to_move(state))
@@ -165,7 +167,7 @@ class Tree:
                 best, best_value = ch, value
         return best
 
-    def _add(self, node: Node, move) -> Node:
+    def _add(self, node: Node, move: Any) -> Node:
         mover = node.mover if node.to_move == CHANCE else node.to_move
         child = Node(self.game, self.game.play(node.state, move), move, node, mover)
         stats = self.stats
@@ -182,7 +184,7 @@ class Tree:
         node.children.append(child)
         return child
 
-    def _playout(self, state) -> float:
+    def _playout(self, state: Any) -> float:
         game, rng = self.game, self.rng
         status, to_move, moves, play, choice = game.status, game.to_move, game.moves, game.play, rng.choice
         generated = 0
@@ -214,7 +216,7 @@ class Tree:
         """The move to play (see :func:`engine.textbook_mcts.best_child`)."""
         side = node.to_move
 
-        def rank(ch: Node):
+        def rank(ch: Node) -> tuple[int, int]:
             if not self.solver or ch.proven is None:
                 return (0, ch.visits)
             return (1 if ch.proven == side else -1 if ch.proven == 1 - side else 0, ch.visits)
@@ -222,9 +224,9 @@ class Tree:
         return max(node.children, key=rank)
 
 
-def search(game: Game, state, *, sims: int | None = DEFAULT_SIMS, time_limit: float | None = None,
+def search(game: Game, state: Any, *, sims: int | None = DEFAULT_SIMS, time_limit: float | None = None,
            c: float = EXPLORATION, solver: bool = False, seed: int | None = None,
-           rng: random.Random | None = None, cancel: threading.Event | None = None,
+           rng: random.Random | None = None, cancel: Cancel | None = None,
            progress: Callable[[dict], None] | None = None, trace_limit: int | None = None,
            max_states: int | None = None) -> MCTSResult:
     """Grow the tree from ``state`` for ``sims`` simulations (None: no count), ``time_limit``
@@ -370,7 +372,7 @@ def path_notation(game: Game, node: Node) -> list[str]:
     return moves[::-1]
 
 
-def choose(agent, game: Game, state, *, cancel: threading.Event | None = None,
+def choose(agent: Agent, game: Game, state: Any, *, cancel: Cancel | None = None,
            progress: Callable[[dict], None] | None = None, time_cap: float | None = None,
            trace_limit: int | None = None, budget: float | None = None) -> MCTSResult:
     """The ``mcts`` agent's move (``agent``: its parsed spec, :class:`engine.agents.Agent`):

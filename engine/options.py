@@ -49,7 +49,7 @@ class Option:
     max_len: int | None = None
     pattern_help: str = field(default="", compare=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.type not in TYPES:
             raise ValueError(f"unknown option type {self.type!r}")
 

@@ -37,7 +37,6 @@ True
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -45,7 +44,7 @@ from functools import partial
 from typing import Any
 
 from .game import CHANCE, DRAW, INF, MATE_BOUND, WIN, Game
-from .search_result import SearchResult, Stats, describe_score, json_number
+from .search_result import Cancel, SearchResult, Stats, describe_score, json_number
 from .search_table import EXACT, LOWER, MOVE, UPPER, Entry, TranspositionTable, from_stored, table_answerer, to_stored
 from .search_techniques import FULL, MINIMAX, Techniques
 from .search_trace import Tracer
@@ -61,7 +60,7 @@ class Clock:
     depth), and the ``time_limit`` of iterative deepening (armed from the second iteration on:
     depth 1 always finishes); and the table's size limit, looked at on the same beat."""
 
-    def __init__(self, cancel: threading.Event | None, time_limit: float | None, budget: float | None,
+    def __init__(self, cancel: Cancel | None, time_limit: float | None, budget: float | None,
                  table: TranspositionTable | None = None):
         self.started = time.perf_counter()
         self.cancel = cancel
@@ -119,12 +118,17 @@ def _kernel(game: Game, tech: Techniques, table: TranspositionTable, model: dict
 
 def _outcomes(game: Game, model: dict) -> Callable:
     """At an averaging node: (move, probability) pairs, chance's or a modelled opponent's."""
-    def outcomes(state, side):
+    def outcomes(state: Any, side):
         return game.chance_outcomes(state) if side == CHANCE else model[side](state)
     return outcomes
 
 
-def _average(child: Callable, play: Callable, dist: list, state, depth, ply, alpha, beta, pv: list) -> float:
+def _untraced(*args: Any) -> None:
+    """Stands in for a tracer's hooks in an untraced search, which never calls them."""
+
+
+def _average(child: Callable[..., float], play: Callable, dist: list, state: Any, depth, ply, alpha, beta,
+             pv: list) -> float:
     """A chance node's (or a modelled opponent's) value: the expectation over its outcomes."""
     if len(dist) == 1:  # a sure outcome: nothing to average, the window passes through
         move = dist[0][0]
@@ -134,7 +138,7 @@ def _average(child: Callable, play: Callable, dist: list, state, depth, ply, alp
     return chance_value(pairs)
 
 
-def _ordered(order: Callable | None, state, moves: list, tt_move) -> list:
+def _ordered(order: Callable | None, state: Any, moves: list, tt_move) -> list:
     """The game's order (likely-best moves first), and the table's move before all."""
     if order is not None:
         moves = order(state, moves)
@@ -150,7 +154,7 @@ def _minimax_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, cl
     g_play, g_status, g_side, g_eval, check = game.play, game.status, game.to_move, evaluate, clock.check
     nodes = leaves = evals = horizon = deepest = 0
 
-    def minimax(state, depth, alpha, beta, ply, move=None, key=None, entry=None):
+    def minimax(state: Any, depth, alpha, beta, ply, move: Any = None, key=None, entry=None):
         nonlocal nodes, leaves, evals, horizon, deepest
         nodes += 1
         if not nodes & CHECK_EVERY:
@@ -233,10 +237,11 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
     # (closure cells: cheaper than attributes)
     nodes = leaves = evals = cutoffs = horizon = deepest = futile = solved = soonest = 0
     tracing = tracer is not None
-    trace_probe = tracer.probe if tracer is not None else None
-    trace_moves = tracer.tried if tracer is not None else None
+    # (called only while tracing: a plain function otherwise keeps the names callable for the checker)
+    trace_probe = tracer.probe if tracer is not None else _untraced
+    trace_moves = tracer.tried if tracer is not None else _untraced
 
-    def alphabeta(state, depth, alpha, beta, ply, move=None, key=None, entry=None):
+    def alphabeta(state: Any, depth, alpha, beta, ply, move: Any = None, key=None, entry=None):
         """``key``: the state's table key when the parent has looked the state up in the
         table already, and ``entry`` what it found there (None, or an entry that did not
         answer this very window and depth: no need to ask it again)."""
@@ -335,7 +340,7 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
             tt_dict[key] = (0 if unlimited else depth, v, flag, best_move, horizon + hits[1] == unproved)
         return best
 
-    def children(state, moves, side, depth, alpha, beta, ply):
+    def children(state: Any, moves, side, depth, alpha, beta, ply):
         """The node's moves searched in turn: its best value and move."""
         nonlocal nodes, leaves, evals, cutoffs, horizon, deepest
         best_move = None
@@ -375,7 +380,7 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
                     v = 0 if status == DRAW else WIN - p if status == 0 else p - WIN
             elif probe:
                 after_key = g_key(after)
-                found = tt_get(after_key)
+                found = tt_get(after_key)  # type: ignore[misc]  # (probe implies a table: mypy cannot see it through the flag)
                 if found is not None:
                     v = table_answer(found, d, alpha, beta, p)
                     if v is not None and tracing:
@@ -430,8 +435,8 @@ class _Root:
     """The root of one iteration: its moves, searched in a window (:meth:`search`), or in one
     of several passes (:meth:`search_pass`)."""
 
-    def __init__(self, game: Game, state, kernel: Kernel, tech: Techniques, tracer: Tracer | None,
-                 root_depth: int, moves: list):
+    def __init__(self, game: Game, state: Any, kernel: Kernel, tech: Techniques, tracer: Tracer | None,
+                 root_depth: int, moves: list) -> None:
         self.game, self.state, self.kernel, self.tech, self.tracer = game, state, kernel, tech, tracer
         self.side, self.depth, self.moves = game.to_move(state), root_depth, moves
         # (each pass: its window, and once searched its value, the nodes below the root it took
@@ -482,7 +487,7 @@ class _Root:
         return result
 
 
-def _search_iteration(game: Game, state, kernel: Kernel, tech: Techniques, table: TranspositionTable,
+def _search_iteration(game: Game, state: Any, kernel: Kernel, tech: Techniques, table: TranspositionTable,
                       tracer: Tracer | None, d: int, unlimited: bool, passes: bool = False) -> Iteration:
     """One full search of the root to depth ``d`` (0: to the end): every root move's value
     (exact, or an upper bound for the mover where alpha-beta only proved "no better"), the best.
@@ -555,7 +560,7 @@ def _null_window_passes(test: Callable[[float, float], float], guess: float) -> 
     return low
 
 
-def _deepen(game: Game, state, kernel: Kernel, clock: Clock, depths, search_one: Callable[[int], Iteration],
+def _deepen(game: Game, state: Any, kernel: Kernel, clock: Clock, depths, search_one: Callable[[int], Iteration],
             progress: Callable[[dict], None] | None) -> tuple[Iteration | None, list[dict], bool]:
     """Search to each of ``depths`` in turn until one is proved or fully searched, or time runs
     out: the last finished iteration, each iteration's summary, and whether none was cut short."""
@@ -611,7 +616,7 @@ def search_root(
     depth: int = 0,
     time_limit: float | None = None,
     budget: float | None = None,
-    cancel: threading.Event | None = None,
+    cancel: Cancel | None = None,
     progress: Callable[[dict], None] | None = None,
     trace_limit: int | None = None,
     model: dict[int, Callable[[Any], list[tuple[Any, float]]]] | None = None,
@@ -659,7 +664,7 @@ def search_root(
                    table if tech.tt else None, tracer, trace_limit, bool(model))
 
 
-def _result(game: Game, state, algorithm: str, best: Iteration | None, iterations: list[dict], completed: bool,
+def _result(game: Game, state: Any, algorithm: str, best: Iteration | None, iterations: list[dict], completed: bool,
             depth: int, kernel: Kernel, clock: Clock, table: TranspositionTable | None, tracer: Tracer | None,
             trace_limit: int | None, modelled: bool) -> SearchResult:
     """The search's result, in notation and from the side to move's point of view."""
@@ -693,7 +698,7 @@ def _result(game: Game, state, algorithm: str, best: Iteration | None, iteration
         algorithm=algorithm, trace=trace, iterations=iterations)
 
 
-def _extend_line(game: Game, state, line: list, table: TranspositionTable, limit: int = 64) -> list:
+def _extend_line(game: Game, state: Any, line: list, table: TranspositionTable, limit: int = 64) -> list:
     """Follow the table's best moves past where the principal variation was cut short.
 
     A stored move is followed only where the table shows it is best: the position's entry
@@ -715,7 +720,7 @@ def _extend_line(game: Game, state, line: list, table: TranspositionTable, limit
         child = game.play(state, entry.move)
         status = game.status(child)
         if status is not None:
-            child_value = 0 if status == DRAW else WIN - 1 if status == 0 else 1 - WIN
+            child_value: float = 0 if status == DRAW else WIN - 1 if status == 0 else 1 - WIN
         else:
             child_entry = table.get(game.key(child))
             if child_entry is None or child_entry.flag != EXACT:
@@ -728,7 +733,7 @@ def _extend_line(game: Game, state, line: list, table: TranspositionTable, limit
     return line
 
 
-def _line_notation(game: Game, state, line) -> list[str]:
+def _line_notation(game: Game, state: Any, line) -> list[str]:
     out = []
     for m in line:
         if game.to_move(state) == CHANCE:
@@ -738,5 +743,5 @@ def _line_notation(game: Game, state, line) -> list[str]:
     return out
 
 
-__all__ = ["CHANCE", "EXACT", "FULL", "INF", "LOWER", "MATE_BOUND", "MINIMAX", "SearchAborted", "SearchResult",
+__all__ = ["CHANCE", "Cancel", "EXACT", "FULL", "INF", "LOWER", "MATE_BOUND", "MINIMAX", "SearchAborted", "SearchResult",
            "Stats", "Techniques", "TranspositionTable", "UPPER", "WIN", "describe_score", "search_root"]

@@ -8,8 +8,16 @@ its statistics, counted.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from .game import INF, MATE_BOUND, WIN
+
+
+class Cancel(Protocol):
+    """A search's stop flag, polled every thousand nodes: a ``threading.Event``, or a search
+    worker's flag that reads its pipe (webapp.search_worker.PipeCancel)."""
+
+    def is_set(self) -> bool: ...
 
 
 @dataclass

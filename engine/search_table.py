@@ -62,10 +62,10 @@ class TranspositionTable:
         if self.max_entries is not None and self.max_entries < 4:
             raise ValueError(f"a transposition table needs room for at least 4 entries, got {max_entries}")
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.entries)
 
-    def clear(self):
+    def clear(self) -> None:
         self.entries.clear()
 
     def get(self, key: Hashable) -> Entry | None:
@@ -94,7 +94,7 @@ class TranspositionTable:
             del entries[key]
 
 
-def to_stored(value, ply):
+def to_stored(value: float, ply: int) -> float:
     """A value found at ``ply`` as the table keeps it: proved results counted from the node."""
     if value >= MATE_BOUND:
         return value + ply
@@ -103,7 +103,7 @@ def to_stored(value, ply):
     return value
 
 
-def from_stored(value, ply):
+def from_stored(value: float, ply: int) -> float:
     """A stored value as seen from ``ply`` plies above the node: proved results re-anchored."""
     if value >= MATE_BOUND:
         return value - ply
@@ -115,7 +115,8 @@ def from_stored(value, ply):
 def table_answerer(pv: list, hits: list) -> Callable:
     """The function that asks the table about a node; ``hits`` counts its answers (``[0]``)
     and those that lean on heuristic leaves (``[1]``: such a value is not proved)."""
-    def table_answer(entry, depth, alpha, beta, ply):
+    def table_answer(entry: tuple[int, float, int, Any, bool], depth: int, alpha: float, beta: float,
+                     ply: int) -> float | None:
         """The value a table entry gives a node searched to ``depth`` with this window, or
         None when the entry does not hold at that depth or its bound does not settle the
         window."""

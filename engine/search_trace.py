@@ -3,7 +3,8 @@ cut down to a limit that always keeps the principal variation (:class:`Tracer`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from typing import Any
 
 from .game import INF, WIN, Game
 from .search_result import json_number
@@ -40,7 +41,8 @@ class Tracer:
         self.game, self.limit, self.tech, self.table = game, limit, tech, table
         self.reset()
 
-    def attach(self, search: Callable, counts: Callable, moves: Callable, averaged: set) -> None:
+    def attach(self, search: Callable[..., float], counts: Callable[[], dict], moves: Callable,
+               averaged: set) -> None:
         """Called by the kernel: its node search, counters, move generator, averaging sides."""
         self.search, self.counts, self.moves, self.averaged = search, counts, moves, averaged
 
@@ -62,9 +64,10 @@ class Tracer:
             parent["omitted"] = parent.get("omitted", 0) + size
             parent["_last_kept"] = False
 
-    def _new(self, parent, state, move, alpha, beta, ply) -> dict:
+    def _new(self, parent: dict | None, state: Any, move: Any, alpha: float, beta: float, ply: int) -> dict:
         side = self.game.to_move(state)
-        node = {"id": self.count, "move": None if parent is None else self.game.notation(self.states[-1], move),
+        node: dict[str, Any] = {
+                "id": self.count, "move": None if parent is None else self.game.notation(self.states[-1], move),
                 "alpha": json_number(alpha), "beta": json_number(beta),
                 "kind": "chance" if side in self.averaged else "max" if side == 0 else "min",
                 "depth": ply, "value": None, "bound": "exact", "cut": None, "cutoff": False, "tt_hit": False,
@@ -74,7 +77,7 @@ class Tracer:
             parent["children"].append(node)
         return node
 
-    def _settle(self, parent: dict | None, node: dict, value, extra: bool) -> None:
+    def _settle(self, parent: dict | None, node: dict, value: float, extra: bool) -> None:
         """After a child: note the parent's best so far; a child recorded past the limit stays
         only while it is its parent's best (the one that can be on the principal variation)."""
         if parent is None:
@@ -98,7 +101,7 @@ class Tracer:
             parent["children"].remove(node)
             self._omit(parent, _size(node))
 
-    def begin_root(self, state, passes: list | None = None) -> None:
+    def begin_root(self, state: Any, passes: list | None = None) -> None:
         """The root is to be searched; ``passes``: the list its search will fill with its
         passes, when it searches its moves more than once (:func:`_search_iteration`)."""
         self.reset()
@@ -122,13 +125,14 @@ class Tracer:
         if unsearched and kids and kids[-1].get("pass") == len(self.root["passes"]):
             kids[-1]["cutoff"] = True
 
-    def end_root(self, value) -> None:
+    def end_root(self, value: float | None) -> None:
         self.stack.clear()
         self.states.clear()
         if self.root is not None and value is not None:
             self.root["value"] = json_number(value)
 
-    def node(self, state, depth, alpha, beta, ply, move=None, key=None, entry=None):
+    def node(self, state: Any, depth: int, alpha: float, beta: float, ply: int, move: Any = None,
+             key: Hashable | None = None, entry: tuple | None = None) -> float:
         """The kernel's node search, recorded."""
         parent = self._parent(ply)
         extra = self.count >= self.limit
@@ -151,7 +155,8 @@ class Tracer:
         self._settle(parent, node, value, extra)
         return value
 
-    def _explain(self, node, state, depth, alpha, beta, ply, value, before) -> None:
+    def _explain(self, node: dict, state: Any, depth: int, alpha: float, beta: float, ply: int, value: float,
+                 before: dict) -> None:
         """Fill in the node's kind, bound, cut and pruned siblings from what the search did."""
         if self.game.status(state) is not None:
             node["kind"] = "terminal"
@@ -196,7 +201,7 @@ class Tracer:
             if node["children"] and node.get("_last_kept"):
                 node["children"][-1]["cutoff"] = True
 
-    def tried(self, state, ply, moves) -> None:
+    def tried(self, state: Any, ply: int, moves: list) -> None:
         """The kernel lists the moves a node is to try (before any is searched): the node
         notes how many, and how many of the legal moves the game's endgame rule left out
         (:meth:`~engine.game.Game.exact_moves`) as no better than a move kept."""
@@ -208,7 +213,7 @@ class Tracer:
         if left_out > 0:
             node["left_out"] = left_out
 
-    def probe(self, state, move, alpha, beta, ply, value, entry) -> None:
+    def probe(self, state: Any, move: Any, alpha: float, beta: float, ply: int, value: float, entry: tuple) -> None:
         """A child its parent answered from the table: recorded, not entered (not a node)."""
         parent = self._parent(ply)
         if parent is None or self.count >= self.limit:
@@ -232,7 +237,7 @@ class Tracer:
                 "truncated": self.truncated or recorded < self.count, "pv_recorded": _pv_recorded(root, pv)}
 
 
-def _pv_path(root, pv) -> list[dict]:
+def _pv_path(root: dict, pv: list[str]) -> list[dict]:
     """The recorded nodes along the principal variation, the root first."""
     path = [root]
     for move in pv:  # (the last child with the move: a root searched in passes has it once a pass, the last pass's last)
@@ -243,12 +248,12 @@ def _pv_path(root, pv) -> list[dict]:
     return path
 
 
-def _pv_recorded(root, pv) -> int:
+def _pv_recorded(root: dict, pv: list[str]) -> int:
     """How many moves of the principal variation the recorded tree holds, from the root."""
     return len(_pv_path(root, pv)) - 1
 
 
-def _first_nodes(root, limit, pv) -> set[int]:
+def _first_nodes(root: dict, limit: int, pv: list[str]) -> set[int]:
     """The ids to keep: the PV's nodes, then the first nodes in expansion order (preorder: a
     node's parent comes before it, so what is kept hangs together)."""
     keep = {n["id"] for n in _pv_path(root, pv)[:limit]}
@@ -260,7 +265,7 @@ def _first_nodes(root, limit, pv) -> set[int]:
     return keep
 
 
-def _keep_only(node, keep) -> int:
+def _keep_only(node: dict, keep: set[int]) -> int:
     """Drop the children not in ``keep`` (counting them, and what they left out, in the
     parent's ``omitted``); returns how many nodes are left."""
     for private in ("_best", "_extra", "_last_kept", "_tested", "_tried"):
@@ -276,11 +281,12 @@ def _keep_only(node, keep) -> int:
     return count
 
 
-def _size(node) -> int:
-    return 1 + node.get("omitted", 0) + sum(_size(c) for c in node["children"])
+def _size(node: dict[str, Any]) -> int:
+    omitted: int = node.get("omitted", 0)
+    return 1 + omitted + sum(_size(c) for c in node["children"])
 
 
-def _renumber(root) -> None:
+def _renumber(root: dict) -> None:
     """Ids 0, 1, 2... in expansion order (preorder) again."""
     stack, n = [root], 0
     while stack:

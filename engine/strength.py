@@ -25,12 +25,11 @@ searched to, the time.
 from __future__ import annotations
 
 import random
-import threading
 import time
 from typing import Any
 
 from .game import CHANCE, Game
-from .search import MATE_BOUND, SearchResult, Stats, search_root
+from .search import MATE_BOUND, Cancel, SearchResult, Stats, search_root
 from .textbook import chance_value, utility
 
 LEVELS = range(1, 11)
@@ -74,7 +73,7 @@ class _Counter:
 
 
 def _value(game: Game, state: Any, plies: int, ply: int, seconds: float, deadline: float, counter: _Counter,
-           cancel: threading.Event | None) -> float:
+           cancel: Cancel | None) -> float:
     """The value of ``state`` for seat 0, ``ply`` plies below the root, looked at ``plies``
     further in about ``seconds``: a proved result counts its plies from the root, as the
     search's do. Past the ``deadline`` (the move's time is up) the position is only evaluated,
@@ -108,7 +107,7 @@ def _value(game: Game, state: Any, plies: int, ply: int, seconds: float, deadlin
 
 
 def level_values(game: Game, state: Any, *, lookahead: int, time_limit: float = MOVE_TIME,
-                 cancel: threading.Event | None = None) -> tuple[list[tuple[str, float]], _Counter]:
+                 cancel: Cancel | None = None) -> tuple[list[tuple[str, float]], _Counter]:
     """:func:`root_values`, and what its searches counted."""
     seat = game.to_move(state)
     moves = game.moves(state)
@@ -123,7 +122,7 @@ def level_values(game: Game, state: Any, *, lookahead: int, time_limit: float = 
 
 
 def root_values(game: Game, state: Any, *, lookahead: int, time_limit: float = MOVE_TIME,
-                cancel: threading.Event | None = None) -> list[tuple[str, float]]:
+                cancel: Cancel | None = None) -> list[tuple[str, float]]:
     """Every legal move (notation) with its value for the side to move, each searched on its
     own (full window) ``lookahead`` plies deep: exact values at that depth, not bounds. A
     proved result is a win or loss so many plies from ``state`` (``WIN - plies``)."""
@@ -144,7 +143,7 @@ def choose_at_level(values: list[tuple[str, float]], level: int, rng: random.Ran
 
 
 def play_at_level(game: Game, state: Any, level: int, rng: random.Random, *,
-                  cancel: threading.Event | None = None, time_limit: float | None = None) -> SearchResult:
+                  cancel: Cancel | None = None, time_limit: float | None = None) -> SearchResult:
     """Search and pick as a player of ``level`` (1-9); a SearchResult like the engine's, its
     score the value of the move played, its statistics those of the searches run.
 

@@ -30,7 +30,7 @@ def utility(status: int, ply: int) -> int:
     return 0 if status == DRAW else WIN - ply if status == 0 else ply - WIN
 
 
-def chance_value(values_probs) -> float:
+def chance_value(values_probs: list[tuple[float, float]]) -> float:
     """The expectation at a chance node. A mix of outcomes is no proved result, so a mixed
     average is squeezed, keeping its order, below MATE_BOUND."""
     total = sum(p * v for v, p in values_probs)
@@ -42,14 +42,15 @@ def chance_value(values_probs) -> float:
     return (edge + 0.5 * (abs(total) - edge) / span) * (1 if total > 0 else -1)
 
 
-def minimax(game: Game, state, depth: int = 0, evaluate: Callable | None = None,
+def minimax(game: Game, state: Any, depth: int = 0, evaluate: Callable | None = None,
             visit: Callable[[tuple, float], Any] | None = None) -> float:
     """MINIMAX (with chance nodes: EXPECTIMINIMAX): the value of ``state`` for seat 0.
     ``visit(path, value)`` is called on leaving each node (``path``: the moves from ``state``)."""
     evaluate = evaluate or game.evaluate
 
-    def value(state, depth, ply, path):
+    def value(state: Any, depth: int, ply: int, path: tuple) -> float:
         status = game.status(state)
+        v: float
         if status is not None:
             v = utility(status, ply)
         elif depth == 0:
@@ -67,7 +68,7 @@ def minimax(game: Game, state, depth: int = 0, evaluate: Callable | None = None,
     return value(state, depth or -1, 0, ())
 
 
-def alphabeta(game: Game, state, depth: int = 0, evaluate: Callable | None = None,
+def alphabeta(game: Game, state: Any, depth: int = 0, evaluate: Callable | None = None,
               visit: Callable[[tuple, float, float], Any] | None = None, prune_ties: bool = True) -> float:
     """ALPHA-BETA-SEARCH: minimax's value, skipping what cannot change it. ``visit(path,
     alpha, beta)`` is called on entering each node (``path``: the moves from ``state``).
@@ -78,7 +79,7 @@ def alphabeta(game: Game, state, depth: int = 0, evaluate: Callable | None = Non
     positions where a value ties with a bound."""
     evaluate = evaluate or game.evaluate
 
-    def value(state, depth, alpha, beta, ply, path):
+    def value(state: Any, depth: int, alpha: float, beta: float, ply: int, path: tuple) -> float:
         if visit is not None:
             visit(path, alpha, beta)
         status = game.status(state)
@@ -90,7 +91,7 @@ def alphabeta(game: Game, state, depth: int = 0, evaluate: Callable | None = Non
         if side == CHANCE:  # every outcome counts: searched with an open window
             return chance_value([(value(game.play(state, m), depth - 1, -INF, INF, ply + 1, path + (m,)), p)
                                  for m, p in game.chance_outcomes(state)])
-        v = -INF if side == 0 else INF
+        v: float = -INF if side == 0 else INF
         for m in game.moves(state):
             w = value(game.play(state, m), depth - 1, alpha, beta, ply + 1, path + (m,))
             if side == 0:

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 from .game import CHANCE, DRAW, Game
 
@@ -47,7 +48,7 @@ PROVEN_NAME = {True: "win", False: "loss"}
 class Node:
     """One position of the tree: how often a simulation passed, and the sum of their results."""
 
-    def __init__(self, game: Game, state, move=None, parent: Node | None = None, mover: int = 0):
+    def __init__(self, game: Game, state: Any, move: Any = None, parent: Node | None = None, mover: int = 0) -> None:
         self.state, self.move, self.parent = state, move, parent
         self.mover = mover  # the seat whose move (or draw, at a chance node) led here
         self.status = game.status(state)
@@ -59,7 +60,7 @@ class Node:
         self.proven: int | None = None  # with the solver: the exact status (0, 1 or DRAW)
 
 
-def sample(outcomes, rng: random.Random):
+def sample(outcomes: list[tuple[Any, float]], rng: random.Random) -> Any:
     """A chance outcome drawn with its probability."""
     r, acc = rng.random(), 0.0
     for move, p in outcomes:
@@ -69,7 +70,7 @@ def sample(outcomes, rng: random.Random):
     return outcomes[-1][0]
 
 
-def playout(game: Game, state, rng: random.Random) -> float:
+def playout(game: Game, state: Any, rng: random.Random) -> float:
     """Uniformly random moves to the end of the game: its result for seat 0."""
     while (status := game.status(state)) is None:
         if game.to_move(state) == CHANCE:
@@ -86,7 +87,7 @@ def ucb(node: Node, child: Node, c: float) -> float:
     return mean + c * math.sqrt(math.log(node.visits) / child.visits)
 
 
-def uct(game: Game, state, sims: int, c: float = EXPLORATION, rng: random.Random | None = None,
+def uct(game: Game, state: Any, sims: int, c: float = EXPLORATION, rng: random.Random | None = None,
         solver: bool = False) -> Node:
     """Run ``sims`` simulations from ``state``; return the root of the tree they grew."""
     rng = rng or random.Random()
@@ -127,7 +128,7 @@ def uct(game: Game, state, sims: int, c: float = EXPLORATION, rng: random.Random
     return root
 
 
-def add_child(game: Game, node: Node, move, solver: bool) -> Node:
+def add_child(game: Game, node: Node, move: Any, solver: bool) -> Node:
     mover = node.mover if node.to_move == CHANCE else node.to_move
     child = Node(game, game.play(node.state, move), move, node, mover)
     if solver and child.status is not None:
@@ -155,7 +156,7 @@ def prove(game: Game, node: Node) -> None:
 def best_child(root: Node, solver: bool = False) -> Node:
     """The move to play: the most visited child (the first of equals). With the solver, a
     proved win comes first and a proved loss last."""
-    def rank(ch: Node):
+    def rank(ch: Node) -> tuple[int, int]:
         if not solver:
             return (0, ch.visits)
         return (1 if ch.proven == root.to_move else -1 if ch.proven == 1 - root.to_move else 0, ch.visits)

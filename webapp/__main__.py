@@ -11,6 +11,10 @@ import logging
 import os
 import signal
 import sys
+from types import FrameType
+from typing import NoReturn
+
+from flask import Flask
 
 from . import create_app, get_socketio
 from .cluster import RedisUnavailable, connect
@@ -21,7 +25,7 @@ log = logging.getLogger("webapp")
 MAX_WORKERS = 64
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> None:
     from .server import THREADS
 
     parser = argparse.ArgumentParser(prog="python -m webapp", description="Serve Alpha-Beta Arcade.")
@@ -92,14 +96,14 @@ def preflight(config: dict) -> None:
         open_store(url).close()
 
 
-def _interrupt(signum, frame):
+def _interrupt(signum: int, frame: FrameType | None) -> NoReturn:
     """SIGTERM as Ctrl-C: unwind the server loop in the main thread (a second signal kills)."""
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     raise KeyboardInterrupt
 
 
-def serve(app, host: str, port: int, debug: bool = False) -> None:
+def serve(app: Flask, host: str, port: int, debug: bool = False) -> None:
     """The development server, until SIGTERM or Ctrl-C; then stop every search and child
     process. Games are stored as they change, so stopping loses nothing; the next start
     resumes them."""

@@ -20,15 +20,17 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from flask_socketio import SocketIO
+
 from engine import strength as levels
 from engine.agents import Agent, parse_agent
-from engine.search import describe_score
+from engine.search import SearchResult, describe_score
 
 from . import clients
 from .cluster import TurnLeases
 from .errors import ArcadeError
 from .search_pool import SearchCancelled, SearchPool
-from .sessions import GameSession, SessionStore
+from .sessions import GameSession, Seat, SessionStore
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +65,7 @@ def failure_words(agent: Agent, exc: BaseException) -> str:
     return f"{who[0].upper()}{who[1:]} could not choose its move: {reason}."
 
 
-def stats_entry(result, agent_spec: str) -> dict:
+def stats_entry(result: SearchResult, agent_spec: str) -> dict:
     """What the move list and the stats panel show of one search."""
     data = result.to_json()
     return {
@@ -137,7 +139,7 @@ class ClientCaps:
 
 
 class AIRunner:
-    def __init__(self, socketio, config: dict, store: SessionStore):
+    def __init__(self, socketio: SocketIO, config: dict, store: SessionStore) -> None:
         self.socketio = socketio
         self.store = store
         self.stopping = False  # the server is shutting down: start no search
@@ -250,7 +252,7 @@ class AIRunner:
             self.kick(game_id)
         return len(ids)
 
-    def _think(self, session: GameSession, seat, cancel: threading.Event, after_ai: bool) -> None:
+    def _think(self, session: GameSession, seat: Seat, cancel: threading.Event, after_ai: bool) -> None:
         """The background task of one AI turn: search, store the outcome, tell the room."""
         event = None
         kick = True
@@ -267,7 +269,7 @@ class AIRunner:
         if kick:
             self.kick(session)
 
-    def _search_and_store(self, session: GameSession, seat, cancel: threading.Event,
+    def _search_and_store(self, session: GameSession, seat: Seat, cancel: threading.Event,
                           after_ai: bool) -> tuple[str, dict] | None:
         """Search, then store the move (or the failure) if the game is still at the version
         searched. Returns the event to send the room, None if the result was dropped."""
@@ -281,7 +283,7 @@ class AIRunner:
         self.socketio.emit("ai_thinking", {"game_id": room, "seat": seat.index, "agent": seat.agent.spec,
                                            "version": version}, to=room)
 
-        def progress(info):
+        def progress(info: dict) -> None:
             mine = info["score"] if seat.index == 0 else -info["score"]  # info's score is seat 0's view
             self.socketio.emit("ai_progress", dict(info, game_id=room, seat=seat.index, version=version,
                                                    score_text=describe_score(mine)), to=room)
@@ -316,7 +318,8 @@ class AIRunner:
 
         return self._store(room, play, ("ai_stats", dict(stats, seat=seat.index, move=result.best_move, game_id=room)))
 
-    def _store(self, game_id: str, change, event: tuple[str, dict]) -> tuple[str, dict] | None:
+    def _store(self, game_id: str, change: Callable[[GameSession], None],
+               event: tuple[str, dict]) -> tuple[str, dict] | None:
         """Store the search's outcome and give the turn's lease back, in one write."""
         holder = self.leases.holder(game_id)
         try:
@@ -347,7 +350,7 @@ class AIRunner:
     def watch_turns(self, interval: float) -> None:
         """Every ``interval`` seconds, start the AI turns that are due and that no process
         holds (the process that held one died): a background loop for shared stores."""
-        def loop():
+        def loop() -> None:
             while not self.leases.closed.wait(interval):
                 try:
                     self.resume_all()
@@ -394,7 +397,7 @@ class AIRunner:
             self._hints_of.setdefault(sid, set()).add(cancel)
         whose = clients.asking()
 
-        def run():
+        def run() -> None:
             try:
                 result = self.pool.choose(agent, game, state, cancel=cancel, time_cap=self.hint_time,
                                           key=session.id, **whose)

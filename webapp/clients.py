@@ -26,6 +26,7 @@ import os
 import secrets
 import select
 import socket
+import threading
 import time
 from pathlib import Path
 
@@ -96,7 +97,8 @@ def secret_key(app: Flask) -> str:
     :mod:`webapp.config`), else a random key kept in the instance folder (every process of one
     machine shares it; give servers on several machines the same ``ARCADE_SECRET_KEY``)."""
     if app.config.get("SECRET_KEY"):
-        return app.config["SECRET_KEY"]
+        key: str = app.config["SECRET_KEY"]
+        return key
     path = Path(app.instance_path) / "secret_key"
     path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists():  # written whole, then linked: a process never reads half a key
@@ -124,7 +126,7 @@ class WhileConnected:
 
     CHECK_EVERY = 0.2  # seconds between two looks at the connection
 
-    def __init__(self, event, environ: dict | None = None):
+    def __init__(self, event: threading.Event, environ: dict | None = None) -> None:
         self.event = event
         environ = environ if environ is not None else (request.environ if has_request_context() else {})
         self._socket = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
@@ -144,7 +146,7 @@ class WhileConnected:
         self.event.set()
 
 
-def connection_closed(sock) -> bool:
+def connection_closed(sock: socket.socket) -> bool:
     """True if the peer of ``sock`` has closed it (readable with nothing to read). A client
     that sent more (a pipelined request) is still there."""
     try:

@@ -16,14 +16,17 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlparse
 
 import redis
 import socketio
 from engineio import packet as eio_packet
 from socketio import packet as sio_packet
+
+if TYPE_CHECKING:
+    from .stores.base import GameStore
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +56,7 @@ def check_url(url: str, what: str) -> str:
     return url
 
 
-def connect(url: str, what: str, **options) -> redis.Redis:
+def connect(url: str, what: str, **options: Any) -> redis.Redis:
     """A client for ``url`` (with ``options`` beyond REDIS_OPTIONS) that answered a PING
     (RedisUnavailable if it does not)."""
     client = redis.Redis.from_url(check_url(url, what), **REDIS_OPTIONS, **options)
@@ -93,14 +96,14 @@ class PacketQueue(socketio.RedisManager):
     HEADER = b"arcade-packet "
     BATCH = 256  # messages published in one round trip at most
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._outbox: queue.SimpleQueue[bytes] = queue.SimpleQueue()
         self._publisher: threading.Thread | None = None
         self._publisher_lock = threading.Lock()
 
     @classmethod
-    def frame(cls, host_id: str, namespace: str, room, packet: str) -> bytes:
+    def frame(cls, host_id: str, namespace: str, room: str | None, packet: str) -> bytes:
         header = json.dumps([host_id, namespace, room], separators=(",", ":"))
         return cls.HEADER + header.encode() + b"\n" + packet.encode()
 
@@ -110,22 +113,25 @@ class PacketQueue(socketio.RedisManager):
         host_id, namespace, room = json.loads(header)
         return host_id, namespace, room, packet.decode()
 
-    def emit(self, event, data, namespace=None, room=None, skip_sid=None, callback=None, to=None, **kwargs):
+    def emit(self, event: str, data: Any, namespace: str | None = None, room: str | None = None,
+             skip_sid: str | None = None, callback: Callable[..., Any] | None = None, to: str | None = None,
+             **kwargs: Any) -> None:
         room = to or room
         if callback is not None or skip_sid is not None or kwargs.get("ignore_queue"):
-            return super().emit(event, data, namespace=namespace, room=room, skip_sid=skip_sid,
-                                callback=callback, **kwargs)
+            super().emit(event, data, namespace=namespace, room=room, skip_sid=skip_sid, callback=callback, **kwargs)
+            return
         namespace = namespace or "/"
         args = list(data) if isinstance(data, tuple) else [] if data is None else [data]
         encoded = self.server.packet_class(sio_packet.EVENT, namespace=namespace, data=[event, *args]).encode()
         if not isinstance(encoded, str):  # binary attachments: the stock way
-            return super().emit(event, data, namespace=namespace, room=room, callback=callback, **kwargs)
+            super().emit(event, data, namespace=namespace, room=room, callback=callback, **kwargs)
+            return
         self._deliver(namespace, room, encoded)
         self._outbox.put(self.frame(self.host_id, namespace, room, encoded))
         if self._publisher is None:
             self._start_publisher()
 
-    def _deliver(self, namespace: str, room, encoded: str) -> None:
+    def _deliver(self, namespace: str, room: str | None, encoded: str) -> None:
         """Send an encoded packet to this process's clients in ``room`` (all if None)."""
         if namespace not in self.rooms:
             return
@@ -133,7 +139,7 @@ class PacketQueue(socketio.RedisManager):
         for _sid, eio_sid in self.get_participants(namespace, room):
             self.server._send_eio_packet(eio_sid, message)
 
-    def _listen(self):
+    def _listen(self) -> Iterator[Any]:
         for message in super()._listen():
             if not (isinstance(message, bytes) and message.startswith(self.HEADER)):
                 yield message  # python-socketio's own
@@ -184,7 +190,7 @@ class TurnLeases:
     that only one process uses, every claim is granted and nothing runs in the background.
     """
 
-    def __init__(self, backend, ttl: float, on_lost: Callable[[str], None]):
+    def __init__(self, backend: GameStore, ttl: float, on_lost: Callable[[str], None]) -> None:
         self.backend = backend
         self.ttl = ttl
         self.on_lost = on_lost

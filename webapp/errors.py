@@ -29,7 +29,7 @@ def clip(message: str, echo: int = ECHO, total: int = 600) -> str:
     """``message`` with every quoted or unbroken run longer than ``echo`` characters cut short,
     and at most ``total`` characters: an error may name a client's value, never repeat a huge one."""
 
-    def cut(match: re.Match) -> str:
+    def cut(match: re.Match[str]) -> str:
         text = match.group(0)
         quote = text[0] if text[0] in "'\"" and text[-1] == text[0] else ""
         return text[:echo - 1] + "…" + quote

@@ -54,7 +54,7 @@ from typing import Any
 
 from engine.agents import Agent
 from engine.game import Game
-from engine.search import SearchResult, TranspositionTable
+from engine.search import Cancel, SearchResult, TranspositionTable
 
 from .errors import ArcadeError
 from .search_queue import AFFINITY_SKIPS, FairQueue
@@ -94,7 +94,7 @@ class Task:
     key: str
     kind: str
     args: tuple
-    cancel: Any  # threading.Event-like: is_set()
+    cancel: Cancel
     progress: Callable[[dict], None] | None = None
     time_cap: float = 0.0  # the server's cap for this task, seconds
     pin: Pinned | None = None
@@ -312,19 +312,20 @@ class Pinned:
     next searches until :meth:`close` (or PIN_IDLE_SECONDS without one: the pin lapses and
     later searches queue again, with a fresh table)."""
 
-    def __init__(self, pool: SearchPool, key: str, cancel, whose: dict | None = None, share_table: bool = True):
+    def __init__(self, pool: SearchPool, key: str, cancel: Cancel | None, whose: dict | None = None,
+                 share_table: bool = True) -> None:
         self.pool = pool
         self.key = key
         self.cancel = cancel
         self.whose = whose or {}
         self.table_id = f"pin-{next(_ids)}" if share_table else None
         self._lock = threading.Lock()
-        self._inbox: queue.Queue = queue.Queue()
+        self._inbox: queue.Queue[Task | None] = queue.Queue()
         self._state = "new"  # then "pinned" (a worker serves the inbox), then "lapsed"
         self._local_table = TranspositionTable() if not pool._workers else None
 
     def search(self, game: Game, state: Any, *, view: bool = True, eval_name: str | None = None,
-               progress: Callable[[dict], None] | None = None, cancel=None, **kwargs) -> SearchResult:
+               progress: Callable[[dict], None] | None = None, cancel: Cancel | None = None, **kwargs: Any) -> SearchResult:
         """``search_root`` on the pinned worker with its shared table, if it shares one (see
         SearchPool.search); ``cancel``: this search's own flag (default: the pin's)."""
         cancel = cancel if cancel is not None else self.cancel
@@ -344,7 +345,8 @@ class Pinned:
                 self._state = "pinned" if first else self._state
                 self.pool._enqueue(task)
         try:
-            return self.pool._wait(task)
+            result: SearchResult = self.pool._wait(task)
+            return result
         finally:
             if first and task.worker is None:  # dropped before any worker took it: nobody serves the pin
                 with self._lock:
@@ -408,7 +410,7 @@ class SearchPool:
         self.hurried = 0  # searches told to play their best move so far (see _hurry)
         self._usage: OrderedDict[str, tuple[float, float]] = OrderedDict()  # Task.user -> (worker s, when)
         self._cond = threading.Condition()
-        self._queue = FairQueue()
+        self._queue: FairQueue[Task] = FairQueue()
         self._warm: dict[tuple, int] = {}  # a kept agent's table -> the worker that searched with it last
         self._closing = False
         self._workers: list[_Worker] = []
@@ -420,7 +422,8 @@ class SearchPool:
             self._sweeper.start()
 
     # ----- what callers use -------------------------------------------------------------------
-    def choose(self, agent: Agent, game: Game, state: Any, *, cancel, progress: Callable[[dict], None] | None = None,
+    def choose(self, agent: Agent, game: Game, state: Any, *, cancel: Cancel | None,
+               progress: Callable[[dict], None] | None = None,
                time_cap: float | None = None, trace_limit: int | None = None, key: str = "",
                person_waiting: bool = False, client: str = "", address: str = "",
                refusable: bool = False) -> SearchResult:
@@ -444,11 +447,12 @@ class SearchPool:
         if time_cap is not None:
             task.time_cap = time_cap
         task.person_waiting = person_waiting
-        return self._submit(task)
+        result: SearchResult = self._submit(task)
+        return result
 
-    def search(self, game: Game, state: Any, *, cancel, key: str = "", view: bool = True,
+    def search(self, game: Game, state: Any, *, cancel: Cancel | None, key: str = "", view: bool = True,
                eval_name: str | None = None, progress: Callable[[dict], None] | None = None,
-               client: str = "", address: str = "", refusable: bool = False, **kwargs) -> SearchResult:
+               client: str = "", address: str = "", refusable: bool = False, **kwargs: Any) -> SearchResult:
         """``search_root(game, state, **kwargs)`` in a worker; with ``view`` the position is
         searched as the side to move sees it (``Game.perspective``), and ``eval_name`` picks
         one of the game's evaluations (functions do not cross to a worker, names do)."""
@@ -457,9 +461,11 @@ class SearchPool:
         task = self._task(key, "search", (game.name, _settings(game), state, view, eval_name, None, kwargs),
                           cancel, progress, client=client, address=address, refusable=refusable)
         task.droppable = False  # cancelled (out of time) while it waited: it still answers, unfinished
-        return self._submit(task)
+        result: SearchResult = self._submit(task)
+        return result
 
-    def call(self, fn: Callable[..., Any], game: Game, state: Any, *args, cancel, key: str = "", client: str = "",
+    def call(self, fn: Callable[..., Any], game: Game, state: Any, *args: Any, cancel: Cancel | None, key: str = "",
+             client: str = "",
              address: str = "", refusable: bool = False) -> Any:
         """``fn(game, state, *args, cancel=cancel)`` in a worker: a search that is neither an
         agent's move nor ``search_root`` (the tree page's textbook minimax). ``fn`` is sent
@@ -470,7 +476,7 @@ class SearchPool:
                                        client=client, address=address, refusable=refusable))
 
     @contextlib.contextmanager
-    def pinned(self, key: str, cancel, share_table: bool = True, **whose) -> Iterator[Pinned]:
+    def pinned(self, key: str, cancel: Cancel | None, share_table: bool = True, **whose: Any) -> Iterator[Pinned]:
         """Searches made through the yielded :class:`Pinned` run on one worker, one after
         another, sharing a table unless ``share_table`` is false (``whose``: ``client``,
         ``address``, ``refusable`` as for :meth:`search`)."""
@@ -537,11 +543,12 @@ class SearchPool:
             w.thread.join(1)
 
     # ----- inside -----------------------------------------------------------------------------
-    def _task(self, key, kind, args, cancel, progress, pin=None, **whose) -> Task:
+    def _task(self, key: str, kind: str, args: tuple, cancel: Cancel | None, progress: Callable[[dict], None] | None,
+              pin: Pinned | None = None, **whose: Any) -> Task:
         return Task(key=str(key), kind=kind, args=args, cancel=cancel if cancel is not None else threading.Event(),
                     progress=progress, time_cap=self.max_time, pin=pin, **whose)
 
-    def _submit(self, task: Task):
+    def _submit(self, task: Task) -> Any:
         self._enqueue(task)
         return self._wait(task)
 
@@ -571,7 +578,7 @@ class SearchPool:
         return None
 
     @staticmethod
-    def _wait(task: Task):
+    def _wait(task: Task) -> Any:
         task.done.wait()
         if task.error is not None:
             raise task.error
@@ -665,7 +672,8 @@ class SearchPool:
     def _used(self, user: str, now: float) -> float:
         """``user``'s worker seconds lately, each counting half as much every USAGE_HALF_LIFE."""
         seconds, when = self._usage.get(user, (0.0, now))
-        return seconds * 0.5 ** ((now - when) / USAGE_HALF_LIFE)
+        halved: float = 0.5 ** ((now - when) / USAGE_HALF_LIFE)  # (float ** float is typed Any: it may be complex)
+        return seconds * halved
 
     def _sweep(self) -> None:
         """Every SWEEP_SECONDS: drop queued tasks whose cancel is set; forward the cancel of
@@ -724,11 +732,11 @@ class Deadline:
         self.timer = threading.Timer(seconds, self.event.set)
         self.timer.daemon = True
 
-    def __enter__(self):
+    def __enter__(self) -> Deadline:
         self.timer.start()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.timer.cancel()
 
     @property

@@ -18,15 +18,27 @@ from __future__ import annotations
 import itertools
 from collections import OrderedDict, deque
 from collections.abc import Callable
-from typing import Any
+from typing import Generic, Protocol, TypeVar
 
 AFFINITY_LOOK = 4  # a worker looks at this many of the next client's keys for a task its table knows
 AFFINITY_SKIPS = 2  # ... and passes over that client's first key at most this many times in a row
 
-Task = Any  # webapp.search_pool.Task: ``user``, ``key``, ``table``
 
 
-class FairQueue:
+class Queued(Protocol):
+    """What the line reads of a task (a :class:`webapp.search_pool.Task`)."""
+
+    @property
+    def user(self) -> str: ...
+
+    @property
+    def key(self) -> str: ...
+
+
+Task = TypeVar("Task", bound=Queued)
+
+
+class FairQueue(Generic[Task]):
     """Tasks waiting for a worker: FIFO within a key, a client's keys in turn, clients in turn.
 
     Clients are served strictly in turn. Within the client whose turn it is, a worker may take
@@ -35,8 +47,8 @@ class FairQueue:
     then mostly stay on one worker, whose table has proved most of its positions already,
     and never at another client's expense."""
 
-    def __init__(self):
-        self._users: OrderedDict[str, OrderedDict[str, deque]] = OrderedDict()
+    def __init__(self) -> None:
+        self._users: OrderedDict[str, OrderedDict[str, deque[Task]]] = OrderedDict()
         self._skips: dict[str, int] = {}  # client -> times its first key was passed over in a row
 
     def __len__(self) -> int:
@@ -45,7 +57,7 @@ class FairQueue:
     def put(self, task: Task) -> None:
         self._users.setdefault(task.user, OrderedDict()).setdefault(task.key, deque()).append(task)
 
-    def _candidate(self, keys: OrderedDict[str, deque], allowed) -> str | None:
+    def _candidate(self, keys: OrderedDict[str, deque[Task]], allowed: Callable[[Task], bool] | None) -> str | None:
         """The client's first key whose head may go now."""
         return next((k for k, tasks in keys.items() if allowed is None or allowed(tasks[0])), None)
 
@@ -96,7 +108,7 @@ class FairQueue:
 
     def remove(self, keep: Callable[[Task], bool]) -> list[Task]:
         """Take out (and return) every task for which ``keep`` is false."""
-        removed = []
+        removed: list[Task] = []
         for user in list(self._users):
             keys = self._users[user]
             for key in list(keys):

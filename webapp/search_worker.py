@@ -18,12 +18,15 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache
+from multiprocessing.connection import Connection
 from typing import Any
 
 from engine.agents import Agent, parse_agent
 from engine.game import Game
 from engine.games import get_game
-from engine.search import SearchResult, TranspositionTable, search_root
+from engine.search import Cancel, SearchResult, TranspositionTable, search_root
+
+Progress = Callable[[dict], None]  # a search's progress callback (one finished iteration)
 
 
 @lru_cache(maxsize=16)
@@ -38,7 +41,7 @@ class PipeCancel:
     becomes set when the server sends ``cancel`` for this task, ``stop``, or goes away. Each
     poll also lets ``throttle`` send the progress it held back, once it is due."""
 
-    def __init__(self, conn, task_id: int, throttle: Throttle | None = None):
+    def __init__(self, conn: Connection, task_id: int, throttle: Throttle | None = None) -> None:
         self._conn = conn
         self._task_id = task_id
         self._throttle = throttle
@@ -70,7 +73,7 @@ class Throttle:
     held back is sent by :meth:`flush` once due (the search polls it), so the server hears
     of a finished iteration within about ``interval``, not only when the next one ends."""
 
-    def __init__(self, conn, task_id: int, interval: float):
+    def __init__(self, conn: Connection, task_id: int, interval: float) -> None:
         self._conn, self._task_id, self._interval = conn, task_id, interval
         self._last = time.monotonic()
         self._held: dict | None = None
@@ -103,7 +106,7 @@ class WorkerState:
     last search proved: a game's later moves cost almost nothing), bounded in number and in
     table entries; and at most one pinned holder's table."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.agents: OrderedDict[tuple, Agent] = OrderedDict()
         self.table_id: str | None = None
         self.table: TranspositionTable | None = None
@@ -134,8 +137,8 @@ class WorkerState:
             self.agents.popitem(last=False)
 
 
-def _task_choose(state: WorkerState, spec: str, name: str, settings: str, position, time_cap, trace_limit,
-                 *, cancel, progress) -> SearchResult:
+def _task_choose(state: WorkerState, spec: str, name: str, settings: str, position: Any, time_cap: float | None,
+                 trace_limit: int | None, *, cancel: Cancel, progress: Progress | None) -> SearchResult:
     game = _game(name, settings)
     if trace_limit is not None:  # a traced search records one search from an empty table
         agent = parse_agent(spec, type(game))
@@ -148,13 +151,14 @@ def _task_choose(state: WorkerState, spec: str, name: str, settings: str, positi
         state.bound()
 
 
-def _task_search(state: WorkerState, name: str, settings: str, position, view: bool, eval_name, table_id,
-                 kwargs: dict, *, cancel, progress) -> SearchResult:
+def _task_search(state: WorkerState, name: str, settings: str, position: Any, view: bool, eval_name: str | None,
+                 table_id: str | None, kwargs: dict, *, cancel: Cancel, progress: Progress | None) -> SearchResult:
     game = _game(name, settings)
     return run_search(game, position, view, eval_name, state.table_for(table_id), kwargs, cancel, progress)
 
 
-def run_search(game: Game, position, view: bool, eval_name, table, kwargs: dict, cancel, progress) -> SearchResult:
+def run_search(game: Game, position: Any, view: bool, eval_name: str | None, table: TranspositionTable | None,
+               kwargs: dict, cancel: Cancel | None, progress: Progress | None) -> SearchResult:
     """``search_root`` of ``position`` (as the side to move sees it when ``view``)."""
     if view:
         game, position = game.perspective(position, game.to_move(position))
@@ -163,8 +167,8 @@ def run_search(game: Game, position, view: bool, eval_name, table, kwargs: dict,
                        **kwargs)
 
 
-def _task_call(state: WorkerState, fn: Callable[..., Any], name: str, settings: str, position, args: tuple,
-               *, cancel, progress) -> Any:
+def _task_call(state: WorkerState, fn: Callable[..., Any], name: str, settings: str, position: Any, args: tuple,
+               *, cancel: Cancel, progress: Progress | None) -> Any:
     return fn(_game(name, settings), position, *args, cancel=cancel)
 
 
@@ -180,7 +184,7 @@ def _portable(exc: BaseException) -> BaseException:
         return RuntimeError(f"{type(exc).__name__}: {exc}")
 
 
-def worker_main(conn, table_entries: int | None = None) -> None:
+def worker_main(conn: Connection, table_entries: int | None = None) -> None:
     """A worker: run tasks from ``conn`` one at a time until told to stop or the server goes.
     ``table_entries``: the size limit of this worker's transposition tables (None: the engine's)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the server's to handle: it stops us

@@ -29,10 +29,11 @@ import logging
 import math
 import re
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, NoReturn
 
 from flask import Flask, Response, current_app, jsonify, request
+from flask.typing import ResponseReturnValue
 from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
 from limits import parse as parse_limit
 from limits.storage import MemoryStorage
@@ -105,7 +106,7 @@ def check_string(field: str, value: str, code: str = "bad_request") -> None:
         raise ArcadeError(code, f"{field!r} is {len(value):,} characters long: at most {limit} are accepted")
 
 
-def check_payload(value: Any, *, code: str = "bad_request", config=None) -> None:
+def check_payload(value: Any, *, code: str = "bad_request", config: Mapping[str, Any] | None = None) -> None:
     """Raise ArcadeError unless ``value`` (decoded JSON) is small: bounded nesting, item
     count and string lengths (by field, :data:`FIELD_LIMITS`), finite numbers."""
     config = config if config is not None else current_app.config
@@ -139,7 +140,7 @@ def check_payload(value: Any, *, code: str = "bad_request", config=None) -> None
                     todo.append((child, f"{path}[{i}]", field, depth + 1))
 
 
-def _no_constants(name: str):
+def _no_constants(name: str) -> NoReturn:
     raise ValueError(f"{name} is not JSON")
 
 
@@ -220,7 +221,7 @@ def rate_limited(exc: RateLimitExceeded) -> Response:
 
 
 # ----- the hooks -------------------------------------------------------------------------------
-def check_request():
+def check_request() -> None:
     """``before_request``: refuse what no view should see (raises ArcadeError)."""
     # Lengths and chunked bodies were checked before anything read them (wsgi_guard.RequestGuard).
     length = request.content_length
@@ -249,7 +250,7 @@ CODES = {400: "bad_request", 404: "not_found", 405: "bad_method", 413: "too_larg
          415: "unsupported_media_type", 429: "rate_limited"}
 
 
-def http_error(exc: HTTPException):
+def http_error(exc: HTTPException) -> ResponseReturnValue | HTTPException:
     """JSON for API and state-changing requests; Flask's own page for a browser's GET."""
     status = exc.code or 500
     if status < 400:  # redirects (a missing slash) stay redirects
@@ -266,7 +267,7 @@ def http_error(exc: HTTPException):
     return error_response(CODES.get(status, "error"), message, status)
 
 
-def internal_error(exc):
+def internal_error(exc: Exception) -> ResponseReturnValue:
     """An unexpected failure: logged with its traceback, answered without any detail."""
     if not wants_json():
         from .routes.pages import error_page
@@ -290,7 +291,7 @@ class MaskTokens(logging.Filter):
         record.msg = self.mask(record.msg)
         return True
 
-    def mask(self, value):
+    def mask(self, value: object) -> object:
         return self.PATTERN.sub(r"\1***", value) if isinstance(value, str) else value
 
 

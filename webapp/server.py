@@ -30,12 +30,15 @@ import multiprocessing
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import threading
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable
+from types import FrameType
+from typing import TYPE_CHECKING, Any
 
+from flask import Flask
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger
 from gunicorn.http import wsgi as gunicorn_wsgi
@@ -44,6 +47,9 @@ from gunicorn.workers.gthread import TConn, ThreadWorker
 
 from .clients import address_bucket
 from .security import MaskTokens
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 THREADS = 500  # connections served at once: open websockets + HTTP requests in flight
 KEEP_ALIVE = 75  # seconds an idle HTTP connection stays open (a browser reuses it)
@@ -79,7 +85,7 @@ if not getattr(gunicorn_wsgi.Response.default_headers, "arcade", False):
 class MaskedLogger(Logger):
     """gunicorn's logger, with ``token=...`` masked in its access lines."""
 
-    def setup(self, cfg):
+    def setup(self, cfg: Any) -> None:
         super().setup(cfg)
         self.access_log.addFilter(MaskTokens())
         self.error_log.addFilter(SlowClients())
@@ -89,7 +95,7 @@ _finishing = threading.Lock()
 _served: list = []  # the app this worker process serves (made by ArcadeServer.load)
 
 
-def finish_worker(arbiter=None, worker=None) -> None:
+def finish_worker(arbiter: Any = None, worker: Any = None) -> None:
     """Leave the worker process now: stop the app (every search cancelled, storing nothing;
     leases, the search pool, child processes) and the other exit handlers within
     :data:`EXIT_BUDGET`, end any child process still there, and exit without joining the
@@ -97,7 +103,7 @@ def finish_worker(arbiter=None, worker=None) -> None:
     if not _finishing.acquire(blocking=False):
         return  # already on its way out (the timer and the hook can both get here)
 
-    def stop():
+    def stop() -> None:
         for app in _served:
             app.extensions["arcade"].shutdown()
         atexit._run_exitfuncs()
@@ -121,28 +127,29 @@ class TimedConn(TConn):
     own reads block for good: one header-only request held a thread). A websocket's own reads
     wait as long as the page stays open (:func:`no_timeout_for_websockets`)."""
 
-    def __init__(self, cfg, sock, client, server, on_close: Callable[[TimedConn], None]):
+    def __init__(self, cfg: Any, sock: socket.socket, client: Any, server: Any,
+                 on_close: Callable[[TimedConn], None]) -> None:
         super().__init__(cfg, sock, client, server)
         self.on_close: Callable[[TimedConn], None] | None = on_close
         self.bucket = address_bucket(client[0]) if isinstance(client, tuple) else str(client)
 
     read_timeout = READ_TIMEOUT  # (the served app's READ_TIMEOUT: ArcadeServer.load)
 
-    def init(self):
+    def init(self) -> None:
         super().init()
         self.sock.settimeout(self.read_timeout)  # each request on the connection, kept-alive ones too
 
-    def close(self, graceful=False):
+    def close(self, graceful: bool = False) -> None:
         if self.on_close is not None:
             self.on_close(self)
             self.on_close = None  # counted once, however often it is closed
         super().close(graceful)
 
 
-def no_timeout_for_websockets(wsgi_app):
+def no_timeout_for_websockets(wsgi_app: WSGIApplication) -> WSGIApplication:
     """WSGI middleware: a websocket upgrade's socket reads without READ_TIMEOUT (a page that
     is open but quiet between two pings is no slow client)."""
-    def app(environ, start_response):
+    def app(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         if environ.get("HTTP_UPGRADE", "").lower() == "websocket":
             sock = environ.get("gunicorn.socket")
             if sock is not None:
@@ -171,12 +178,12 @@ class ArcadeWorker(ThreadWorker):
     _quitting = False
     per_address = CONNECTIONS_PER_ADDRESS  # (0: no cap, behind a proxy that caps them itself)
 
-    def init_process(self):
+    def init_process(self) -> None:
         self._open: dict[str, int] = {}  # address bucket -> open connections (the main thread's)
         self._open_lock = threading.Lock()
         super().init_process()
 
-    def accept(self, listener):
+    def accept(self, listener: Any) -> None:
         """gthread's accept, refusing an address that holds its CONNECTIONS_PER_ADDRESS already
         (a 429, then closed: nothing of it reaches a thread)."""
         try:
@@ -211,7 +218,7 @@ class ArcadeWorker(ThreadWorker):
             else:
                 self._open.pop(conn.bucket, None)
 
-    def handle_quit(self, sig, frame):
+    def handle_quit(self, sig: int, frame: FrameType | None) -> None:
         """Ctrl-C (the master's SIGQUIT, and the terminal's SIGINT too): leave at once.
 
         Not gthread's own handler: it shuts its thread pool down from inside the signal
@@ -224,7 +231,7 @@ class ArcadeWorker(ThreadWorker):
         self._finish_later(EXIT_BUDGET + STOP_AFTER)
         Worker.handle_quit(self, sig, frame)
 
-    def handle_exit(self, sig, frame):
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         super().handle_exit(sig, frame)
         self._finish_later(STOP_AFTER)
 
@@ -239,7 +246,7 @@ class ArcadeServer(BaseApplication):
     """``make_app()`` served by gunicorn (gthread, one worker). The app is made in the worker,
     after the fork, so its search pool and threads belong to the process that serves."""
 
-    def __init__(self, make_app: Callable[[], Any], host: str, port: int, *, threads: int = THREADS,
+    def __init__(self, make_app: Callable[[], Flask], host: str, port: int, *, threads: int = THREADS,
                  access_log: bool = False):
         self.make_app = make_app
         self.settings = {
@@ -261,14 +268,14 @@ class ArcadeServer(BaseApplication):
         }
         super().__init__()
 
-    def load_config(self):
+    def load_config(self) -> None:
         for key, value in self.settings.items():
             self.cfg.set(key, value)
 
-    def load(self):
+    def load(self) -> Flask:
         app = self.make_app()
         _served.append(app)
-        app.wsgi_app = no_timeout_for_websockets(app.wsgi_app)
+        app.wsgi_app = no_timeout_for_websockets(app.wsgi_app)  # type: ignore[method-assign,assignment]  # (Flask's documented middleware hook)
         # the worker's own limits, from the app's settings (this is the worker process)
         TimedConn.read_timeout = float(app.config["READ_TIMEOUT"])
         # behind a trusted proxy every connection is the proxy's: the proxy caps them per client
@@ -288,7 +295,8 @@ def start_process_group(cmd: list[str], **popen: Any) -> subprocess.Popen:
     return subprocess.Popen(cmd, start_new_session=True, **popen)
 
 
-def stop_process_group(proc, sig: int = signal.SIGTERM, grace: float = 15.0, kill_after: float = 5.0) -> float:
+def stop_process_group(proc: subprocess.Popen, sig: int = signal.SIGTERM, grace: float = 15.0,
+                       kill_after: float = 5.0) -> float:
     """Stop a server started in its own process group (``start_new_session=True``): ``sig``
     to the whole group, SIGKILL to whatever is left after ``grace`` seconds. Returns the
     seconds until no process of the group was left (benchmarks and tests use it, so that

@@ -43,6 +43,7 @@ what beats the rules agent.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from ..game import CHANCE, DRAW, Game, IllegalMove, Option, OptionError
 from .blacksin_endgame import Endgame
@@ -133,15 +134,15 @@ class Blacksin(Endgame, Game):
                 d[0] + d[2], d[1] + d[3])
 
     # ----- the hot path -------------------------------------------------------------------
-    def to_move(self, state):
+    def to_move(self, state: Any):
         return state[SIDE]
 
-    def status(self, state):
+    def status(self, state: Any):
         if state[STOPPED0] and state[STOPPED1]:
             return outcome(self.target, state[SUM0], state[SUM1])
         return None
 
-    def moves(self, state):
+    def moves(self, state: Any):
         pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side, _, _ = state
         if stopped0 and stopped1:
             return []
@@ -163,7 +164,7 @@ class Blacksin(Endgame, Game):
     search_moves = moves  # no two moves lead to equivalent positions
 
 
-    def play(self, state, move):
+    def play(self, state: Any, move: Any):
         # (each branch builds its state at once: the next side is next_side() written out,
         # which after a stop is always the other side)
         pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side, sum0, sum1 = state
@@ -193,7 +194,7 @@ class Blacksin(Endgame, Game):
         return (pos, hand0[:-1], hand1, erases0, erases1, stopped0, stopped1, side,
                 sum0 - hand0[-1], sum1)
 
-    def key(self, state):
+    def key(self, state: Any):
         # Why this key is enough. The rest of the game depends on a hand only through
         # (a) its sum, which decides the result, and (b) the cards an erase can still remove.
         # An erase always removes a hand's *last* card and a card drawn later lies above
@@ -241,7 +242,7 @@ class Blacksin(Endgame, Game):
             sum1 = -1
         return (pos, sum0, sum1, side)
 
-    def order(self, state, moves):
+    def order(self, state: Any, moves):
         # ``moves`` as moves() lists them: draw, erase_self, erase_opponent, stop (of the
         # fixed orders, a draw first cuts soonest against a perfect opponent). Two kinds of
         # position do better otherwise, below. The list is reordered in place (the search
@@ -282,13 +283,13 @@ class Blacksin(Endgame, Game):
         return moves
 
 
-    def evaluate(self, state):
+    def evaluate(self, state: Any):
         """Heuristic for seat 0 at a depth-limited leaf: closeness to the target and erases
         still usable (see :func:`margin_score`)."""
         return margin_score(self.target, state)
 
     # ----- the seed's rule-based opponent ---------------------------------------------------
-    def rules_move(self, state):
+    def rules_move(self, state: Any):
         """The seed's ``cpu_play``, decision for decision, for whichever side is to move.
 
         It looks at the next card (``0`` when the deck is empty) and the one after it (the
@@ -317,7 +318,7 @@ class Blacksin(Endgame, Game):
                                next_card, their_next_card)
 
     # ----- information ----------------------------------------------------------------------
-    def perspective(self, state, seat):
+    def perspective(self, state: Any, seat):
         if not self.hidden:
             return self, state
         if self._model is None:
@@ -327,15 +328,15 @@ class Blacksin(Endgame, Game):
             unseen |= 1 << card
         return self._model, (unseen,) + state[1:]
 
-    def unseen(self, state) -> list[int]:
+    def unseen(self, state: Any) -> list[int]:
         """Cards nobody has seen yet (the rest of the deck), in increasing order."""
         return sorted(self.deck[state[DECK]:])
 
     # ----- notation and presentation --------------------------------------------------------
-    def notation(self, state, move):
+    def notation(self, state: Any, move: Any):
         return move
 
-    def parse_move(self, state, text):
+    def parse_move(self, state: Any, text):
         if not isinstance(text, str):
             raise IllegalMove(f"a move must be a string such as 'draw', got {text!r}")
         move = text.strip()
@@ -347,7 +348,7 @@ class Blacksin(Endgame, Game):
             return move
         raise IllegalMove(f"move {move!r}: {self._why_illegal(state, move)}")
 
-    def _why_illegal(self, state, move):
+    def _why_illegal(self, state: Any, move: Any):
         side = state[SIDE]
         who = self.sides[side]
         if move == TAKE:
@@ -357,7 +358,7 @@ class Blacksin(Endgame, Game):
         owner = side if move == ERASE_SELF else 1 - side
         return f"{self.sides[owner]} has no card to erase"
 
-    def move_details(self, state, move):
+    def move_details(self, state: Any, move: Any):
         """What the page animates: the card a draw brings (``to`` the drawing seat) or an
         erase removes (``from`` the seat whose hand loses it); None for a stop. A drawn card
         is in a hand, face up, right after the move, so even the hidden variant gives away
@@ -375,10 +376,10 @@ class Blacksin(Endgame, Game):
         owner = side if move == ERASE_SELF else 1 - side
         return {"card": (state[HAND1] if owner else state[HAND0])[-1], "from": owner}
 
-    def explain(self, state):
+    def explain(self, state: Any):
         return describe_result(self.target, state[SUM0], state[SUM1], self.sides)
 
-    def board(self, state, seat=None):
+    def board(self, state: Any, seat=None):
         # (The hidden-deck model shares this: its first field is a card mask, not a
         # position, but `unseen` reads either, and a hidden game shows no deck.)
         pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side, sum0, sum1 = state
@@ -439,14 +440,14 @@ class HiddenDeckModel(Blacksin):
         self.empty_deck = 0  # no unseen card left
         self._stopless = None  # (solved() answers nothing here: every move is searched)
 
-    def start(self):
+    def start(self) -> None:
         raise NotImplementedError("the model starts from a real position: use Blacksin.perspective")
 
-    def to_move(self, state):
+    def to_move(self, state: Any):
         side = state[SIDE]
         return CHANCE if side > 1 else side
 
-    def moves(self, state):
+    def moves(self, state: Any):
         mask, side = state[DECK], state[SIDE]
         if side > 1:
             return [card for card in range(1, self.deck_count + 1) if mask >> card & 1]
@@ -454,18 +455,18 @@ class HiddenDeckModel(Blacksin):
 
     search_moves = moves
 
-    def order(self, state, moves):
+    def order(self, state: Any, moves):
         return moves  # the next card is unknown here: draw, erase_self, erase_opponent, stop
 
-    def solved(self, state):
+    def solved(self, state: Any):
         return None  # a draw is chance's: the one-player shortcut does not apply
 
-    def chance_outcomes(self, state):
+    def chance_outcomes(self, state: Any):
         cards = self.moves(state)
         p = 1.0 / len(cards)
         return [(card, p) for card in cards]
 
-    def play(self, state, move):
+    def play(self, state: Any, move: Any):
         mask, hand0, hand1, erases0, erases1, stopped0, stopped1, side, sum0, sum1 = state
         if move == TAKE:  # the card is chance's to choose
             return (mask, hand0, hand1, erases0, erases1, stopped0, stopped1, 2 + side, sum0, sum1)
@@ -481,7 +482,7 @@ class HiddenDeckModel(Blacksin):
                     next_side(drawer, stopped0, stopped1), sum0, sum1)
         return Blacksin.play(self, state, move)
 
-    def move_details(self, state, move):
+    def move_details(self, state: Any, move: Any):
         if state[SIDE] > 1:  # chance deals card ``move``
             return {"card": move, "to": state[SIDE] - 2}
         return None if move == TAKE else Blacksin.move_details(self, state, move)
@@ -489,22 +490,22 @@ class HiddenDeckModel(Blacksin):
     # key: Blacksin.key applies unchanged (the mask takes the deck position's place, and
     # side 2/3 marks a chance state), and so does the evaluation.
 
-    def rules_move(self, state):
+    def rules_move(self, state: Any) -> None:
         # The seed's rules read the next two cards of the real deck, which a searcher of the
         # hidden variant does not know, so it cannot predict them.
         raise OptionError("the rules agent reads the deck order, which the hidden variant keeps "
                           "from the searcher: model:opponent=rules needs the open deck (hidden=false)")
 
-    def perspective(self, state, seat):
+    def perspective(self, state: Any, seat):
         return self, state
 
-    def unseen(self, state):
+    def unseen(self, state: Any):
         return [card for card in range(1, self.deck_count + 1) if state[DECK] >> card & 1]
 
-    def notation(self, state, move):
+    def notation(self, state: Any, move: Any):
         return str(move) if state[SIDE] > 1 else move
 
-    def parse_move(self, state, text):
+    def parse_move(self, state: Any, text):
         if state[SIDE] > 1:
             return Game.parse_move(self, state, text)
         return Blacksin.parse_move(self, state, text)
@@ -569,7 +570,7 @@ def _rules_decision(target, my_sum, their_sum, erases, i_have_cards, they_have_c
     return STOP
 
 
-def margin_score(target: int, state) -> int:
+def margin_score(target: int, state: Any) -> int:
     """Seat 0's heuristic: how close each hand is to the target (a bust hand counts as
     worse than an empty one, by how much it is over does not matter), plus T // 2 for each
     erase a side can still use (a stopped side's erases are dead).

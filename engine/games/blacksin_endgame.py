@@ -5,6 +5,8 @@ without trying the moves, and the stops no better than another move left out.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..game import MATE_BOUND, WIN
 
 
@@ -21,11 +23,13 @@ class Endgame:
     _reach: list | None
     _stopless: tuple | None
 
-    def _solo_tables(self) -> None:
-        self._fewest = _fewest_moves(self.deck, self.erases, self.target)
-        self._reach = _reachable_gains(self.deck, self.erases, self.target)
+    def _solo_tables(self) -> tuple[list, list]:
+        """Build both tables (one never exists without the other); returns (fewest, reach)."""
+        self._fewest = fewest = _fewest_moves(self.deck, self.erases, self.target)
+        self._reach = reach = _reachable_gains(self.deck, self.erases, self.target)
+        return fewest, reach
 
-    def exact_moves(self, state, moves):
+    def exact_moves(self, state: Any, moves):
         # A stop can be no better than another move: solved() says so for the state it has
         # just been asked about (_other_wins_soon), and then the stop, listed last, is left
         # out (the same value; fewer nodes). (Whether it holds is a fact about the state: a
@@ -35,7 +39,7 @@ class Endgame:
             moves.pop()
         return moves
 
-    def solved(self, state):
+    def solved(self, state: Any):
         """The endgame rule (:meth:`Game.solved`): the exact value of a position that one of
         the cases below settles without trying the moves, else None. Any line of play reduces
         to: erase some of the stopped side's last cards, some of one's own, then draw cards,
@@ -77,8 +81,7 @@ class Endgame:
             their_erases = erases1
         reach = self._reach
         if reach is None:
-            self._solo_tables()
-            reach = self._reach
+            reach = self._solo_tables()[1]
         # (a stop wins only for a side over neither the target nor the other: at most one of
         # the two cases applies)
         stopless = False
@@ -165,7 +168,9 @@ class Endgame:
                 return True
             left = self.deck_count - pos
             cards = len(hand0) + len(hand1) + left
-            gains = self._fewest[pos][their_erases][my_sum - their_sum + 1:target - their_sum + 1]
+            fewest = self._fewest
+            assert fewest is not None  # built with reach, above
+            gains = fewest[pos][their_erases][my_sum - their_sum + 1:target - their_sum + 1]
             return min(gains) <= left + (my_erases if my_erases < cards else cards)
         return False
 
@@ -185,7 +190,7 @@ class Endgame:
             return min(v, WIN - plies) if side else max(v, plies - WIN)
         return v
 
-    def _draw_strands_other(self, reach, state, mine, theirs, their_erases, my_sum, their_sum):
+    def _draw_strands_other(self, reach, state: Any, mine, theirs, their_erases, my_sum, their_sum):
         """The mover's draw (still within the target, above the other or with it bust)
         leaves the other a position of :meth:`_other_stop_would_win`: it loses, by the slower
         of its stop (then the mover's fastest win alone) and its longest delay. When the
@@ -211,7 +216,7 @@ class Endgame:
             return WIN - plies if side == 0 else plies - WIN
         return None
 
-    def _draw_without_erases(self, reach, state, my_sum, their_sum):
+    def _draw_without_erases(self, reach, state: Any, my_sum, their_sum):
         """Without erases the mover's moves are a draw and a stop. When the draw leaves the
         other a winning stop (:meth:`_stop_wins_now` from its side: the mover is over the
         target then, or under it and no gain from the deck, without erases, brings it within
@@ -253,8 +258,7 @@ class Endgame:
             return self._alone_against_bust(mine, erases, my_sum, side)
         fewest = self._fewest
         if fewest is None:
-            self._solo_tables()
-            fewest = self._fewest
+            fewest = self._solo_tables()[0]
         rows = fewest[pos]  # rows[e][g]: the fewest moves to gain g with e erases, from here
         best = _UNREACHABLE
         can_draw = False
@@ -324,8 +328,7 @@ class Endgame:
         target = self.target
         reach = self._reach
         if reach is None:
-            self._solo_tables()
-            reach = self._reach
+            reach = self._solo_tables()[1]
         rows = reach[pos]  # rows[e]: bit g set when a gain of g can be had with e erases
         # It wins or draws when it can end within [my sum, target]: at once, by gaining, ...
         if other_sum <= target:
@@ -340,7 +343,9 @@ class Endgame:
         whether the other wins or draws by erasing its own last p cards and my last a first,
         then gaining (p at least as many as bring it back to the target)."""
         target = self.target
-        rows = self._reach[pos]
+        reach = self._reach
+        assert reach is not None  # _stop_wins built it
+        rows = reach[pos]
         other_after = other_sum
         p = 0
         while other_after > target:

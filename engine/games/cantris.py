@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import random
 from operator import itemgetter
+from typing import Any
 
 from ..game import DRAW, Game, IllegalMove, Option, OptionError
 from .cantris_tables import FIELD, GAIN, pack, tables
@@ -154,7 +155,7 @@ class Cantris(Game):
     def _parse_cells(self, text: str) -> int:
         rows, cols = self.rows, self.cols
 
-        def fail(problem):
+        def fail(problem) -> None:
             raise OptionError(f"option 'cells': {problem}")
 
         lines = text.replace(" ", "").split("/")
@@ -199,14 +200,14 @@ class Cantris(Game):
     to_move = itemgetter(8)  # type: ignore[assignment]
     status = itemgetter(6)  # type: ignore[assignment]
 
-    def moves(self, state):
+    def moves(self, state: Any):
         # every tile, in reading order (row 0 left to right, then row 1...)
         board = state[0]
         if not self._full[board & self._row_mask]:
             return []
         return sorted(self._moves_of(board, board), key=lambda move: self._cell(move & 255))
 
-    def search_moves(self, state):
+    def search_moves(self, state: Any):
         # Removing either of two vertically adjacent equal tiles leaves the same column: the
         # lowest tile of each vertical run of equal values stands for the run. The moves come
         # ordered (order() hands them on as they are).
@@ -219,7 +220,7 @@ class Cantris(Game):
         self._handed = moves = [*known]
         return moves
 
-    def play(self, state, move):
+    def play(self, state: Any, move: Any):
         board = state[0]
         if move & CLEARS:  # the chain, worked out once (and futility() may have done it)
             outcome = self._outcomes.get((board, move & 255))
@@ -303,7 +304,7 @@ class Cantris(Game):
             board = board & without | (board & above) >> rb
         return board
 
-    def order(self, state, moves):
+    def order(self, state: Any, moves):
         # Removals that set off a clear first, the more their first clear scores the sooner,
         # then higher tiles first: a move's number says so (CLEARS, the first clear's points,
         # the value), so this is one sort of plain integers, done once per board for the
@@ -380,7 +381,7 @@ class Cantris(Game):
                 moves += plain[tiles >> shift & mask]
         return moves
 
-    def futility(self, state, alpha, beta, depth):
+    def futility(self, state: Any, alpha, beta, depth):
         if depth == 2:
             return self._futile_replies(state, alpha, beta)
         # One ply above the horizon. Every move's evaluation is the difference plus (A) or
@@ -446,7 +447,7 @@ class Cantris(Game):
             return diff - most if state[8] else diff + most
         return None
 
-    def _futile_replies(self, state, alpha, beta):
+    def _futile_replies(self, state: Any, alpha, beta):
         """Futility two plies above the horizon, where the mover removes a tile and then the
         other side does (a turn of one removal, or the mover's second): the futile way only.
         No removal of the mover reaches the window when after each the reply scores enough:
@@ -594,7 +595,7 @@ class Cantris(Game):
     # next removal all scored 49-54 %: no better, and up to six times slower.
     evaluate = itemgetter(7)  # type: ignore[assignment]
 
-    def key(self, state):
+    def key(self, state: Any):
         # The future depends on the board, the score difference and the turn phase only (not
         # on the totals themselves, nor on how many removals led here, nor on the last move).
         return (state[0], state[1] - state[2], state[3] & self._phase_mask)
@@ -635,10 +636,10 @@ class Cantris(Game):
         """(row from the top, column) of cell number ``i``."""
         return self.rows - 1 - i // self.cols, i % self.cols
 
-    def notation(self, state, move):
+    def notation(self, state: Any, move: Any):
         return self._names[move & 255]
 
-    def parse_move(self, state, text):
+    def parse_move(self, state: Any, text):
         if not isinstance(text, str):
             raise IllegalMove(f"a move must be a string like '3,2', got {text!r}")
         row, sep, col = text.strip().partition(",")
@@ -662,11 +663,11 @@ class Cantris(Game):
         """The board as rows top to bottom, 0 for empty (as the ``cells`` option writes it)."""
         return [[row >> FIELD * c & 7 for c in range(self.cols)] for row in reversed(self._rows(board))]
 
-    def picture(self, state) -> str:
+    def picture(self, state: Any) -> str:
         """The board as text, rows top to bottom."""
         return "\n".join("".join(map(str, row)) for row in self.grid(state[0]))
 
-    def explain(self, state):
+    def explain(self, state: Any):
         a, b = state[1], state[2]
         # (for players: columns counted from 1, left to right, as the pages count them)
         empty = [str(c + 1) for c, v in enumerate(self.grid(state[0])[-1]) if not v]
@@ -676,7 +677,7 @@ class Cantris(Game):
         winner = 0 if a > b else 1
         return f"{what}: {self.sides[winner]} wins {max(a, b)} to {min(a, b)}"
 
-    def board(self, state, seat=None):
+    def board(self, state: Any, seat=None):
         board, a, b, removals, before, move = state[:6]
         over = not self._full[board & self._row_mask]
         last = None

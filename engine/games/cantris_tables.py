@@ -3,18 +3,19 @@ cells, falls), built once per process."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import product
 
 FIELD = 3  # bits a cell takes: tiles 1..5, 0 for empty
 GAIN = 11  # the shift of the points a clearing move's first clear scores, in the move
 
 
-def windows_of(cols: int):
+def windows_of(cols: int) -> list[tuple[int, int, int]]:
     """Every three side-by-side columns: a run of 4 or 5 is a union of such windows."""
     return [(c, c + 1, c + 2) for c in range(cols - 2)]
 
 
-def pack(values) -> int:
+def pack(values: Iterable[int]) -> int:
     """Fields side by side, the first one lowest: a row from its cells (or any cells)."""
     return sum(v << FIELD * k for k, v in enumerate(values))
 

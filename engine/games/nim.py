@@ -15,10 +15,13 @@ move), and small ints are the cheapest values to do that with.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import reduce
 from operator import xor
 
 from ..game import Game, IllegalMove, Option, OptionError
+
+NimState = tuple[tuple[int, ...], int]  # (sticks per pile, side to move)
 
 
 class Nim(Game):
@@ -46,13 +49,13 @@ class Nim(Game):
         self._takes = [[tuple(i * 32 + k for k in range(n, 0, -1)) for n in range(top + 1)]
                        for i in range(len(self.piles))]
 
-    def start(self):
+    def start(self) -> NimState:
         return (self.piles, 0)
 
-    def to_move(self, state):
+    def to_move(self, state: NimState) -> int:
         return state[1]
 
-    def status(self, state):
+    def status(self, state: NimState) -> int | None:
         piles, side = state
         total = sum(piles)
         if self.misere:
@@ -62,12 +65,12 @@ class Nim(Game):
             return 1 - side if total == 1 else side
         return None if total else 1 - side  # normal: whoever took the last stick won
 
-    def moves(self, state):
+    def moves(self, state: NimState) -> list[int]:
         if self.status(state) is not None:
             return []
         return [i * 32 + k for i, n in enumerate(state[0]) for k in range(1, n + 1)]
 
-    def search_moves(self, state):
+    def search_moves(self, state: NimState) -> list[int]:
         # Taking k from either of two equal piles gives the same multiset of piles: only the
         # first pile of each size is offered. (The search calls this millions of times, so
         # the moves of each pile size are precomputed and the piles are few: `in` on a slice
@@ -76,25 +79,25 @@ class Nim(Game):
         if sum(piles) <= self._over_at:
             return []
         takes = self._takes
-        out = []
+        out: list[int] = []
         for i, n in enumerate(piles):
             if n and n not in piles[:i]:
                 out += takes[i][n]
         return out
 
-    def play(self, state, move):
+    def play(self, state: NimState, move: int) -> NimState:
         piles, side = state
         after = list(piles)
         after[move >> 5] -= move & 31
         return (tuple(after), 1 - side)
 
-    def key(self, state):
+    def key(self, state: NimState) -> NimState:
         # The value depends only on the multiset of piles and who moves; every state of one
         # game has the same number of piles, so the sorted tuple, empty piles included, names
         # the multiset.
         return (tuple(sorted(state[0])), state[1])
 
-    def order(self, state, moves):
+    def order(self, state: NimState, moves: list[int]) -> list[int]:
         """The winning moves first, by Bouton's theory: normal play, leave a nim-sum of 0;
         misère, the same while two piles or more hold two sticks or more, and with one such
         pile left, shrink it to leave an odd number of one-stick piles. In a won position
@@ -116,10 +119,10 @@ class Nim(Game):
                 moves.insert(0, m)
         return moves
 
-    def notation(self, state, move):
+    def notation(self, state: NimState, move: int) -> str:
         return f"{(move >> 5) + 1}:{move & 31}"
 
-    def parse_move(self, state, text):
+    def parse_move(self, state: NimState, text: object) -> int:
         if not isinstance(text, str):
             raise IllegalMove(f"a move must be a string like '2:3', got {text!r}")
         pile, sep, taken = text.partition(":")
@@ -135,8 +138,9 @@ class Nim(Game):
             raise IllegalMove(f"move {text!r}: pile {i + 1} has {piles[i]} stick(s); take 1 to {piles[i]}")
         return i * 32 + k
 
-    def explain(self, state):
+    def explain(self, state: NimState) -> str:
         status = self.status(state)
+        assert status is not None  # (only a finished game is explained)
         loser = self.sides[1 - status]
         if self.misere:
             return f"{loser} player is left with the last stick" if sum(state[0]) == 1 \
@@ -144,7 +148,7 @@ class Nim(Game):
         return f"{self.sides[status]} player took the last stick"
 
     # ----- theory ----------------------------------------------------------------------------
-    def theory_loses(self, piles) -> bool:
+    def theory_loses(self, piles: Sequence[int]) -> bool:
         """Bouton: does the side to move lose these piles with perfect play?
 
         Normal play: exactly when the nim-sum (XOR of the piles) is 0. Misère: the same while
@@ -157,7 +161,7 @@ class Nim(Game):
             nim_sum ^= n
         return nim_sum == 0
 
-    def theory(self, state):
+    def theory(self, state: NimState) -> dict:
         """Bouton's theorem (with the misère exception): the verdict and every winning move.
 
         >>> nim = Nim.from_options({"piles": "4,1"})
@@ -201,6 +205,6 @@ class Nim(Game):
             "explanation": why,
         }
 
-    def board(self, state, seat=None):
+    def board(self, state: NimState, seat: int | None = None) -> dict:
         return {"piles": list(state[0]), "misere": self.misere}
 

@@ -50,8 +50,10 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from itertools import combinations, permutations
+from typing import Any
 
 from ..game import Game, IllegalMove
 
@@ -89,7 +91,7 @@ def _third_edges() -> list[list[int]]:
     return third
 
 
-def _by_halves(image_of_bit) -> tuple[int, ...]:
+def _by_halves(image_of_bit: Callable[..., int]) -> tuple[int, ...]:
     """A 384-entry table t with t[m & 255] | t[256 + (m >> 8)] == OR of image_of_bit(e)
     over the bits e of the 15-bit mask m (256 entries for bits 0-7, 128 for bits 8-14)."""
     t = [0] * 384
@@ -123,7 +125,7 @@ CAPACITY_MEMO_LIMIT = 1 << 17  # entries kept before the memo starts afresh (~15
 
 
 @cache
-def _capacity_function():
+def _capacity_function() -> Callable[[int, int], int]:
     """capacity(own, avail): the most segments of ``avail`` a colour holding ``own`` can
     still add without completing a triangle of its own (exact, memoised).
 
@@ -151,7 +153,7 @@ def _capacity_function():
 
 
 @cache
-def _symmetry() -> tuple[tuple, tuple, tuple]:
+def _symmetry() -> tuple[tuple[int, ...], tuple[tuple[tuple[int, ...], ...], ...], tuple[int, ...]]:
     """The relabelling tables ``(canonical, coset_tables, automorphisms)``.
 
     For every mask m: ``canonical[m]`` is its least image under the 720 relabellings of
@@ -183,6 +185,9 @@ def _symmetry() -> tuple[tuple, tuple, tuple]:
             coset[m] = tuple(index[tuple(map(a.__getitem__, inverse))] for a in to_least)
     coset_tables = tuple(tuple(images[q] for q in c) for c in coset)
     return tuple(canonical), coset_tables, tuple(len(c) for c in coset)
+
+
+SimState = tuple[int, int, int, int | None]  # (red segments, blue segments, side to move, winner)
 
 
 class Sim(Game):
@@ -222,22 +227,22 @@ class Sim(Game):
         self.canonical, self.coset_tables, self.automorphisms = _symmetry()
 
     # ----- rules ----------------------------------------------------------------------------
-    def start(self):
+    def start(self) -> SimState:
         return (0, 0, 0, None)
 
-    def to_move(self, state):
+    def to_move(self, state: SimState) -> int:
         return state[2]
 
-    def status(self, state):
+    def status(self, state: SimState) -> int | None:
         return state[3]
 
-    def moves(self, state):
+    def moves(self, state: SimState) -> list[int]:
         red, blue, _, winner = state
         if winner is not None:
             return []
         return list(BITS[ALL ^ (red | blue)])
 
-    def play(self, state, move):
+    def play(self, state: SimState, move: int) -> SimState:
         red, blue, side, _ = state
         bit = 1 << move
         if side == 0:
@@ -245,7 +250,7 @@ class Sim(Game):
         return (red, blue | bit, 0, 0 if self.closers[blue] & bit else None)
 
     # ----- symmetry ---------------------------------------------------------------------------
-    def _frame(self, red, blue):
+    def _frame(self, red: int, blue: int) -> tuple[int, int, int]:
         """(flag, fixed, other): the colour with fewer automorphisms (``fixed``; ties: red)
         and the other one, with flag 1 when the fixed colour is blue. Isomorphic positions
         choose the same colour, as automorphism counts do not change under relabelling."""
@@ -253,7 +258,7 @@ class Sim(Game):
             return 0, red, blue
         return 1, blue, red
 
-    def key(self, state):
+    def key(self, state: SimState) -> int:
         """Canonical under the 720 relabellings of the points; one int.
 
         The side to move is not needed: with Red first it is the parity of the coloured
@@ -265,7 +270,7 @@ class Sim(Game):
         least = min([t[lo] | t[hi] for t in self.coset_tables[fixed]])
         return flag << 30 | self.canonical[fixed] << 15 | least
 
-    def search_moves(self, state):
+    def search_moves(self, state: SimState) -> list[int]:
         """The moves worth searching: the safe ones.
 
         Colouring a segment that completes one's own triangle loses at once, while a safe
@@ -284,7 +289,7 @@ class Sim(Game):
             return [BITS[free][0]]  # every move completes an own triangle: all lose alike
         return list(BITS[safe])
 
-    def order(self, state, moves):
+    def order(self, state: SimState, moves: list[int]) -> list[int]:
         """Safe moves first; then segments the opponent could colour safely too (taking one
         takes it from them); then those adding the fewest new dangers (uncoloured segments
         that would complete a triangle of the mover's colour). Of the orders tried, this
@@ -298,7 +303,7 @@ class Sim(Game):
                                             (closers[own | 1 << m] & fresh).bit_count()))
 
     # ----- heuristics ---------------------------------------------------------------------
-    def capacities(self, state) -> tuple[int, int]:
+    def capacities(self, state: Any) -> tuple[int, int]:
         """(Red's, Blue's) capacity: the most uncoloured segments each could still colour
         without completing a triangle of its own colour (the other side taking none).
 
@@ -310,16 +315,16 @@ class Sim(Game):
         return (self.capacity(red, free & ~self.closers[red]),
                 self.capacity(blue, free & ~self.closers[blue]))
 
-    def eval_safe_moves(self, state) -> int:
+    def eval_safe_moves(self, state: Any) -> int:
         """The seed's heuristic: +4 per safe and -2 per losing move of the side to move,
         for Red; the same negated when Blue is to move."""
         red, blue, side, _ = state
         free = ALL ^ (red | blue)
         danger = self.closers[red if side == 0 else blue] & free
-        value = 4 * (free ^ danger).bit_count() - 2 * danger.bit_count()
+        value: int = 4 * (free ^ danger).bit_count() - 2 * danger.bit_count()
         return value if side == 0 else -value
 
-    def eval_capacity(self, state) -> int:
+    def eval_capacity(self, state: Any) -> int:
         """Predict who runs out of safe segments first (see the class docstring); Red's view."""
         red_capacity, blue_capacity = self.capacities(state)
         side = state[2]
@@ -330,24 +335,24 @@ class Sim(Game):
     evaluate = eval_capacity
 
     # ----- notation and presentation ----------------------------------------------------------
-    def notation(self, state, move):
+    def notation(self, state: SimState, move: int) -> str:
         return NAMES[move]
 
-    def parse_move(self, state, text):
+    def parse_move(self, state: SimState, text: object) -> int:
         if not isinstance(text, str):
             raise IllegalMove(f"a move must be a string like '1-4', got {text!r}")
         a, sep, b = text.strip().partition("-")
         if not sep or not a.strip().isdigit() or not b.strip().isdigit():
             raise IllegalMove(f"bad move {text!r}: write the segment's two points, e.g. '1-4'")
-        a, b = int(a), int(b)
-        for point in (a, b):
+        p, q = int(a), int(b)
+        for point in (p, q):
             if not 1 <= point <= POINTS:
                 raise IllegalMove(f"move {text!r}: there is no point {point} (points 1..{POINTS})")
-        if a == b:
+        if p == q:
             raise IllegalMove(f"move {text!r}: a segment joins two different points")
         if self.status(state) is not None:
             raise IllegalMove(f"move {text!r}: the game is over")
-        move = EDGE_INDEX[a - 1, b - 1]
+        move = EDGE_INDEX[p - 1, q - 1]
         red, blue = state[0], state[1]
         if (red | blue) >> move & 1:
             colour = "red" if red >> move & 1 else "blue"
@@ -355,7 +360,7 @@ class Sim(Game):
         return move
 
     # ----- theory -------------------------------------------------------------------------------
-    def theory(self, state):
+    def theory(self, state: SimState) -> dict | None:
         """What is known for certain, or None: the theorem covers the empty board only.
 
         * Empty board: the second player (Blue) wins with perfect play (Mead, Rosa and
@@ -410,7 +415,7 @@ class Sim(Game):
             }
         return None
 
-    def unsafe_moves(self, state) -> list[str]:
+    def unsafe_moves(self, state: Any) -> list[str]:
         """Uncoloured segments that would complete a triangle of the mover's colour."""
         red, blue, side, winner = state
         if winner is not None:
@@ -418,7 +423,7 @@ class Sim(Game):
         danger = self.closers[red if side == 0 else blue] & ~(red | blue)
         return [NAMES[e] for e in BITS[danger]]
 
-    def losing_triangle(self, state) -> list[int] | None:
+    def losing_triangle(self, state: Any) -> list[int] | None:
         """The one-coloured triangle that ended the game (its points), or None.
 
         A last move may close two triangles at once; the first in point order is given."""
@@ -431,12 +436,14 @@ class Sim(Game):
                 return [p + 1 for p in points]
         raise AssertionError("a finished Sim game has a one-coloured triangle")
 
-    def explain(self, state):
-        loser = self.sides[1 - state[3]]
-        triangle = "-".join(map(str, self.losing_triangle(state)))
+    def explain(self, state: SimState) -> str:
+        winner, points = state[3], self.losing_triangle(state)
+        assert winner is not None and points is not None  # (only a finished game is explained)
+        loser = self.sides[1 - winner]
+        triangle = "-".join(map(str, points))
         return f"{loser} completed triangle {triangle} in {loser.lower()} and loses"
 
-    def board(self, state, seat=None):
+    def board(self, state: SimState, seat: int | None = None) -> dict:
         red, blue, _, winner = state
         free = ALL ^ (red | blue)
         return {

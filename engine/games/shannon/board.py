@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import re
 from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
 
 from ...game import OptionError
 
@@ -39,7 +40,8 @@ class Board:
     """A graph with terminals, as given: vertex names in the board's order, edges as index
     pairs (lower index first), and an optional fixed layout."""
 
-    def __init__(self, vertices, edges, start, goal, layout=None):
+    def __init__(self, vertices: Iterable[str], edges: Iterable[tuple[int, int]], start: str, goal: str,
+                 layout: Mapping[str, Sequence[float]] | None = None) -> None:
         self.vertices = tuple(vertices)
         self.edges = tuple(edges)
         self.start = start
@@ -47,7 +49,8 @@ class Board:
         self.layout = layout
 
     @classmethod
-    def from_text(cls, edge_texts, start=None, goal=None, layout=None, order=()) -> Board:
+    def from_text(cls, edge_texts: Iterable[str], start: str | None = None, goal: str | None = None,
+                  layout: Mapping[str, Sequence[float]] | None = None, order: Iterable[str] = ()) -> Board:
         """Parse ``["A-B", ...]``; vertices take the ``order`` given, else the order in which
         they first appear."""
         vertices: list[str] = list(order)
@@ -112,20 +115,22 @@ class Board:
         return cls(names, sorted(pairs), names[0], names[goal])
 
 
-def hops(n, pairs, source):
+def hops(n: int, pairs: Iterable[tuple[int, int]], source: int) -> list[int | None]:
     """Breadth-first distances (in edges) from ``source``; unreachable vertices get None."""
-    neighbours = [[] for _ in range(n)]
+    neighbours: list[list[int]] = [[] for _ in range(n)]
     for u, v in pairs:
         neighbours[u].append(v)
         neighbours[v].append(u)
-    distance = [None] * n
+    distance: list[int | None] = [None] * n
     distance[source] = 0
     queue = deque([source])
     while queue:
         u = queue.popleft()
+        here = distance[u]
+        assert here is not None  # (queued once reached)
         for v in neighbours[u]:
             if distance[v] is None:
-                distance[v] = distance[u] + 1
+                distance[v] = here + 1
                 queue.append(v)
     return distance
 

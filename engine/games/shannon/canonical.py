@@ -3,6 +3,8 @@ vertices (and swapping the terminals), the table key of a position."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .board import MAX_EDGES
 
 COUNT_BITS = 6  # bits for how many neighbours of one colour a vertex has (<= MAX_EDGES < 64)
@@ -29,7 +31,7 @@ FIRST_WEIGHT = (1, 1) + (64,) * MAX_EDGES  # vertex number -> what an edge to it
 _PAIR_CODE = tuple(tuple(min(a, b) << 6 | max(a, b) for b in range(32)) for a in range(32))
 
 
-def canonical_code(pairs, signature) -> tuple[tuple, list[int]]:
+def canonical_code(pairs: Sequence[tuple[int, int]], signature: list[int]) -> tuple[tuple, list[int]]:
     """``(code, colour)`` of the multigraph with edges ``pairs`` (vertex numbers, the
     terminals 0 and 1) from the first round's ``signature`` of each vertex (``FAR`` and
     ``FIRST_WEIGHT``): see :meth:`Contracted.canonical`. ``colour`` numbers the vertices

@@ -3,6 +3,7 @@ and interchangeable moves, its canonical name), and the blocks that make an edge
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from .canonical import FAR, FIRST_WEIGHT, canonical_code
@@ -91,7 +92,7 @@ class Contracted:
             self._flow = self._max_flow()
         return self._flow
 
-    def _max_flow(self):
+    def _max_flow(self) -> tuple[int, int]:
         adjacent = self.adjacent
         n = len(adjacent)
         flow = [0] * len(self.pairs)  # +1: one unit from the edge's a to its b
@@ -154,7 +155,7 @@ class Contracted:
         edges = self.edges
         return tuple(sorted([edges[k][0] for k, r in enumerate(root) if r == k]))
 
-    def ranked(self, choices) -> tuple[int, ...]:
+    def ranked(self, choices: Iterable[int]) -> tuple[int, ...]:
         """``choices`` best first: by the current each carries when the terminals are held
         at 1 and 0 volts (every edge a 1-ohm resistor, as in Shannon's own machine), most
         first. Both sides care most about those edges: colouring one raises the
@@ -252,7 +253,7 @@ def distances_from(near: list[list[int]], origin: int, target: int | None = None
     return distance
 
 
-def path_blocks(adjacent, source, sink) -> tuple[int, int, int]:
+def path_blocks(adjacent: list[list[tuple[int, int]]], source: int, sink: int) -> tuple[int, int, int]:
     """``(relevant, bridge, bridges)`` of a multigraph given as ``adjacent[vertex] = [(other, bit),
     ...]``, each edge by its bit (``1 << edge``): the mask of the edges on some simple
     source-sink path -- the blocks (biconnected components) along the way from source to
@@ -273,7 +274,7 @@ def path_blocks(adjacent, source, sink) -> tuple[int, int, int]:
     return path_blocks_among(adjacent, -1, source, sink)
 
 
-def path_blocks_among(adjacent, free: int, source, sink) -> tuple[int, int, int]:
+def path_blocks_among(adjacent: list[list[tuple[int, int]]], free: int, source: int, sink: int) -> tuple[int, int, int]:
     """:func:`path_blocks` of the multigraph of the edges of ``adjacent`` whose bits are in
     ``free`` (the others are passed over)."""
     order = [0] * len(adjacent)  # discovery time, from 1; 0: not reached yet

@@ -4,6 +4,7 @@ edge-disjoint paths and distance) and the futility bound built on the conductanc
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from .board import FINISHED, MEMO_LIMIT, SHORT
 from .resistance import (
@@ -26,7 +27,7 @@ class Evaluation(Rules):
     """The evaluations a depth-limited search of Shannon uses, and the futility bound."""
 
     # ----- evaluations ----------------------------------------------------------------------
-    def evaluate(self, state):
+    def evaluate(self, state: Any) -> float:
         """Shannon's own heuristic (his 1951 machine measured it on a resistor network): the
         conductance between the terminals of the contracted board with a 1-ohm resistor for
         every relevant free edge. Short wants it high (many short paths), Cut low; the
@@ -107,11 +108,10 @@ class Evaluation(Rules):
         """:func:`changed_twice` for the move along edge ``e`` of a child of ``_first_step``'s
         position (``step``), kept in the step's dict: the search's leaves and futility's
         bounds ask for the same ones."""
-        changed = step[3]
-        found = changed.get(e, changed)  # (the dict itself: not found yet)
-        if found is changed:
-            found = changed[e] = changed_twice(step[0], step[2], self.edges[e], contract)
-        return found
+        changed: dict[int, float | None] = step[3]
+        if e not in changed:
+            changed[e] = changed_twice(step[0], step[2], self.edges[e], contract)
+        return changed[e]
 
     def _inverse(self, position: tuple) -> tuple | None:
         """:func:`grounded_inverse` of a live position (a ``_parent`` record) on its board of
@@ -156,8 +156,8 @@ class Evaluation(Rules):
         if known[0] != before or known[1] != cut_before or known[2] != contract:
             self._siblings = (before, cut_before, contract, added)
             return None
-        flows = known[3]
-        if type(flows) is int:  # the second child: find the rest
+        flows: dict[int, float] | int = known[3]
+        if isinstance(flows, int):  # the second child: find the rest
             flows = self._sibling_flows(before, cut_before, contract, flows)
             self._siblings = (before, cut_before, contract, flows)
         return flows.get(added.bit_length() - 1)
@@ -193,7 +193,7 @@ class Evaluation(Rules):
         return sibling_conductances(graph.pairs, [
             (e, k) for k, (e, _, _) in enumerate(graph.edges) if e in wanted], contract)
 
-    def futility(self, state, alpha, beta, depth):
+    def futility(self, state: Any, alpha: float, beta: float, depth: int) -> float | None:
         """The futility hook (:meth:`Game.futility`), one ply above the horizon (``depth`` 1;
         two plies above it: no bound), for the default evaluation: colouring an
         edge never lowers the conductance, nor does deleting one raise it (Rayleigh's
@@ -260,7 +260,7 @@ class Evaluation(Rules):
                 known, self.edges[added.bit_length() - 1], coloured != before), {})
         return None if step[2] is None else step
 
-    def _every_move(self, coloured: int, cut: int, facts: tuple, short: bool, alpha, beta) -> int | None:
+    def _every_move(self, coloured: int, cut: int, facts: tuple, short: bool, alpha: float, beta: float) -> int | None:
         """The best evaluation of any move (colouring when ``short``, else deleting) along a
         relevant edge, when none reaches the window (Short: every one at most ``alpha``;
         Cut: at least ``beta``), of a position played from the one last played from
@@ -321,7 +321,7 @@ class Evaluation(Rules):
         score = round(300 * math.log(found))  # (no rounding tie near: _doubtful)
         return score - 50 if short else score + 50
 
-    def evaluate_flow(self, state):
+    def evaluate_flow(self, state: Any) -> float:
         """A cheaper heuristic from the contracted board: ``paths``, the most edge-disjoint
         start-goal paths (the fewest deletions Cut still needs), against ``distance``, the
         fewest colourings Short still needs; the side to move is a tempo ahead.

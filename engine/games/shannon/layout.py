@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 from .board import hops
+
+Point = tuple[float, float]
 
 ASPECT = 1.8  # width / height of the drawing views make: layouts are relaxed in that shape
 
@@ -20,7 +23,8 @@ WALL = 10.0  # how hard vertices beyond a terminal are pushed back between them
 CLEAR_ENOUGH = 0.08  # a gap between a vertex and an edge that reads clearly (of the height)
 
 
-def spring_layout(n, edges, start, goal, rounds=100, tries=6) -> list[tuple[float, float]]:
+def spring_layout(n: int, edges: Sequence[tuple[int, int]], start: int, goal: int, rounds: int = 100,
+                  tries: int = 6) -> list[tuple[float, float]]:
     """A deterministic force-directed drawing scaled into the unit square, the start pinned on
     the left and the goal on the right, level (soft walls keep other vertices near or
     between them). Vertices start in layers by distance from the start and the goal (nudged
@@ -38,7 +42,7 @@ def spring_layout(n, edges, start, goal, rounds=100, tries=6) -> list[tuple[floa
     for v in range(n):
         a, b = from_start[v], from_goal[v]
         xs.append(0.5 if a is None or b is None else a / (a + b))
-    best: tuple | None = None
+    best: tuple[tuple, list[tuple[float, float]]] | None = None
     for attempt in range(tries):
         points = _relax(n, edges, start, goal, xs, rounds, random.Random(attempt))
         score = _clearance(points, edges)
@@ -50,7 +54,8 @@ def spring_layout(n, edges, start, goal, rounds=100, tries=6) -> list[tuple[floa
     return best[1]
 
 
-def _relax(n, edges, start, goal, xs, rounds, rng) -> list[tuple[float, float]]:
+def _relax(n: int, edges: Sequence[tuple[int, int]], start: int, goal: int, xs: list[float], rounds: int,
+           rng: random.Random) -> list[tuple[float, float]]:
     """One force-directed drawing (see :func:`spring_layout`), relaxed in an ``ASPECT`` by 1
     box and scaled into the unit square."""
     layers: dict[float, list[int]] = {}
@@ -128,7 +133,7 @@ def _relax(n, edges, start, goal, xs, rounds, rng) -> list[tuple[float, float]]:
     return [(round(x, 3), round(0.5 + (p[1] - 0.5) / (2 * reach), 3)) for x, p in zip(xs, pos)]
 
 
-def _nearest_on_segment(p, a, b) -> tuple[tuple[float, float], float]:
+def _nearest_on_segment(p: Point, a: Point, b: Point) -> tuple[tuple[float, float], float]:
     """The point of segment a-b nearest to p, and its distance."""
     dx, dy = b[0] - a[0], b[1] - a[1]
     length2 = dx * dx + dy * dy
@@ -137,7 +142,7 @@ def _nearest_on_segment(p, a, b) -> tuple[tuple[float, float], float]:
     return q, math.hypot(p[0] - q[0], p[1] - q[1])
 
 
-def _clearance(points, edges) -> tuple:
+def _clearance(points: list[Point], edges: Sequence[tuple[int, int]]) -> tuple:
     """How readable a drawing is, higher is better: the least gap between a vertex and an edge
     it is not on or another vertex (counted up to a comfortable gap), then fewer crossings."""
     pos = [(x * ASPECT, y) for x, y in points]
@@ -154,9 +159,9 @@ def _clearance(points, edges) -> tuple:
     return (min(round(gap, 3), CLEAR_ENOUGH), -crossings, gap)
 
 
-def _cross(p, q, r, s) -> bool:
+def _cross(p: Point, q: Point, r: Point, s: Point) -> bool:
     """Do the segments p-q and r-s cross (properly)?"""
-    def side(a, b, c):
+    def side(a: Point, b: Point, c: Point) -> float:
         return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
     return side(p, q, r) * side(p, q, s) < 0 and side(r, s, p) * side(r, s, q) < 0
 

@@ -6,13 +6,16 @@ and of one move played (rank-one updates of the grounded inverse) without solvin
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 TIE_MARGIN = 1e-6  # a float 300 ln(conductance) this close to a half is recomputed exactly
 
+Label = Sequence[int] | Mapping[int, int]  # vertex -> its component (the network's vertex)
 
-def conductance(pairs, source, sink) -> float:
+
+def conductance(pairs: Sequence[tuple[int, int]], source: int, sink: int) -> float:
     """The conductance between ``source`` and ``sink`` of the multigraph with edges ``pairs``,
     each a 1-ohm resistor, as in Shannon's own game-playing machine: the other vertices are
     removed one at a time (fewest neighbours first) by the star-mesh transform, in floating
@@ -28,7 +31,7 @@ def conductance(pairs, source, sink) -> float:
     return star_mesh(network(ends, names, (1 << len(ends)) - 1), source, sink)
 
 
-def network(ends, label, free: int) -> dict[int, dict[int, float]]:
+def network(ends: Sequence[tuple[int, int, int]], label: Label, free: int) -> dict[int, dict[int, float]]:
     """The resistor network (vertex -> {neighbour: conductance}) of the edges ``(bit, u, v)``
     of ``ends`` whose ``bit`` is in ``free``: a 1-ohm resistor between ``label[u]`` and
     ``label[v]`` each (a board's leaf passes its edges and components as they are, with no
@@ -56,7 +59,7 @@ def network(ends, label, free: int) -> dict[int, dict[int, float]]:
     return weights
 
 
-def star_mesh(weights: dict[int, dict[int, float]], source, sink) -> float:
+def star_mesh(weights: dict[int, dict[int, float]], source: int, sink: int) -> float:
     """:func:`conductance` of the network ``weights`` (vertex -> {neighbour: conductance};
     changed in place)."""
     _eliminate(weights, [x for x in weights if x != source and x != sink])
@@ -119,7 +122,7 @@ def _eliminate(weights: dict[int, dict[int, float]], inner: list) -> None:
                 wz[y] = wz.get(y, 0.0) + add
 
 
-def sibling_conductances(pairs, vary, contract: bool) -> dict[Any, float]:
+def sibling_conductances(pairs: Sequence[tuple[int, int]], vary: list[tuple[Any, int]], contract: bool) -> dict[Any, float]:
     """The conductance between vertices 0 and 1 of the multigraph ``pairs`` (1-ohm
     resistors) with one edge changed, for each edge of ``vary = [(name, position in
     pairs), ...]``: ``{name: conductance}`` with that edge contracted (its ends merged:
@@ -157,7 +160,8 @@ DOUBT = 1e-2  # a 300 ln(conductance) of _sibling_updates this close to a half i
 CANCEL = 16.0  # the most a difference in _sibling_updates may shrink its terms, else found again
 
 
-def _sibling_updates(pairs, vary, contract: bool) -> dict[Any, float | None] | None:
+def _sibling_updates(pairs: Sequence[tuple[int, int]], vary: list[tuple[Any, int]],
+                     contract: bool) -> dict[Any, float | None] | None:
     """:func:`sibling_conductances` from one inverse: the potentials ``v`` (vertex 0 held
     at 1, vertex 1 at 0) and the inverse ``R`` of the Laplacian of the other vertices (0
     and 1 grounded), by Gauss-Jordan elimination. Then each child is a rank-one change:
@@ -242,7 +246,8 @@ def _sibling_updates(pairs, vary, contract: bool) -> dict[Any, float | None] | N
 INVERSE_LIMIT = 4096  # inverses kept (each a few hundred floats) before the memo is cleared
 
 
-def grounded_inverse(ends, label, relevant: int, source, sink) -> tuple | None:
+def grounded_inverse(ends: Sequence[tuple[int, int, int]], label: Label, relevant: int, source: int,
+                     sink: int) -> tuple | None:
     """``(place, rows, v, flow, 0, None)`` of the network of the edges ``(bit, u, v)`` of ``ends``
     in ``relevant`` (1-ohm resistors between the components ``label`` names): ``place``
     gives each board vertex's row (-1 on the source's component, -2 on the sink's, None
@@ -324,7 +329,7 @@ SMALLEST = 1e-3  # a resistance to ground below this is no inner vertex's (those
 GENERATIONS = 8  # rank-one steps from a new inverse (updated_inverse) before one is made afresh
 
 
-def updated_inverse(known, edge, contract: bool) -> tuple | None:
+def updated_inverse(known: tuple, edge: tuple[int, int], contract: bool) -> tuple | None:
     """:func:`grounded_inverse` ``known`` with the board edge ``edge`` contracted or
     deleted, by the rank-one change of :func:`changed_once` applied to the inverse
     itself (``R - w w^T / r`` or ``R + w w^T / (1 - r)``, ``w = R u``) and to the
@@ -377,11 +382,11 @@ def updated_inverse(known, edge, contract: bool) -> tuple | None:
     return place, [None] * len(rows), v, flow, generation + 1, (rows, scaled, w)
 
 
-def _row(known, i: int) -> list[float]:
+def _row(known: tuple, i: int) -> list[float]:
     """Row ``i`` of the inverse of ``known`` (:func:`grounded_inverse`), made on first use
     from the rows it was updated from (:func:`updated_inverse`: ``R + s w^T``, ``s`` the scaled
     ``w``) and kept. (Two threads may both make it: the same values.)"""
-    rows = known[1]
+    rows: list[list[float] | None] = known[1]
     row = rows[i]
     if row is None:
         before, scaled, w = known[5]
@@ -390,9 +395,9 @@ def _row(known, i: int) -> list[float]:
     return row
 
 
-def _all_rows(known) -> list[list[float]]:
+def _all_rows(known: tuple) -> list[list[float]]:
     """Every row of the inverse of ``known`` (:func:`_row`)."""
-    rows = known[1]
+    rows: list[list[float]] = known[1]  # (every row made below)
     if known[5] is not None and None in rows:
         for i in range(len(rows)):
             _row(known, i)
@@ -408,7 +413,7 @@ def _doubtful(found: float) -> bool:
     return abs((300 * math.log(found)) % 1.0 - 0.5) < DOUBT
 
 
-def _edge_terms(known, edge) -> tuple[int, int, float, float] | None:
+def _edge_terms(known: tuple, edge: tuple[int, int]) -> tuple[int, int, float, float] | None:
     """``(a, b, d, r)`` of the board edge ``edge = (u, v)`` in the network of the inverse
     ``known`` (:func:`grounded_inverse`): the rows of its ends (``b`` negative for a
     terminal: -1 the source, -2 the sink), its potential difference and the resistance
@@ -435,7 +440,7 @@ def _edge_terms(known, edge) -> tuple[int, int, float, float] | None:
     return a, b, v[a] - v[b], r
 
 
-def changed_once(known, edge, contract: bool) -> float | None:
+def changed_once(known: tuple, edge: tuple[int, int], contract: bool) -> float | None:
     """The conductance of the network of :func:`grounded_inverse` ``known`` with the
     board edge ``edge = (u, v)`` contracted or deleted (a rank-one change, as in
     :func:`_sibling_updates`), or None when doubtful or off the network."""
@@ -456,7 +461,7 @@ def changed_once(known, edge, contract: bool) -> float | None:
     return None if _doubtful(found) else found
 
 
-def first_change(known, edge, contract: bool) -> tuple | None:
+def first_change(known: tuple, edge: tuple[int, int], contract: bool) -> tuple | None:
     """The first of two changes for :func:`changed_twice` (the same for all the children of
     one position): ``(d, m, z, size)`` of the board edge ``edge`` in the network of the
     inverse ``known``: its potential difference, ``r`` (minus 1 for a deletion), the
@@ -481,7 +486,7 @@ def first_change(known, edge, contract: bool) -> tuple | None:
     return d, r, z, size
 
 
-def changed_twice(known, first: tuple, edge, contract: bool) -> float | None:
+def changed_twice(known: tuple, first: tuple, edge: tuple[int, int], contract: bool) -> float | None:
     """:func:`changed_once` for two edges changed, the first given by :func:`first_change`:
     with ``d`` their potential differences and ``r`` the resistances between their ends
     (terminals grounded), the conductance grows by ``d^T (S + r)^-1 d``, where ``S`` is 0
@@ -515,7 +520,7 @@ def changed_twice(known, first: tuple, edge, contract: bool) -> float | None:
     return None if _doubtful(found) else found
 
 
-def _sibling_star_mesh(pairs, vary, contract: bool) -> dict[Any, float]:
+def _sibling_star_mesh(pairs: Sequence[tuple[int, int]], vary: list[tuple[Any, int]], contract: bool) -> dict[Any, float]:
     """:func:`sibling_conductances` by the star-mesh transform: the edges that stay put are
     one network, and the vertices none of a group of changed edges touches are eliminated
     once for the whole group (halving the group each time, :func:`_halve`)."""
@@ -537,7 +542,7 @@ def _sibling_star_mesh(pairs, vary, contract: bool) -> dict[Any, float]:
     return out
 
 
-def _by_ends(edge):
+def _by_ends(edge: tuple[Any, int, int]) -> tuple[int, int]:
     """Order of changed edges in :func:`sibling_conductances`: by their higher end, then
     their lower one (neighbouring edges in one half: fewer vertices kept)."""
     _, i, j = edge
@@ -552,7 +557,8 @@ def _connect(weights: dict[int, dict[int, float]], i: int, j: int, c: float) -> 
     around[i] = around.get(i, 0.0) + c
 
 
-def _halve(weights, vary, contract, out) -> None:
+def _halve(weights: dict[int, dict[int, float]], vary: list[tuple[Any, int, int]], contract: bool,
+           out: dict[Any, float]) -> None:
     """:func:`sibling_conductances` of the network ``weights`` (changed in place), which
     holds every vertex an edge of ``vary = [(name, i, j), ...]`` touches, and every edge
     but those: for each half of ``vary``, the other half's edges go in and the vertices
@@ -583,7 +589,7 @@ def _halve(weights, vary, contract, out) -> None:
             _halve(network, mine, contract, out)
 
 
-def _changed(weights, i, j, contract) -> float:
+def _changed(weights: dict[int, dict[int, float]], i: int, j: int, contract: bool) -> float:
     """The conductance between 0 and 1 of the network ``weights`` on the vertices 0, 1, i
     and j at most, with an edge i-j added contracted (``contract``) or not at all: the
     star-mesh transform written out."""
@@ -615,7 +621,7 @@ def _changed(weights, i, j, contract) -> float:
     return w01 + c * d / (c + d) if c and d else w01
 
 
-def log_conductance(pairs, source, sink) -> int | None:
+def log_conductance(pairs: Sequence[tuple[int, int]], source: int, sink: int) -> int | None:
     """``round(300 ln(conductance))`` of the multigraph ``pairs``, the same for every
     numbering of its vertices; None when no path joins source and sink.
 
@@ -628,7 +634,7 @@ def log_conductance(pairs, source, sink) -> int | None:
     return rounded_log(conductance(pairs, source, sink), lambda: pairs, source, sink)
 
 
-def rounded_log(flowing: float, pairs, source, sink) -> int | None:
+def rounded_log(flowing: float, pairs: Callable[[], Sequence[tuple[int, int]]], source: int, sink: int) -> int | None:
     """:func:`log_conductance` from the float conductance ``flowing``; ``pairs()`` gives
     the multigraph when the exact value is needed."""
     if not flowing:
@@ -639,7 +645,7 @@ def rounded_log(flowing: float, pairs, source, sink) -> int | None:
     return round(x)
 
 
-def exact_conductance(pairs, source, sink) -> Fraction:
+def exact_conductance(pairs: Sequence[tuple[int, int]], source: int, sink: int) -> Fraction:
     """The conductance as an exact fraction: the inverse of the sink's potential when one
     unit of current enters at the sink and the source is grounded (Gaussian elimination on
     the Laplacian of the source's component, in rationals).

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Sequence
+from typing import Any
 
 from ...game import WIN, Game, IllegalMove, Option, OptionError
 from .board import BOARDS, CUT, MAX_EDGES, MEMO_LIMIT, SEED_EDGES, SEED_LAYOUT, SHORT, Board, edge_bits, hops
@@ -98,7 +100,7 @@ class Rules(Game):
         self._conductance_memo: dict[tuple[int, int], int | None] = {}
         self._code_memo: dict[tuple[int, int], tuple] = {}  # (closure, relevant) -> key code
         self._choices_memo: dict[tuple[int, int], list] = {}
-        self._last_graph: tuple = (None, None)
+        self._last_graph: tuple[tuple | None, Contracted | None] = (None, None)
         self._siblings: tuple = (None, None, None, None)  # (coloured, cut, contract, flows or a bit): _sibling_flow
         self._numbered: tuple = (None, None, None, None)  # (closure, relevant, names, pairs) the last key numbered
         # (coloured, cut, relevant, link) of the last position played from; the link: the
@@ -203,7 +205,7 @@ class Rules(Game):
         known = self._ends_memo[coloured] = (tuple(ends), adjacent)
         return known
 
-    def contracted(self, state) -> Contracted:
+    def contracted(self, state: Any) -> Contracted:
         """The contracted board of a live position (see :class:`Contracted`)."""
         return self._contracted(self._facts(state[0], state[1]))
 
@@ -211,7 +213,7 @@ class Rules(Game):
         """:meth:`contracted` from the position's :meth:`_facts`."""
         _, closure, relevant, label, bridge, _, ends = facts
         last = self._last_graph  # one read: another thread may replace it meanwhile
-        if last[0] == (closure, relevant):  # the search asks key, moves, order in a row
+        if last[0] == (closure, relevant) and last[1] is not None:  # the search asks key, moves, order in a row
             return last[1]
         numbered = self._numbered  # (the key numbered these edges just before, mostly)
         # (the position's ends: its relevant edges among them, no pass over every edge)
@@ -241,17 +243,18 @@ class Rules(Game):
     def start(self):
         return (0, 0, self.first)
 
-    def to_move(self, state):
+    def to_move(self, state: Any):
         return state[2]
 
-    def status(self, state):
+    def status(self, state: Any) -> int | None:
         # Who has won needs no blocks: the terminals' components, and whether undeleted edges
         # still join them (memoised on the cut set alone). Leaves of a depth-limited search
         # ask only this and evaluate().
         coloured, cut = state[0], state[1]
         facts = self._facts_memo.get((coloured, cut))
         if facts is not None:
-            return facts[0]
+            status: int | None = facts[0]
+            return status
         label = self._components(coloured)[1]
         if label[self.s] == label[self.t]:
             return SHORT
@@ -279,13 +282,13 @@ class Rules(Game):
         self._open_memo[cut] = joined
         return joined
 
-    def moves(self, state):
+    def moves(self, state: Any):
         coloured, cut, _ = state
         if self._facts(coloured, cut)[0] is not None:
             return []
         return edge_bits(self.all_edges & ~(coloured | cut))
 
-    def search_moves(self, state):
+    def search_moves(self, state: Any):
         # A forced move alone, else one relevant edge per class: the others are passes or
         # the same move renamed (see the module docstring and Contracted).
         facts = self._facts(state[0], state[1])
@@ -295,7 +298,7 @@ class Rules(Game):
         move = forced[state[2]]
         return [move] if move is not None else list(choices)
 
-    def play(self, state, move):
+    def play(self, state: Any, move: Any):
         coloured, cut, side = state
         parent = self._parent
         if parent[0] != coloured or parent[1] != cut:
@@ -327,7 +330,7 @@ class Rules(Game):
         facts = self._facts_memo.get((coloured, cut))
         return (coloured, cut, self.all_edges if facts is None else facts[2], ancestor)
 
-    def key(self, state):
+    def key(self, state: Any):
         """The contracted board up to renaming its vertices (and swapping the terminals: the
         game is symmetric in them), with the side to move."""
         facts = self._facts(state[0], state[1])  # (the search keys live positions mostly)
@@ -377,7 +380,7 @@ class Rules(Game):
         self._code_memo[closure, relevant] = code
         return code
 
-    def solved(self, state):
+    def solved(self, state: Any):
         """The endgame rules (:meth:`Game.solved`): the exact value of a position in play
         whose end is at most three plies away and plain on its contracted board.
 
@@ -449,7 +452,7 @@ class Rules(Game):
                 return 3 - WIN
         return None
 
-    def soonest_win(self, state, seat):
+    def soonest_win(self, state: Any, seat):
         """How soon a side could win at the earliest (:meth:`Game.soonest_win`), for
         mate-distance cuts: Short colours one edge a move, so needs at least as many moves
         as a shortest start-goal path of the contracted board has edges (a deletion never
@@ -470,7 +473,7 @@ class Rules(Game):
         moves = distances_from(graph.near, 0, 1)[1] if seat == SHORT else graph.flow()[0]
         return 2 * moves - (state[2] == seat)
 
-    def order(self, state, moves):
+    def order(self, state: Any, moves):
         """Edges carrying the most current first, when the terminals are held at different
         voltages (see :meth:`Contracted.ranked`): both sides care most about those."""
         facts = self._facts(state[0], state[1])
@@ -491,10 +494,10 @@ class Rules(Game):
         return front
 
     # ----- notation and presentation ---------------------------------------------------------
-    def notation(self, state, move):
+    def notation(self, state: Any, move: Any):
         return self.edge_names[move]
 
-    def parse_move(self, state, text):
+    def parse_move(self, state: Any, text):
         if not isinstance(text, str):
             raise IllegalMove(f"a move must be an edge like {self.edge_names[0]!r}, got {text!r}")
         ends = [part.strip() for part in text.split("-")]
@@ -516,13 +519,13 @@ class Rules(Game):
             raise IllegalMove(f"move {text!r}: edge {self.edge_names[e]} is already cut")
         return e
 
-    def winning_path(self, state) -> list[str] | None:
+    def winning_path(self, state: Any) -> list[str] | None:
         """The vertices of Short's coloured start-goal path, once Short has won."""
         if self.status(state) != SHORT:
             return None
         return [self.vertices[v] for v in self._path(state[0])]
 
-    def winning_cut(self, state) -> list[str] | None:
+    def winning_cut(self, state: Any) -> list[str] | None:
         """The deleted edges that separate the terminals, once Cut has won: every cut edge
         leaving the part of the board still joined to the start."""
         if self.status(state) != CUT:
@@ -548,24 +551,27 @@ class Rules(Game):
         """Vertices of a shortest start-goal path through the edges of ``mask``."""
         parent = self._reach(mask)
         path = [self.t]
-        while parent[path[-1]] is not None:
-            path.append(parent[path[-1]])
+        while (step := parent[path[-1]]) is not None:
+            path.append(step)
         return path[::-1]
 
-    def explain(self, state):
+    def explain(self, state: Any):
         status = self.status(state)
         s, t = self.vertices[self.s], self.vertices[self.t]
         if status is None:
             return f"the game is on: {self.to_move_name(state)} to move"
         if status == SHORT:
-            return f"Short joined {s} and {t} with the coloured path {'-'.join(self.winning_path(state))}"
+            path = self.winning_path(state)
+            assert path is not None  # (Short has won)
+            return f"Short joined {s} and {t} with the coloured path {'-'.join(path)}"
         cut = self.winning_cut(state)
+        assert cut is not None  # (Cut has won)
         listed = cut[0] if len(cut) == 1 else ", ".join(cut[:-1]) + " and " + cut[-1]
         return f"Cut separated {s} from {t} by cutting {listed}"
 
-    def board(self, state, seat=None):
+    def board(self, state: Any, seat=None):
         coloured, cut, _ = state
-        out = {
+        out: dict[str, Any] = {
             "vertices": list(self.vertices),
             "edges": list(self.edge_names),
             "coloured": [self.edge_names[e] for e in edge_bits(coloured)],
@@ -588,7 +594,7 @@ class Rules(Game):
         with the start on the left and the goal on the right (computed once)."""
         if self._layout is None:
             if self._fixed_layout is not None:
-                points = [self._fixed_layout[name] for name in self.vertices]
+                points: Sequence[Sequence[float]] = [self._fixed_layout[name] for name in self.vertices]
             else:
                 points = spring_layout(len(self.vertices), self.edges, self.s, self.t)
             self._layout = {name: [round(x, 3), round(y, 3)] for name, (x, y) in zip(self.vertices, points)}

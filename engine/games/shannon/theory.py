@@ -5,13 +5,14 @@ start-goal edge is added. Decided with a matroid partition into two forests."""
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from typing import Any
 
 from .board import CUT, FINISHED, SHORT
 from .rules import Rules
 
 
-def spans_twice(pairs, a, b) -> bool:
+def spans_twice(pairs: Sequence[tuple[int, int]], a: int, b: int) -> bool:
     """True when the multigraph with edges ``pairs`` has a subgraph holding ``a`` and ``b``
     with two edge-disjoint spanning trees (Lehman's *positive* subgraph).
 
@@ -26,7 +27,7 @@ def spans_twice(pairs, a, b) -> bool:
     return _partition(pairs, a, b)[1] is not None
 
 
-def two_trees(pairs, a, b) -> tuple[list[int], list[int]] | None:
+def two_trees(pairs: Sequence[tuple[int, int]], a: int, b: int) -> tuple[list[int], list[int]] | None:
     """Lehman's certificate: two edge-disjoint spanning trees (as positions in ``pairs``) of
     one subgraph holding ``a`` and ``b``, or None when there is no such subgraph.
 
@@ -60,7 +61,7 @@ def two_trees(pairs, a, b) -> tuple[list[int], list[int]] | None:
     return first, second
 
 
-def _tree_path(ends, forest, x, y) -> list[int] | None:
+def _tree_path(ends: Sequence[tuple[int, int]], forest: dict[int, set[int]], x: int, y: int) -> list[int] | None:
     """Edge ids (into ``ends``) on the x-y path in ``forest``, or None when x and y are not joined."""
     parent: dict[Any, Any] = {x: None}
     queue = [x]
@@ -82,7 +83,7 @@ def _tree_path(ends, forest, x, y) -> list[int] | None:
     return None
 
 
-def _partition(pairs, a, b) -> tuple[list[int | None], set[int] | None]:
+def _partition(pairs: Sequence[tuple[int, int]], a: int, b: int) -> tuple[list[int | None], set[int] | None]:
     """A largest union of two forests of ``pairs`` (``where[e]``: the forest holding edge e,
     or None), and the edges labelled by the failed attempt to add an extra edge a-b (None
     when it fits: then no subgraph holding a and b is spanned twice)."""
@@ -90,15 +91,16 @@ def _partition(pairs, a, b) -> tuple[list[int | None], set[int] | None]:
     where: list[int | None] = [None] * len(ends)  # forest holding each edge
     forests: tuple[dict, dict] = ({}, {})  # vertex -> set of edge ids, per forest
 
-    def move(e, target):
-        if where[e] is not None:
+    def move(e: int, target: int) -> None:
+        held = where[e]
+        if held is not None:
             for v in ends[e]:
-                forests[where[e]][v].discard(e)
+                forests[held][v].discard(e)
         for v in ends[e]:
             forests[target].setdefault(v, set()).add(e)
         where[e] = target
 
-    def insert(x) -> dict | None:
+    def insert(x: int) -> dict | None:
         """None when x joined a forest, else the labels of the failed search."""
         if ends[x][0] == ends[x][1]:
             return {x: None}  # a loop is in no forest
@@ -131,7 +133,7 @@ def _partition(pairs, a, b) -> tuple[list[int | None], set[int] | None]:
 class Theory(Rules):
     """What Lehman's theorem says about a position, and the evaluation it gives."""
 
-    def evaluate_lehman(self, state):
+    def evaluate_lehman(self, state: Any) -> float:
         """Lehman's verdict as a heuristic: +-50,000 for the side the theorem says wins,
         nudged towards the quickest finish (Short: fewest colourings left; Cut: fewest
         edge-disjoint paths left). Depth 1 with it plays perfectly."""
@@ -143,7 +145,7 @@ class Theory(Rules):
             return 50_000 - 100 * distance
         return -50_000 + 100 * paths
 
-    def theoretical_winner(self, state) -> int:
+    def theoretical_winner(self, state: Any) -> int:
         """The seat that wins with perfect play from ``state``, by Lehman's theorem: no
         search, a matroid partition of the contracted board (see :func:`spans_twice`)."""
         status = self.status(state)
@@ -155,7 +157,7 @@ class Theory(Rules):
             pairs.append((graph.source, graph.sink))
         return SHORT if spans_twice(pairs, graph.source, graph.sink) else CUT
 
-    def theory(self, state) -> dict:
+    def theory(self, state: Any) -> dict:
         """Lehman's theorem for ``state``: who wins, every winning move, and the proof when
         Short wins -- two edge-disjoint spanning trees (``trees``, edges in notation) of a
         subgraph of the contracted board holding both terminals. When Short is to move the
