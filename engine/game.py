@@ -271,7 +271,7 @@ class Game(ABC):
             final = after
         return final
 
-    def replay_steps(self, moves: Iterable[str], state=None, *,
+    def replay_steps(self, moves: Iterable[str], state: Any = None, *,
                      check_end: bool = False) -> Iterator[tuple[Any, Any, Any]]:
         """Play notation moves from ``state`` (default: the start), yielding ``(position
         before, move, position after)`` for each: the one replay every caller shares (the
