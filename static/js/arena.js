@@ -1,8 +1,9 @@
 /* The arena page: the seeds' presets, custom runs, background jobs with progress and cancel,
  * and every run's results (kept by the server) as a table and charts, exportable as JSON/CSV. */
 "use strict";
+import { Teach } from "./teach-common.js";
 (function () {
-  const T = window.Teach;
+  const T = Teach;
   const { el } = T;
   const data = JSON.parse(document.getElementById("arena-data").textContent).presets;
   const presets = Object.fromEntries(data.presets.map((p) => [p.name, p]));

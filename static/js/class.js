@@ -3,6 +3,7 @@
  * CSV, and "Challenge the class" with live answer counts and the engine's verdict. The
  * teacher's token is the one the lobby kept (localStorage "arcade.class.<id>"). */
 "use strict";
+import { ArcadeClass } from "./classroom-common.js";
 (function () {
   const { api, drawBoard, challengeState, moveWords, statusText, verdictTable, el, cap } = ArcadeClass;
   const $ = (id) => document.querySelector(`[data-testid="${id}"]`);

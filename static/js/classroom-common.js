@@ -1,7 +1,8 @@
 /* Shared by the class pages (join, dashboard, projector): the JSON API, boards drawn by each
  * game's own view (ArcadeViews), status lines, moves in words and the challenge's verdict. */
 "use strict";
-window.ArcadeClass = (function () {
+import { ArcadeViews } from "./views.js";
+export const ArcadeClass = (function () {
   const { cap } = ArcadeViews;
   const { el } = ArcadeViews;
 

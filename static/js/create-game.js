@@ -2,7 +2,7 @@
  * POST /api/games, keep what only the creator gets (the manage token, the other seats' invite
  * links), then open the game holding the first human seat, or as a spectator. */
 "use strict";
-window.ArcadeCreate = {
+export const ArcadeCreate = {
   /** POST `body`; resolves to {ok: true, data} or {ok: false, error: "message for people"}. */
   async create(body) {
     let res, data;

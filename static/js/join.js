@@ -2,6 +2,7 @@
  * (one tap), answer the teacher's challenges. The browser keeps the student's token
  * (localStorage "arcade.student"), so a reload comes back to the same student and games. */
 "use strict";
+import { ArcadeClass } from "./classroom-common.js";
 (function () {
   const { api, drawBoard, challengeState, moveWords, moveText, statusText, verdictTable } = ArcadeClass;
   const $ = (id) => document.querySelector(`[data-testid="${id}"]`);

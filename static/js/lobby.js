@@ -1,6 +1,10 @@
 /* The lobby: the form is built from the engine's options schema (the catalog), so every game
  * option, bound and default shown here is the one the engine checks. */
 "use strict";
+import { ArcadeViews } from "./views.js";
+import { ArcadeCreate } from "./create-game.js";
+/** The lobby's form, for the teacher's class form (teach-class.js): set once this module has run. */
+export let ArcadeLobby;
 (function () {
   const { cap } = ArcadeViews;
   const catalog = JSON.parse(document.getElementById("catalog-data").textContent);
@@ -155,7 +159,7 @@
   }
 
   // The lobby's choice of game and options, for the other forms of the page (Teach a class).
-  window.ArcadeLobby = { collect, levels: LEVELS.map((n) => [String(n), `${ArcadeViews.LEVEL_NAMES[n]} (${n})`]) };
+  ArcadeLobby = { collect, levels: LEVELS.map((n) => [String(n), `${ArcadeViews.LEVEL_NAMES[n]} (${n})`]) };
 
   form.addEventListener("submit", async (e) => {
     e.preventDefault();

@@ -7,8 +7,10 @@
  * mean result of the first k simulations. Hooks: [data-testid=mcts-tree]; each node carries
  * data-node (its moves from the root, space-separated; "" for the root). */
 "use strict";
+import { ArcadeViews } from "./views.js";
+import { Teach } from "./teach-common.js";
 (function () {
-  const T = window.Teach;
+  const T = Teach;
   const { el } = ArcadeViews;
   const page = document.querySelector(".tree-root");
   const data = JSON.parse(document.getElementById("teach-data").textContent);

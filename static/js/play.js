@@ -1,6 +1,7 @@
 /* A game's page: joins the game over Socket.IO, renders every pushed state through the
  * game's view, and shows status, seats, the AI's search statistics, the move list and hints. */
 "use strict";
+import { ArcadeViews } from "./views.js";
 (function () {
   const { cap, fmt } = ArcadeViews;
   const { el } = ArcadeViews;

@@ -1,6 +1,8 @@
 /* One student's game for a projector: the board large, whose turn, the moves and the last
  * AI search, live (a spectator of the game); the search tree one click away. */
 "use strict";
+import { ArcadeClass } from "./classroom-common.js";
+import { fmt } from "./views.js";
 (function () {
   const { drawBoard, statusText } = ArcadeClass;
   const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
@@ -16,7 +18,7 @@
     const stats = state.ai && state.ai.last_stats;
     $("ai-stats").textContent = !stats ? "No AI search yet"
       : !stats.nodes ? `The AI's last move (${stats.move}) needed no search`
-      : `Last AI search: ${stats.score_text} at depth ${stats.depth}, ${Number(stats.nodes).toLocaleString("en")} positions`;
+      : `Last AI search: ${stats.score_text} at depth ${stats.depth}, ${fmt(stats.nodes)} positions`;
   });
   socket.on("error", (msg) => { $("status").textContent = msg.message; });
 })();

@@ -2,6 +2,8 @@
  * own view (GET /api/games/<id>/position?ply=N), the search behind every AI move, the record
  * as a file, and "Continue from here": a new game from the position shown. */
 "use strict";
+import { ArcadeViews } from "./views.js";
+import { ArcadeCreate } from "./create-game.js";
 (function () {
   const { cap, fmt } = ArcadeViews;
   const { el } = ArcadeViews;

@@ -2,6 +2,7 @@
  * the computer at one of the lobby's levels. The teacher's token stays in this browser
  * (localStorage "arcade.class.<id>"), as the lobby keeps a game's manage token. */
 "use strict";
+import { ArcadeLobby } from "./lobby.js";
 (function () {
   const catalog = JSON.parse(document.getElementById("catalog-data").textContent);
   const form = document.querySelector('[data-testid="teach-class"]');

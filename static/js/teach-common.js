@@ -1,7 +1,8 @@
 /* Shared by the teaching pages: how values and windows are written, numbers, bar charts and
  * downloads. Values in traces are seat 0's (MAX's); proved results are ±(1,000,000 − plies). */
 "use strict";
-window.Teach = (function () {
+import { ArcadeViews } from "./views.js";
+export const Teach = (function () {
   const { cap, fmt } = ArcadeViews;
   const { el, svg } = ArcadeViews;
   const WIN = 1000000;

@@ -2,8 +2,9 @@
  * search tree, Compare the ladder of algorithms on it, overlay the game's theory, and follow the
  * AI's score through the game. Follows the game through play.js's "arcade:state" event. */
 "use strict";
+import { Teach } from "./teach-common.js";
 (function () {
-  const T = window.Teach;
+  const T = Teach;
   const { el, svg } = T;
   const playRoot = document.querySelector(".play");
   if (!playRoot) return;

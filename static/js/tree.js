@@ -6,8 +6,10 @@
  * Hooks: the tree is [data-testid=search-tree]; every drawn node carries data-node (its id in
  * the trace), a pruned stub also data-pruned (how many siblings were never searched). */
 "use strict";
+import { ArcadeViews } from "./views.js";
+import { Teach } from "./teach-common.js";
 (function () {
-  const T = window.Teach;
+  const T = Teach;
   const { el, svg } = T;
   const data = JSON.parse(document.getElementById("teach-data").textContent);
   const root = document.querySelector(".tree-root");

@@ -19,7 +19,7 @@
  * Every clickable move must carry data-move="<notation>" and call ctx.play(move) on click.
  */
 "use strict";
-window.ArcadeViews = (function () {
+export const ArcadeViews = (function () {
   const views = {};
   const SVG = "http://www.w3.org/2000/svg";
 
@@ -258,3 +258,6 @@ window.ArcadeViews = (function () {
     el, svg, moveTarget, verdictWords, lineTargets, band, distanceToSegment, sleep,
   };
 })();
+
+/** The same helpers one by one, for a module that imports only what it uses. */
+export const { cap, fmt, agentWords, sideWords, LEVEL_NAMES, moveWords, el, svg, moveTarget, verdictWords, lineTargets, band, distanceToSegment, sleep } = ArcadeViews;

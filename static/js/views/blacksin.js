@@ -12,6 +12,7 @@
  * fading. The real table is always drawn first; animations only move or add copies on it,
  * and they resume where they were when the page re-renders the same position. */
 "use strict";
+import { ArcadeViews } from "../views.js";
 (function () {
   const { cap } = ArcadeViews;
   const { el, moveTarget } = ArcadeViews;

@@ -7,6 +7,7 @@
  * an overlay of copies on top of it that is removed when it ends, so whatever arrives
  * mid-animation the page ends on the real board. */
 "use strict";
+import { ArcadeViews } from "../views.js";
 (function () {
   const { el, moveTarget, sleep } = ArcadeViews;
 

@@ -1,5 +1,6 @@
 /* Nim: piles of sticks. Clicking a stick takes it and every stick to its right. */
 "use strict";
+import { ArcadeViews } from "../views.js";
 (function () {
   const { el, moveTarget } = ArcadeViews;
 

@@ -4,6 +4,7 @@
  * the move would do for the side to move; the hint glows; the finished game shows Short's
  * path or Cut's cut set. Bridg-It boards draw S and T as the grid's left and right sides. */
 "use strict";
+import { ArcadeViews } from "../views.js";
 (function () {
   const { cap } = ArcadeViews;
   const { el, svg, moveTarget, lineTargets, band, distanceToSegment } = ArcadeViews;

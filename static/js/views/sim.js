@@ -3,6 +3,7 @@
  * mover's own triangle are dashed with a warning sign; the finished game fills the losing
  * triangle. */
 "use strict";
+import { ArcadeViews } from "../views.js";
 (function () {
   const { cap } = ArcadeViews;
   const { el, svg, moveTarget, lineTargets, band } = ArcadeViews;
