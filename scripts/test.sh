@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Set up (if needed) and run every check: ruff (lint), mypy (types), then every test: engine,
-# server, and Chromium end to end, in two processes (pytest-xdist -n 2: one per core). Extra
-# arguments go to pytest (e.g. -k nim, -m "not e2e", or -n 0 for one process, see README "Tests").
+# server, and Chromium end to end. Extra arguments go to pytest (e.g. -k nim, -m "not e2e", or -n 2:
+# pytest-xdist, two test processes; serial by default, see README "Tests").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh --test
 .venv/bin/ruff check --quiet .
 .venv/bin/mypy --no-error-summary
-exec .venv/bin/python -m pytest -n 2 "$@"
+exec .venv/bin/python -m pytest "$@"
