@@ -9,6 +9,7 @@ import time
 import pytest
 from werkzeug.serving import make_server
 
+from tests.helpers import SUMMARY
 from webapp import create_app
 
 # Searches run in threads here (AI_PROCESSES=0) so tests can patch the engine in-process;
@@ -126,3 +127,20 @@ def pytest_collection_modifyitems(config, items):
     if len(kept) != len(items):
         config.hook.pytest_deselected(items=[item for item in items if item not in kept])
         items[:] = kept
+
+
+def pytest_sessionfinish(session):
+    """In a pytest-xdist worker: hand the summary's lines to the controller."""
+    if hasattr(session.config, "workeroutput"):
+        session.config.workeroutput["summary"] = session.config.stash.get(SUMMARY, [])
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """In pytest-xdist's controller: gather a worker's summary lines (an xdist hook; a no-op when serial)."""
+    node.config.stash.setdefault(SUMMARY, []).extend(getattr(node, "workeroutput", {}).get("summary", []))
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    for line in config.stash.get(SUMMARY, []):
+        terminalreporter.write_line(line)

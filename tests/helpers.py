@@ -6,9 +6,14 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+import pytest
 import requests
 
 T = TypeVar("T")
+
+#: lines a test leaves for the run's summary (the walk-through's time per AI move); under
+#: pytest-xdist each worker hands its lines to the controller, which prints them (tests/conftest.py)
+SUMMARY = pytest.StashKey[list]()
 
 
 def eventually(read: Callable[[], T], until: Callable[[T], object] = bool, timeout: float = 15.0,

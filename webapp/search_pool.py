@@ -116,7 +116,7 @@ class Task:
     refusable: bool = False  # a request (hint, teaching tool) refused when its client has too much queued
     cancel_sent: bool = False
     overdue: bool = False  # overran its cap: cancelled, and killed if it does not stop
-    memory_checked: float = 0.0  # monotonic time its worker's memory was last read (SearchPool._check_memory)
+    memory_checked: float = 0.0  # when its worker's memory was last read, or its search started (_check_memory)
 
     @property
     def user(self) -> str:
@@ -245,6 +245,7 @@ class _Worker:
                     return task.finish(error=PoolClosed("the search pool is shut down"))
                 task.worker, task.started, task.cancel_sent, task.overdue = self, time.monotonic(), False, False
                 task.hurried, task.deepest = False, 0
+                task.memory_checked = task.started  # first read a second in: a short search is never stopped
                 self.task = task
             if task.cancel.is_set() and task.droppable:
                 return self._finish(task, error=SearchCancelled("cancelled before it started"))

@@ -7,9 +7,6 @@ import shutil
 
 import pytest
 
-#: lines an e2e test leaves for the run's summary (the walk-through's time per AI move)
-SUMMARY = pytest.StashKey[list]()
-
 
 def chromium_path() -> str:
     for candidate in (os.environ.get("ARCADE_CHROMIUM"), shutil.which("chromium"),
@@ -39,8 +36,3 @@ def pytest_collection_modifyitems(items):
         if "/e2e/" in str(item.fspath):
             item.add_marker(pytest.mark.e2e)
 
-
-
-def pytest_terminal_summary(terminalreporter, config):
-    for line in config.stash.get(SUMMARY, []):
-        terminalreporter.write_line(line)

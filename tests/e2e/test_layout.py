@@ -76,7 +76,8 @@ def test_play_pages_fit_and_read(phone: Page, base_url, game):
     ("nim", {}, ("board",)),
     ("cantris", {"board": "8x4"}, ("cantris-grid", "cantris-turn", "cantris-score-0", "cantris-score-1")),
 ])
-def test_a_players_buttons_share_the_first_screen_with_the_board(phone: Page, base_url, game, options, needed):
+def test_a_players_buttons_share_the_first_screen_with_the_board(phone: Page, base_url, game, options, needed,
+                                                                 tmp_path):
     """On a phone the board, whose turn and the Hint and Restart buttons are all on the first
     screen, with no scrolling."""
     created = requests.post(f"{base_url}/api/games", json={
@@ -91,4 +92,4 @@ def test_a_players_buttons_share_the_first_screen_with_the_board(phone: Page, ba
     for testid in (*needed, "status"):  # and nothing of the board under the buttons
         box = phone.get_by_test_id(testid).bounding_box()
         assert box and box["y"] >= 0 and box["y"] + box["height"] <= buttons_top, f"{game}: {testid} at {box}"
-    phone.screenshot(path=f"/tmp/ux2-{game}-{phone.viewport_size['width']}.png")
+    phone.screenshot(path=tmp_path / f"ux2-{game}-{phone.viewport_size['width']}.png")  # each test's own folder

@@ -25,7 +25,7 @@ from playwright.sync_api import Page, expect
 from svg_lines import line_point
 from test_a11y import serious_violations
 
-from conftest import SUMMARY
+from tests.helpers import SUMMARY
 
 #: (id, game, lobby options, level, screen)
 CASES = [
