@@ -8,6 +8,7 @@
 "use strict";
 import { ArcadeViews } from "./views.js";
 import { Teach } from "./teach-common.js";
+import { computeLayout, makeEdge, makeNode, makeStub } from "./tree/layout.js";
 import { makeWords } from "./tree/words.js";
 (function () {
   const T = Teach;
@@ -22,12 +23,6 @@ import { makeWords } from "./tree/words.js";
   const form = $("tree-controls");
   const treeBox = $("search-tree");
 
-  // Node geometry (SVG units) and the two layouts.
-  const W = 116, H = 62, PAD = 30;
-  const GEOM = {
-    down: { gx: 20, gy: 70 },
-    side: { gx: 96, gy: 16 },
-  };
 
   let trace = null;      // the JSON the server sent (the root node plus totals)
   let traceText = "";    // ... as text, for the download
@@ -42,7 +37,8 @@ import { makeWords } from "./tree/words.js";
   let current = null;
   // what the words read of the search drawn (its words are in tree/words.js)
   const view = { get trace() { return trace; }, get pv() { return pv; }, sides, get truthOn() { return truth.on; } };
-  const { CUTS, windowOf, valueText, tooltip, pathOf, who, enterLines, exitLines } = makeWords(view);
+  const words = makeWords(view);
+  const { valueText, tooltip, pathOf, who, enterLines, exitLines } = words;
 
   // ----- controls ------------------------------------------------------------------------
   const controls = {
@@ -291,59 +287,20 @@ import { makeWords } from "./tree/words.js";
   }
 
   // ----- layout and drawing ------------------------------------------------------------------
-  function layoutMode(slots) {
-    const chosen = $("tree-layout").value;
-    if (chosen !== "auto") return chosen;
-    return slots <= 14 ? "down" : "side";
-  }
-
-  function computeLayout() {
-    let slot = 0;
-    const raw = new Map(); // key -> {s, d}
-    const stubs = [];
-    const place = (n, d) => {
-      const hasStubs = n.pruned || n.omitted;
-      if (!n.children.length && !hasStubs) { raw.set(String(n.id), { s: slot++, d }); return; }
-      const first = slot;
-      n.children.forEach((c) => place(c, d + 1));
-      if (n.omitted) { const key = `${n.id}o`; stubs.push({ key, parent: n, kind: "omitted", count: n.omitted }); raw.set(key, { s: slot++, d: d + 1 }); }
-      if (n.pruned) { const key = `${n.id}p`; stubs.push({ key, parent: n, kind: "pruned", count: n.pruned }); raw.set(key, { s: slot++, d: d + 1 }); }
-      raw.set(String(n.id), { s: (first + slot - 1) / 2, first, d });
-    };
-    place(trace, 0);
-    const mode = layoutMode(slot);
-    // room for the longest move label (15px monospace: about 9.2px a character)
-    const longest = Math.max(0, ...byId.filter(Boolean).map((n) => edgeLabel(n).length));
-    const label = longest * 9.2 + 24;
-    const g = mode === "side" ? { ...GEOM.side, gx: Math.max(GEOM.side.gx, label) }
-      : { ...GEOM.down, gx: Math.max(GEOM.down.gx, label - W) };
-    const pos = new Map();
-    let maxD = 0;
-    for (const [key, r] of raw) {
-      // top-down: a parent centred over its children; sideways: an outline, the parent on
-      // its first child's row, so the root stays at the top left however big the tree
-      const s = mode === "side" && r.first != null ? r.first : r.s;
-      const d = r.d;
-      maxD = Math.max(maxD, d);
-      pos.set(key, mode === "down"
-        ? { x: PAD + s * (W + g.gx), y: PAD + 16 + d * (H + g.gy) }
-        : { x: PAD + d * (W + g.gx), y: PAD + s * (H + g.gy) });
-    }
-    const width = mode === "down" ? PAD * 2 + slot * (W + g.gx) : PAD * 2 + (maxD + 1) * (W + g.gx);
-    const height = mode === "down" ? PAD * 2 + 16 + (maxD + 1) * (H + g.gy) : PAD * 2 + slot * (H + g.gy);
-    return { mode, pos, stubs, width, height };
-  }
-
   function draw() {
-    geo = computeLayout();
+    geo = computeLayout(trace, byId, $("tree-layout").value);
     layers = { edges: svg("g", { class: "edges" }), nodes: svg("g", { class: "nodes" }) };
     const canvas = svg("svg", { class: `tree-svg mode-${geo.mode}`, viewBox: `0 0 ${geo.width} ${geo.height}`,
       role: "img", "aria-label": "search tree" }, layers.edges, layers.nodes);
     treeBox.replaceChildren(canvas);
     zoom();
     parts = new Map();
-    for (const n of byId) if (n) parts.set(String(n.id), { node: makeNode(n), edge: n._parent ? makeEdge(n._parent, n.id, n) : null });
-    for (const stub of geo.stubs) parts.set(stub.key, { node: makeStub(stub), edge: makeEdge(stub.parent, stub.key, null, stub.kind) });
+    for (const n of byId) {
+      if (n) parts.set(String(n.id), { node: makeNode(geo, n, words), edge: n._parent ? makeEdge(geo, n._parent, n.id, n) : null });
+    }
+    for (const stub of geo.stubs) {
+      parts.set(stub.key, { node: makeStub(geo, stub, trace.recorded), edge: makeEdge(geo, stub.parent, stub.key, null, stub.kind) });
+    }
   }
 
   function zoom() {
@@ -355,80 +312,6 @@ import { makeWords } from "./tree/words.js";
       : Number($("tree-zoom").value) / 100;
     canvas.setAttribute("width", Math.round(geo.width * z));
     canvas.setAttribute("height", Math.round(geo.height * z));
-  }
-
-  function anchor(key, end) {
-    const p = geo.pos.get(String(key));
-    if (geo.mode === "down") return end === "out" ? [p.x + W / 2, p.y + H] : [p.x + W / 2, p.y];
-    return end === "out" ? [p.x + W, p.y + H / 2] : [p.x, p.y + H / 2];
-  }
-
-  function makeEdge(parent, key, child, stubKind) {
-    const [x1, y1] = anchor(parent.id, "out");
-    const [x2, y2] = anchor(key, "in");
-    const d = geo.mode === "down"
-      ? `M${x1},${y1} C${x1},${(y1 + y2) / 2} ${x2},${(y1 + y2) / 2} ${x2},${y2}`
-      : `M${x1},${y1} C${(x1 + x2) / 2},${y1} ${(x1 + x2) / 2},${y2} ${x2},${y2}`;
-    const cls = ["edge", stubKind ? `edge-${stubKind}` : "", child && child.cutoff ? "edge-cut" : ""].join(" ");
-    const g = svg("g", { class: cls, dataset: { edge: String(key) } }, svg("path", { d }));
-    if (child && child.move != null) {
-      const [lx, ly, anchorText] = geo.mode === "down" ? [x2, y2 - 10, "middle"] : [x2 - 10, y2 - 8, "end"];
-      g.append(svg("text", { x: lx, y: ly, class: "edge-move", "text-anchor": anchorText, text: edgeLabel(child) }));
-    }
-    return g;
-  }
-
-  /** The label on the edge into a node: its move, and for a root move searched in passes the pass. */
-  function edgeLabel(n) {
-    return n.move == null ? "" : n.pass ? `${n.move} · pass ${n.pass}` : n.move;
-  }
-
-  function kindGlyph(kind) {
-    return { max: "▲", min: "▼", chance: "◆" }[kind] ?? "";
-  }
-
-  function makeNode(n) {
-    const p = geo.pos.get(String(n.id));
-    const kinds = ["tn", `k-${n.kind}`];
-    if (n.tt_hit) kinds.push("tt");
-    if (n.cutoff) kinds.push("cut");
-    if (n.id === 0) kinds.push("root");
-    const g = svg("g", { class: kinds.join(" "), transform: `translate(${p.x},${p.y})`,
-      dataset: { node: String(n.id), kind: n.kind } });
-    g.append(svg("rect", { class: "tn-box", width: W, height: H, rx: n.kind === "leaf" || n.kind === "terminal" ? 4 : 12 }));
-    const glyph = kindGlyph(n.kind);
-    if (glyph) g.append(svg("text", { class: "tn-glyph", x: 9, y: 19, text: glyph }));
-    g.append(svg("text", { class: "tn-value", x: W / 2, y: 35, "text-anchor": "middle", text: "?" }));
-    g.append(svg("text", { class: "tn-window", x: W / 2, y: 55, "text-anchor": "middle", text: windowOf(n) }));
-    if (n.tt_hit) {
-      g.append(svg("circle", { class: "tn-tt", cx: W - 4, cy: 4, r: 12 }),
-        svg("text", { class: "tn-tt-text", x: W - 4, y: 9, "text-anchor": "middle", text: "T" }));
-    }
-    if (n.cutoff) g.append(svg("text", { class: "tn-cut", x: W + 4, y: H + 4, text: "✂" }));
-    if (n.cut) g.append(svg("text", { class: "tn-cut-why", x: 24, y: 17, text: `✂ ${CUTS[n.cut].short}` }));
-    g.append(svg("title", { text: tooltip(n) }));
-    if (n.tt_hit) g.dataset.ttHit = "";
-    if (n.cutoff) g.dataset.cutoff = "";
-    if (n.cut) g.dataset.cut = n.cut;
-    if (n.pass) g.dataset.pass = String(n.pass);
-    g.dataset.bound = n.bound || "exact";
-    return g;
-  }
-
-  function makeStub(stub) {
-    const p = geo.pos.get(stub.key);
-    const pruned = stub.kind === "pruned";
-    const attrs = pruned ? { node: stub.key, pruned: String(stub.count) } : { stub: "omitted", omitted: String(stub.count) };
-    const g = svg("g", { class: `tn stub stub-${stub.kind}`, transform: `translate(${p.x},${p.y})`, dataset: attrs });
-    g.append(svg("rect", { class: "tn-box", width: W, height: H, rx: 12 }));
-    g.append(svg("text", { class: "stub-text", x: W / 2, y: 28, "text-anchor": "middle",
-      text: pruned ? `✂ ${stub.count} pruned` : `… ${stub.count} more` }));
-    g.append(svg("text", { class: "stub-sub", x: W / 2, y: 48, "text-anchor": "middle",
-      text: pruned ? "never searched" : "searched, not drawn" }));
-    g.append(svg("title", { text: pruned
-      ? `${stub.count} move(s) of this node were pruned: the cut-off made them irrelevant, so the search never looked at them.`
-      : `${stub.count} child node(s) were searched and counted but not drawn (the drawing stops at ${trace.recorded} nodes).` }));
-    return g;
   }
 
   // ----- playback ---------------------------------------------------------------------------
