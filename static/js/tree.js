@@ -8,6 +8,7 @@
 "use strict";
 import { ArcadeViews } from "./views.js";
 import { Teach } from "./teach-common.js";
+import { Playback } from "./tree/playback.js";
 import { computeLayout, makeEdge, makeNode, makeStub } from "./tree/layout.js";
 import { makeWords } from "./tree/words.js";
 (function () {
@@ -27,9 +28,6 @@ import { makeWords } from "./tree/words.js";
   let trace = null;      // the JSON the server sent (the root node plus totals)
   let traceText = "";    // ... as text, for the download
   let byId = [];         // recorded nodes by id
-  let events = [];       // [{type: "enter" | "exit", node}] in the search's order
-  let step = 0;          // events applied so far
-  let timer = null;
   let pv = new Set();    // ids on the principal variation
   let geo = null;        // layout: {mode, pos: Map(key -> {x, y}), width, height}
   let parts = new Map(); // key -> {node: <g>, edge: <g>}
@@ -129,7 +127,7 @@ import { makeWords } from "./tree/words.js";
           break;
         }
         body = next;
-        if (!timer) draw_(body, url, ply);  // (not while the tree is being played back)
+        if (!playback.playing) draw_(body, url, ply);  // (not while the tree is being played back)
         else break;
       }
       if (body.deepening.finished) deepeningNote(null);
@@ -174,8 +172,8 @@ import { makeWords } from "./tree/words.js";
   function depthWords(d) { return d ? `depth ${d}` : "to the end of the game"; }
 
   function clearTree() {
-    pause();
-    trace = null; byId = []; events = []; step = 0; parts = new Map(); pv = new Set(); current = null;
+    playback.load([]);
+    trace = null; byId = []; parts = new Map(); pv = new Set(); current = null;
     treeBox.replaceChildren();
     $("tree-step-count").textContent = "–";
     $("tree-download").hidden = true;
@@ -187,6 +185,7 @@ import { makeWords } from "./tree/words.js";
     clearTree();
     trace = json;
     traceText = text;
+    const events = []; // {type: "enter" | "exit", node} in the search's order
     const walk = (n, parent, depth) => {
       n._parent = parent;
       n._depth = depth;
@@ -196,6 +195,7 @@ import { makeWords } from "./tree/words.js";
       events.push({ type: "exit", node: n });
     };
     walk(json, null, 0);
+    playback.load(events);
     // the principal variation: the result's line, followed through the drawn tree
     let n = json;
     pv.add(n.id);
@@ -217,7 +217,7 @@ import { makeWords } from "./tree/words.js";
     const api = $("tree-json-url");
     api.href = url;
     api.hidden = false;
-    goTo(1);
+    playback.goTo(1);
     if (truth.on) loadTruth();
   }
 
@@ -370,32 +370,24 @@ import { makeWords } from "./tree/words.js";
     if (n.id === 0) showPV(false);
   }
 
-  function goTo(k, { scroll = true } = {}) {
-    k = Math.max(0, Math.min(events.length, k));
-    if (k < step && step - k <= 200) {
-      while (step > k) unapply(events[--step]);
-    } else if (k < step) {
-      // rebuild from nothing: cheap enough (a few thousand DOM operations at most)
-      layers.edges.replaceChildren();
-      layers.nodes.replaceChildren();
-      for (const p of parts.values()) {
-        p.node.classList.remove("done", "pv", "current", "entering", "leaving");
-        const v = p.node.querySelector(".tn-value");
-        if (v) v.textContent = "?";
-        if (p.edge) p.edge.classList.remove("pv");
-      }
-      step = 0;
+  /** Back to nothing applied: every drawn part detached and blank. */
+  function reset() {
+    layers.edges.replaceChildren();
+    layers.nodes.replaceChildren();
+    for (const p of parts.values()) {
+      p.node.classList.remove("done", "pv", "current", "entering", "leaving");
+      const v = p.node.querySelector(".tn-value");
+      if (v) v.textContent = "?";
+      if (p.edge) p.edge.classList.remove("pv");
     }
-    while (step < k) apply(events[step++]);
-    highlight(scroll);
   }
 
   function highlight(scroll) {
     if (current) current.classList.remove("current", "entering", "leaving");
     current = null;
-    $("tree-step-count").textContent = `step ${step} / ${events.length}`;
-    if (!step) { $("tree-narration").textContent = "Press Step (→) or Play (space)."; return; }
-    const ev = events[step - 1];
+    $("tree-step-count").textContent = `step ${playback.step} / ${playback.length}`;
+    const ev = playback.current;
+    if (!ev) { $("tree-narration").textContent = "Press Step (→) or Play (space)."; return; }
     const p = parts.get(String(ev.node.id));
     current = p.node;
     current.classList.add("current", ev.type === "enter" ? "entering" : "leaving");
@@ -417,49 +409,34 @@ import { makeWords } from "./tree/words.js";
     const { where } = who(n); // "the root" or "after 1:2 2:1"
     const box = $("tree-narration");
     const lines = ev.type === "enter" ? enterLines(n, where) : exitLines(n, where);
-    box.replaceChildren(el("div", { class: "step-no", text: `Step ${step} of ${events.length}` }),
+    box.replaceChildren(el("div", { class: "step-no", text: `Step ${playback.step} of ${playback.length}` }),
       ...lines.map((l) => el("p", {}, ...l)));
   }
 
-  function speed() { return Number($("tree-speed").value); }
-
-  function play() {
-    if (!events.length) return;
-    if (step >= events.length) goTo(0);
-    pause();
-    const perSecond = speed();
-    const interval = Math.max(16, 1000 / perSecond);
-    const perTick = Math.max(1, Math.round(perSecond * interval / 1000));
-    timer = setInterval(() => {
-      if (step >= events.length) { pause(); return; }
-      goTo(step + perTick, { scroll: true });
-    }, interval);
-    $("tree-play").hidden = true;
-    $("tree-pause").hidden = false;
-  }
-
-  function pause() {
-    if (timer) clearInterval(timer);
-    timer = null;
-    $("tree-play").hidden = false;
-    $("tree-pause").hidden = true;
-  }
-
-  function toggle() { if (timer) pause(); else play(); }
+  const playback = new Playback({
+    apply, unapply, reset, show: highlight,
+    perSecond: () => Number($("tree-speed").value),
+    onPlaying(on) {
+      $("tree-play").hidden = on;
+      $("tree-pause").hidden = !on;
+    },
+  });
+  function pause() { playback.pause(); }
+  function goTo(k) { playback.goTo(k); }
 
   function changeSpeed(delta) {
     const sel = $("tree-speed");
     sel.selectedIndex = Math.max(0, Math.min(sel.options.length - 1, sel.selectedIndex + delta));
-    if (timer) play();
+    if (playback.playing) playback.play();
   }
 
-  $("tree-play").addEventListener("click", play);
+  $("tree-play").addEventListener("click", () => playback.play());
   $("tree-pause").addEventListener("click", pause);
-  $("tree-step").addEventListener("click", () => { pause(); goTo(step + 1); });
-  $("tree-back").addEventListener("click", () => { pause(); goTo(step - 1); });
+  $("tree-step").addEventListener("click", () => { pause(); goTo(playback.step + 1); });
+  $("tree-back").addEventListener("click", () => { pause(); goTo(playback.step - 1); });
   $("tree-reset").addEventListener("click", () => { pause(); goTo(1); });
-  $("tree-all").addEventListener("click", () => { pause(); goTo(events.length); });
-  $("tree-speed").addEventListener("change", () => { if (timer) play(); });
+  $("tree-all").addEventListener("click", () => { pause(); goTo(playback.length); });
+  $("tree-speed").addEventListener("change", () => { if (playback.playing) playback.play(); });
   $("tree-zoom").addEventListener("input", zoom);
   $("tree-fit").addEventListener("click", () => {
     const fit = $("tree-fit").getAttribute("aria-pressed") !== "true";
@@ -472,10 +449,8 @@ import { makeWords } from "./tree/words.js";
   window.addEventListener("resize", () => { if (treeBox.classList.contains("fitted")) zoom(); });
   $("tree-layout").addEventListener("change", () => {
     if (!trace) return;
-    const k = step;
     draw();
-    step = 0;
-    goTo(k, { scroll: false });
+    playback.replay();
   });
 
   document.addEventListener("keydown", (e) => {
@@ -483,13 +458,13 @@ import { makeWords } from "./tree/words.js";
     if (["INPUT", "SELECT", "TEXTAREA"].includes(tag) && e.target.type !== "range") return;
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     switch (e.key) {
-      case " ": e.preventDefault(); toggle(); break;
-      case "ArrowRight": e.preventDefault(); pause(); goTo(step + 1); break;
-      case "ArrowLeft": e.preventDefault(); pause(); goTo(step - 1); break;
+      case " ": e.preventDefault(); playback.toggle(); break;
+      case "ArrowRight": e.preventDefault(); pause(); goTo(playback.step + 1); break;
+      case "ArrowLeft": e.preventDefault(); pause(); goTo(playback.step - 1); break;
       case "+": case "=": changeSpeed(1); break;
       case "-": case "_": changeSpeed(-1); break;
       case "Home": e.preventDefault(); pause(); goTo(1); break;
-      case "End": e.preventDefault(); pause(); goTo(events.length); break;
+      case "End": e.preventDefault(); pause(); goTo(playback.length); break;
       default:
     }
   });
