@@ -23,6 +23,11 @@ from .security import check_payload
 log = logging.getLogger(__name__)
 
 
+def socket_id() -> str:
+    """The Socket.IO connection whose event is being handled."""
+    return str(request.sid)  # type: ignore[attr-defined]  # (Flask-SocketIO's addition to Flask's request)
+
+
 class JSONPacket(Packet):
     """A Socket.IO packet that is JSON only. The arcade never sends bytes in an event, so
     the scan of every payload for binary parts (pure Python, ~0.3 ms for a game state, twice
@@ -99,8 +104,8 @@ class GameEvents:
         return current_app.extensions["socket_budget"].take(client())
 
     def disconnect(self, *args):
-        self.ai.socket_gone(request.sid)
-        for game_id in self.store.disconnect(request.sid):
+        self.ai.socket_gone(socket_id())
+        for game_id in self.store.disconnect(socket_id()):
             self.tell_presence(game_id)
 
     # ----- events ------------------------------------------------------------------------------
@@ -109,7 +114,7 @@ class GameEvents:
         token = payload.get("token")
         seat = session.authorize(token, manage=True) if token not in (None, "") else None
         join_room(session.id)
-        self.store.connect(request.sid, session.id, seat.index if seat else None)
+        self.store.connect(socket_id(), session.id, seat.index if seat else None)
         manages = token not in (None, "") and seat is None
         emit("joined", {"game_id": session.id, "seat": seat.index if seat else None, "manager": manages})
         emit("state", self.ai.state(session))
@@ -127,7 +132,7 @@ class GameEvents:
     def hint(self, payload):
         session = self.session_of(payload)
         seat = session.seat_for_token(payload.get("token"))
-        self.ai.hint(session, seat.index, request.sid)
+        self.ai.hint(session, seat.index, socket_id())
 
     def takeback(self, payload):
         """Take back the seat's last move and the replies after it: at once against the AI;

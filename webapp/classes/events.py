@@ -16,12 +16,11 @@ from __future__ import annotations
 import logging
 import threading
 
-from flask import request
 from flask_socketio import emit, join_room
 
 from ..errors import ArcadeError
 from ..sessions import GameSession
-from ..sockets import on_event
+from ..sockets import on_event, socket_id
 from .challenges import challenge_in, challenge_summary, is_open, reveal_view, student_view
 from .roster import Classroom
 
@@ -127,5 +126,5 @@ def register(socketio, classroom: Classroom) -> None:
                 emit("class_challenge", student_view(record, challenge))
             return
         join_room(teacher_room(record.id))
-        emit("class_joined", {"class_id": record.id, "role": "teacher", "sid": request.sid})
+        emit("class_joined", {"class_id": record.id, "role": "teacher", "sid": socket_id()})
         emit("class_state", classroom.state(record))
