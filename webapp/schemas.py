@@ -21,7 +21,7 @@ webapp.errors.ArcadeError: limit must be an integer, got 'x'
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError, ValidationInfo
@@ -41,7 +41,7 @@ class Schema(BaseModel):
 S = TypeVar("S", bound=Schema)
 
 
-def parse(model: type[S], data: Mapping, **limits) -> S:
+def parse(model: type[S], data: Mapping[str, Any], **limits: int | float) -> S:
     """``data`` (a JSON body, ``request.args``) read as ``model``; ``limits`` are the bounds the
     field types name. An :class:`ArcadeError` naming the field when it does not fit."""
     try:
@@ -68,7 +68,7 @@ def refusal(model: type[Schema], exc: ValidationError) -> ArcadeError:
     return ArcadeError("bad_request", f"{name}: {first['msg']}")  # a plain pydantic type
 
 
-def unknown_fields(names) -> ArcadeError:
+def unknown_fields(names: Iterable[str]) -> ArcadeError:
     return ArcadeError("bad_request", f"unknown field(s): {', '.join(sorted(names))}")
 
 
@@ -88,7 +88,7 @@ def refuse(message: str, code: str = "bad_request", *, named: bool = True) -> Py
     return PydanticCustomError(code, "{message}", {"message": message, "named": named})
 
 
-def _bound(bound: int | float | str, info: ValidationInfo):
+def _bound(bound: int | float | str, info: ValidationInfo) -> Any:
     return (info.context or {})[bound] if isinstance(bound, str) else bound
 
 

@@ -43,7 +43,7 @@ MAX_IMPORTED_MOVES = 1500  # moves a new game may start from (an imported record
 IMPORTED_STATS = ("agent", "score", "score_text", "outcome", "depth", "nodes", "elapsed_ms", "searched", "completed")
 
 
-def _plain(value) -> bool:
+def _plain(value: Any) -> bool:
     """A figure worth keeping from an imported record: a number, a short text, a flag or none."""
     return value is None or isinstance(value, (bool, int, float)) or (isinstance(value, str) and len(value) <= 200)
 
@@ -107,7 +107,7 @@ class GameSession(SessionState):
 
     # ----- reading -------------------------------------------------------------------------
     @property
-    def state(self):
+    def state(self) -> Any:
         return self.states[-1]
 
     @property
@@ -626,7 +626,7 @@ def replay_record(game: Game, moves: Any) -> tuple[list[Any], list[dict]]:
     """The positions and history after ``moves`` (notation, or a record's entries) from the
     start, by the engine's replay: how a game continues an imported record and a challenge
     sets its position. Refuses, naming the move, if one is not legal."""
-    def text_of(m):  # a move, or a record's entry: {"move", ...its search's figures}
+    def text_of(m: Any) -> Any:  # a move, or a record's entry: {"move", ...its search's figures}
         return m.get("move") if isinstance(m, dict) else m
 
     if not isinstance(moves, list) or not all(isinstance(text_of(m), str) for m in moves):

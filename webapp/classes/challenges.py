@@ -13,13 +13,13 @@ import time
 from typing import Any
 
 from engine.analyse import analyse
-from engine.game import CHANCE, IllegalMove
+from engine.game import CHANCE, Game, IllegalMove
 from engine.games import get_game
 from engine.options import OptionError
-from engine.search import describe_score, search_root
+from engine.search import Cancel, describe_score, search_root
 
 from ..errors import ArcadeError
-from ..search_pool import Deadline, SearchCancelled
+from ..search_pool import Deadline, SearchCancelled, SearchPool
 from ..sessions import replay_record
 from .storage import ClassRecord
 
@@ -28,7 +28,7 @@ VERDICT_BUDGET = 8.0  # seconds the verdicts of one position may take in all
 RANK = {"win": 2, "draw": 1, None: 0, "loss": -1}
 
 
-def move_verdicts(game, state, *, cancel) -> dict[str, dict]:
+def move_verdicts(game: Game, state: Any, *, cancel: Cancel) -> dict[str, dict]:
     """The verdict on every legal move of ``state``, from the side to move's point of view:
     ``{move: {"outcome", "distance", "score", "depth", "exact", "text"}}`` (a pool function).
     Solved by :func:`engine.analyse.analyse` (the same verdicts as ``python -m engine
@@ -59,7 +59,7 @@ def move_verdicts(game, state, *, cancel) -> dict[str, dict]:
     return verdicts
 
 
-def _score_after(game, after, mover: int, seconds: float, cancel) -> dict:
+def _score_after(game: Game, after: Any, mover: int, seconds: float, cancel: Cancel) -> dict:
     """A move too big to solve: the search's score at the deepest depth it finished, as
     ``mover`` sees it, said to be no proved result."""
     if game.to_move(after) == CHANCE:
@@ -74,7 +74,7 @@ def _score_after(game, after, mover: int, seconds: float, cancel) -> dict:
 def best_moves(verdict: dict[str, dict]) -> list[str]:
     """The moves with the best verdict: the best outcome, and among wins the quickest, among
     losses the slowest; unsolved moves compared by score."""
-    def key(item):
+    def key(item: tuple[str, dict]) -> tuple:
         v = item[1]
         if v["outcome"] == "win":
             return (RANK["win"], -v["distance"])
@@ -88,7 +88,7 @@ def best_moves(verdict: dict[str, dict]) -> list[str]:
     return sorted(move for move, v in verdict.items() if key((move, v)) == top)
 
 
-def position_of(record: ClassRecord, body: dict):
+def position_of(record: ClassRecord, body: dict) -> tuple[Game, Any, list[str]]:
     """The challenge's game (the class's unless ``game``/``options`` override it), its state
     after ``moves``, and the moves in the game's own notation."""
     game_name = body.get("game", record.game)
@@ -108,7 +108,7 @@ def position_of(record: ClassRecord, body: dict):
     return game, state, [h["move"] for h in history]
 
 
-def make_challenge(record: ClassRecord, where: dict, seconds: float, pool) -> dict:
+def make_challenge(record: ClassRecord, where: dict, seconds: float, pool: SearchPool) -> dict:
     """A new challenge, with its verdict, on the position ``where`` names (``{"moves", "game"?,
     "options"?}``: see :func:`position_of`), answered within ``seconds`` (checked by the
     request's schema, :class:`webapp.classes.schemas.ChallengeStart`)."""

@@ -19,13 +19,13 @@ import time
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from limits import RateLimitItemPerSecond
 from limits.strategies import RateLimiter
 
 from engine.agents import parse_agent
-from engine.game import IllegalMove
+from engine.game import Game, IllegalMove
 from engine.games import get_game
 from engine.options import OptionError
 
@@ -34,6 +34,9 @@ from ..sessions import GameSession, Seat
 from ..stores import hash_token
 from .challenges import challenge_in, challenge_summary, check_answer
 from .storage import ClassRecord, ClassStore
+
+if TYPE_CHECKING:  # (the app factory builds the classroom)
+    from .. import Arcade
 
 T = TypeVar("T")
 
@@ -175,7 +178,7 @@ class SummaryCache:
 class Classroom:
     """Every class, through its store (see the module doc)."""
 
-    def __init__(self, store: ClassStore, arcade, *, keep: float, game_limit: int, game_period: float,
+    def __init__(self, store: ClassStore, arcade: Arcade, *, keep: float, game_limit: int, game_period: float,
                  limiter: RateLimiter):
         self.store = store
         self.arcade = arcade
@@ -246,7 +249,7 @@ class Classroom:
         raise ArcadeError("busy", "no free class code was found: try again", 503)
 
     @staticmethod
-    def settings(game_name: Any, options: Any, opponent: Any):
+    def settings(game_name: Any, options: Any, opponent: Any) -> tuple[Game, str]:
         """The class's game (built from its options) and its computer's canonical spec."""
         try:
             game_cls = get_game(game_name)
