@@ -185,8 +185,7 @@ def _sibling_updates(pairs: Sequence[tuple[int, int]], vary: list[tuple[Any, int
             n = j + 1
     m = n - 2
     rows = [[0.0] * m for _ in range(m)]
-    to_source = [0.0] * m
-    to_sink = [0.0] * m
+    to_source, to_sink = [0.0] * m, [0.0] * m
     joining = 0.0
     for i, j in pairs:
         if i > j:
