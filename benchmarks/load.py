@@ -224,13 +224,8 @@ def process_tree_cpu(pgid: int) -> dict[int, tuple[str, float]]:
     parses requests and pushes states: with gunicorn, its master and the worker it forked)."""
     tick = os.sysconf("SC_CLK_TCK")
     out = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
+    for entry, fields in serving.group_processes(pgid):
         try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            if int(fields[2]) != pgid:  # field 5: the process group
-                continue
             cmdline = (entry / "cmdline").read_bytes()
             role = "workers" if b"multiprocessing" in cmdline else "server"
             out[int(entry.name)] = (role, (int(fields[11]) + int(fields[12])) / tick)  # utime, stime

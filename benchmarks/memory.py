@@ -66,12 +66,8 @@ def search_workers(pgid: int) -> dict[int, float]:
     """The search workers of the server's process group (spawned processes, not the resource
     tracker), by pid: resident MB."""
     out = {}
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
+    for entry, _ in serving.group_processes(pgid):
         try:
-            if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[2]) != pgid:
-                continue
             if b"spawn_main" not in (entry / "cmdline").read_bytes():
                 continue
             pages = int((entry / "statm").read_text().split()[1])

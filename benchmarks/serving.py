@@ -6,6 +6,7 @@ import os
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -39,15 +40,26 @@ def start_server(cmd: list[str], url: str, cwd: Path, *, real_limits: bool = Fal
     raise SystemExit("the server did not answer within 60 s")
 
 
-def process_group_rss_mb(pgid: int) -> float:
-    """Resident memory of every process in a process group (Linux /proc), in MB."""
-    total = 0
+def group_processes(pgid: int) -> Iterator[tuple[Path, list[str]]]:
+    """Each process of a process group (Linux /proc): its /proc folder and the fields of its
+    ``stat`` after the command's name (``[2]`` the group, ``[11]`` and ``[12]`` its user and
+    system ticks). A process may end while it is read: the caller's reads of it may fail."""
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
-            if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[2]) != pgid:  # field 5: the group
-                continue
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[2]) == pgid:
+            yield entry, fields
+
+
+def process_group_rss_mb(pgid: int) -> float:
+    """Resident memory of every process in a process group, in MB."""
+    total = 0
+    for entry, _ in group_processes(pgid):
+        try:
             for line in (entry / "status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
                     total += int(line.split()[1])

@@ -465,12 +465,8 @@ ATTACKS = {
 def process_group(pgid: int) -> dict:
     """Processes and threads in the server's process group, and their resident memory."""
     processes = threads = 0
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
+    for entry, _ in serving.group_processes(pgid):
         try:
-            if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[2]) != pgid:
-                continue
             status = (entry / "status").read_text()
         except (OSError, IndexError, ValueError):
             continue
