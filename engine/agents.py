@@ -15,6 +15,7 @@ engine.agents.AgentError: agent 'minimax:depth=-1': depth must be 0 (to the end)
 
 from __future__ import annotations
 
+import functools
 import random as _random
 import time as _time
 from collections.abc import Callable
@@ -342,6 +343,57 @@ def parse_agent(spec: Any, game_cls: type[Game] | Game | None = None) -> Agent:
     if game_cls is not None:
         agent.check_game(game_cls)
     return agent
+
+
+#: each search algorithm (and the seed's rule-based player) as a player reads it
+ALGORITHM_WORDS = {"alphabeta": "alpha-beta", "minimax": "minimax", "expecti": "expectiminimax",
+                   "random": "random moves", "rules": "rule-based", "mcts": "Monte Carlo tree search"}
+
+
+@functools.lru_cache(maxsize=512)
+def agent_words(spec: str) -> str:
+    """A player, named by its spec, in the words the pages show (the one place that names them):
+    the lobby's levels by name, any other agent by what it does.
+
+    >>> agent_words("human")
+    'Human'
+    >>> agent_words("alphabeta:strength=5")
+    'Computer (club)'
+    >>> agent_words("alphabeta:time=2")   # the lobby's perfect level where a game is too big to solve
+    'Computer (perfect)'
+    >>> agent_words("minimax:depth=3")
+    'Computer (minimax, depth 3)'
+    >>> agent_words("alphabeta:depth=0,tt=off")
+    'Computer (alpha-beta, to the end)'
+    >>> agent_words("mcts:sims=500")
+    'Computer (Monte Carlo tree search, 500 simulations)'
+    >>> agent_words("model:opponent=random")
+    'Computer (searching against random moves)'
+    """
+    if not spec or spec == "human":
+        return "Human"
+    return f"Computer ({_doing(spec)})"
+
+
+def _doing(spec: str) -> str:
+    """What a computer player does, in words: ``Computer (...)``'s inside."""
+    name, _, rest = spec.partition(":")
+    settings = dict(part.partition("=")[::2] for part in rest.split(",") if part)
+    level = int(settings.get("strength", levels.FULL))
+    tuned = [key for key in settings if key not in ("strength", "seed")
+             and not (key == "time" and float(settings[key]) == levels.FULL_MOVE_TIME)]
+    if name == "alphabeta" and (level < levels.FULL or not tuned):
+        return levels.NAMES.get(level, f"level {level}")
+    if name == "model" and "opponent" in settings:
+        return f"searching against {_doing(settings['opponent'])}"
+    words = [ALGORITHM_WORDS.get(name, name)]
+    if "depth" in settings:
+        words.append("to the end" if settings["depth"] == "0" else f"depth {settings['depth']}")
+    if "time" in settings:
+        words.append(f"{settings['time']} s a move")
+    if "sims" in settings:
+        words.append(f"{settings['sims']} simulations")
+    return ", ".join(words)
 
 
 def canonical_spec(name: str, settings: dict[str, Any]) -> str:

@@ -22,8 +22,7 @@ from typing import Any
 
 from flask_socketio import SocketIO
 
-from engine import strength as levels
-from engine.agents import Agent, parse_agent
+from engine.agents import Agent, agent_words, parse_agent
 from engine.search import SearchResult, describe_score
 
 from . import clients
@@ -35,24 +34,6 @@ from .sessions import GameSession, Seat, SessionStore
 log = logging.getLogger(__name__)
 
 
-def player_words(agent: Agent) -> str:
-    """An AI player as the lobby names it (static/js/views.js agentWords says it the same way).
-
-    >>> player_words(parse_agent("alphabeta:strength=5"))
-    'the computer (club)'
-    >>> player_words(parse_agent("alphabeta:time=2"))
-    'the computer (perfect)'
-    >>> player_words(parse_agent("minimax:depth=3"))
-    'the computer (minimax, depth 3)'
-    """
-    if agent.name == "alphabeta" and (agent.strength < levels.FULL or agent.depth == 0):
-        return f"the computer ({levels.NAMES.get(agent.strength, f'level {agent.strength}')})"
-    words = [agent.name.replace("alphabeta", "alpha-beta")]
-    if agent.depth:
-        words.append(f"depth {agent.depth}")
-    return f"the computer ({', '.join(words)})"
-
-
 def failure_words(agent: Agent, exc: BaseException) -> str:
     """What a player reads when an AI's search crashed: who failed and why, with no agent spec
     or exception class.
@@ -61,8 +42,8 @@ def failure_words(agent: Agent, exc: BaseException) -> str:
     'The computer (casual) could not choose its move: the board is full.'
     """
     reason = str(exc).strip().rstrip(".") or "an unexpected error in its search"
-    who = player_words(agent)
-    return f"{who[0].upper()}{who[1:]} could not choose its move: {reason}."
+    who = agent_words(agent.spec)  # "Computer (club)"
+    return f"The {who[0].lower()}{who[1:]} could not choose its move: {reason}."
 
 
 def stats_entry(result: SearchResult, agent_spec: str) -> dict:

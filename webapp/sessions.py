@@ -18,11 +18,11 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from engine.agents import Agent, AgentError, parse_agent
+from engine.agents import Agent, AgentError, agent_words, parse_agent
 from engine.game import Game, IllegalMove
 from engine.games import get_game
 from engine.options import OptionError
@@ -185,7 +185,16 @@ class GameSession(SessionState):
             "takeback_offer": self.takeback_offer,
             "ai_pause": self.ai_pause,
             "ai": {"thinking": self.live.thinking, "error": self.ai_error, "last_stats": self.last_stats},
+            "agent_words": self.agent_words(),
         }
+
+    def agent_words(self, history: Iterable[dict] = ()) -> dict[str, str]:
+        """The game's players, the last search's and those that made a move in ``history``, in
+        the words the pages show (``engine.agents.agent_words``), by spec."""
+        specs = [s.agent.spec for s in self.seats] + [h["agent"] for h in history if "agent" in h]
+        if self.last_stats and "agent" in self.last_stats:
+            specs.append(self.last_stats["agent"])
+        return {spec: agent_words(spec) for spec in specs}
 
     def record_json(self) -> dict:
         """The game's record (CONTRACT.md ``/record``): what was played, enough to replay it."""
@@ -196,6 +205,7 @@ class GameSession(SessionState):
             "options": self.game.public_settings(),
             "players": [s.agent.spec for s in self.seats],
             "moves": self.history,
+            "agent_words": self.agent_words(self.history),
             "result": result,
             "status": "over" if result else "playing",
             "version": self.version,

@@ -9,6 +9,13 @@ export let ArcadeLobby;
   const { cap } = ArcadeViews;
   const catalog = JSON.parse(document.getElementById("catalog-data").textContent);
   const games = Object.fromEntries(catalog.games.map((g) => [g.name, g]));
+  // Strength levels of alpha-beta (engine/strength.py lobby_levels): weaker ones look ahead less
+  // and err, in at most move_time seconds a move; the perfect one solves the game each move, or,
+  // where it cannot at once, deepens for full_move_time seconds.
+  const { levels, move_time: MOVE_TIME, full_move_time: FULL_MOVE_TIME } =
+    JSON.parse(document.getElementById("levels-data").textContent);
+  const LEVELS = levels.map((l) => l.level);
+  const LEVEL_NAMES = Object.fromEntries(levels.map((l) => [l.level, l.name]));
   const form = document.getElementById("create-form");
   const optionsBox = document.getElementById("options");
   const seatsBox = document.getElementById("seats");
@@ -70,11 +77,6 @@ export let ArcadeLobby;
     start: "Start terminal", goal: "Goal terminal", seed: "Seed", first: "Who moves first",
     deck_count: "Cards in the deck", deck: "Deck order", hidden: "Hidden deck", cells: "Start board",
   };
-  // Strength levels of alpha-beta (engine/strength.py): weaker ones look ahead less and err, in
-  // at most MOVE_TIME seconds a move; the perfect one solves the game each move, or, where it
-  // cannot at once, deepens for FULL_MOVE_TIME seconds.
-  const MOVE_TIME = 2, FULL_MOVE_TIME = 2;
-  const LEVELS = [10, 9, 7, 5, 3, 1];
   /** Whether the perfect level deepens against the clock here: a game too big to solve each
    * move (the engine's default_depth), or one with chance in it (a hidden deck). */
   function unsolvable() {
@@ -82,8 +84,8 @@ export let ArcadeLobby;
     return !!current.default_depth || chance;
   }
   function levelText(n) {
-    const time = n < 10 ? `thinks up to ${MOVE_TIME} s a move` : unsolvable() ? `thinks ${FULL_MOVE_TIME} s a move` : "solves the game each move";
-    return `${ArcadeViews.LEVEL_NAMES[n]} (${n}) · ${time}`;
+    const time = n < LEVELS[0] ? `thinks up to ${MOVE_TIME} s a move` : unsolvable() ? `thinks ${FULL_MOVE_TIME} s a move` : "solves the game each move";
+    return `${LEVEL_NAMES[n]} (${n}) · ${time}`;
   }
   const ALGOS = [
     ["alphabeta", "Alpha-beta"], ["minimax", "Minimax (no pruning)"], ["expecti", "Expectiminimax"],
@@ -159,7 +161,7 @@ export let ArcadeLobby;
   }
 
   // The lobby's choice of game and options, for the other forms of the page (Teach a class).
-  ArcadeLobby = { collect, levels: LEVELS.map((n) => [String(n), `${ArcadeViews.LEVEL_NAMES[n]} (${n})`]) };
+  ArcadeLobby = { collect, levels: LEVELS.map((n) => [String(n), `${LEVEL_NAMES[n]} (${n})`]) };
 
   form.addEventListener("submit", async (e) => {
     e.preventDefault();

@@ -302,8 +302,11 @@ import { ArcadeViews } from "./views.js";
   /** A seat's side and who plays it, doing what `verb` says: "Cut wins — the computer (club)". */
   function sideName(seat, verb = "") {
     const info = state.seat_info[seat];
-    return ArcadeViews.sideWords(info.side, verb, info.human ? (seat === mySeat ? "you" : "human") : info.agent);
+    return ArcadeViews.sideWords(info.side, verb, info.human ? (seat === mySeat ? "you" : "human") : player(info.agent));
   }
+
+  /** A player in words, by its spec, as the server names it ("Computer (club)"). */
+  function player(spec) { return state.agent_words[spec] || spec; }
 
   function renderStatus() {
     if (!state) return;
@@ -340,7 +343,7 @@ import { ArcadeViews } from "./views.js";
       const row = el("div", { class: "seat" + (state.to_move === info.seat ? " to-move" : "") + (info.seat === mySeat ? " mine" : "") },
         el("span", { class: `seat-dot seat-${info.seat}` }),
         // a computer named as the lobby names it ("B: Computer (club)"), a person by side
-        el("span", { text: info.human ? sideName(info.seat) : `${cap(info.side)}: ${ArcadeViews.agentWords(info.agent)}` }));
+        el("span", { text: info.human ? sideName(info.seat) : `${cap(info.side)}: ${player(info.agent)}` }));
       // the other person: here or not (yet)
       if (info.human && info.seat !== mySeat && present !== null) {
         const here = present.includes(info.seat);
@@ -357,11 +360,11 @@ import { ArcadeViews } from "./views.js";
     if (!s) { $("ai-stats").textContent = "No search yet."; return; }
     if (!s.nodes) {  // a random or rule-based move: no search, nothing counted
       $("ai-stats").replaceChildren(el("p", { dataset: { stat: "searched" },
-        text: `${ArcadeViews.agentWords(s.agent)} played ${moveWords(s.move, s.seat)}, chosen without a search.` }));
+        text: `${player(s.agent)} played ${moveWords(s.move, s.seat)}, chosen without a search.` }));
       return;
     }
     const rows = [
-      ["move", "Move", moveWords(s.move, s.seat)], ["agent", "Player", ArcadeViews.agentWords(s.agent)],
+      ["move", "Move", moveWords(s.move, s.seat)], ["agent", "Player", player(s.agent)],
       ["score", "Score", scoreWords(s.score_text, s.score)],
       ["outcome", "Outcome", s.outcome || "not proved"], ["depth", "Depth", s.depth], ["nodes", "Nodes", fmt(s.nodes)],
       ["cutoffs", "Cut-offs", fmt(s.stats.cutoffs)], ["tt_hits", "Table hits", fmt(s.stats.tt_hits)],
@@ -397,7 +400,7 @@ import { ArcadeViews } from "./views.js";
     const p = thinking && thinking.progress;
     $("ai-progress").textContent = p
       ? `depth ${p.depth} done · ${fmt(p.nodes)} nodes · best so far ${p.best_move} (${scoreWords(p.score_text, p.score)})`
-      : `${ArcadeViews.agentWords(state.seat_info[seat].agent)} is searching…`;
+      : `${player(state.seat_info[seat].agent)} is searching…`;
   }
 
   let errorTimer = null;

@@ -18,6 +18,12 @@ import { ArcadeCreate } from "./create-game.js";
   let ply = 0;
   let shown = null;          // the state drawn now
   const positions = new Map(); // ply -> state (each fetched once)
+  const { continueAi, continueAiWords } = root.dataset;  // the AI offered for a seat a person played
+
+  /** A player in words, by its spec, as the server names it ("Computer (club)"). */
+  function player(spec) {
+    return spec === continueAi ? continueAiWords : (record.agent_words[spec] || spec);
+  }
 
   async function getJSON(url) {
     const res = await fetch(url);
@@ -106,11 +112,11 @@ import { ArcadeCreate } from "./create-game.js";
       return;
     }
     if (!m.nodes) {  // a random or rule-based move
-      box.textContent = `${ArcadeViews.agentWords(m.agent)} chose it without a search.`;
+      box.textContent = `${player(m.agent)} chose it without a search.`;
       return;
     }
     const rows = [
-      ["Player", ArcadeViews.agentWords(m.agent)], ["Move", ArcadeViews.moveWords(record.game, m.move, m.seat)], ["Score", m.score_text ?? String(m.score)],
+      ["Player", player(m.agent)], ["Move", ArcadeViews.moveWords(record.game, m.move, m.seat)], ["Score", m.score_text ?? String(m.score)],
       ["Outcome", m.outcome || "not proved"], ["Depth", m.depth], ["Nodes", fmt(m.nodes)],
       ["Time", m.elapsed_ms != null ? `${Number(m.elapsed_ms).toFixed(1)} ms` : "–"],
       ["Best line", (m.pv || []).join(" ") || "–"],
@@ -122,15 +128,15 @@ import { ArcadeCreate } from "./create-game.js";
     const names = shown ? shown.sides : record.players.map((_, i) => `seat ${i}`);
     $("replay-players").replaceChildren(...record.players.map((spec, i) =>
       el("div", { class: "seat" }, el("span", { class: `seat-dot seat-${i}` }),
-        el("span", { text: `${cap(names[i])}: ${ArcadeViews.agentWords(spec)}`, title: spec }))),
+        el("span", { text: `${cap(names[i])}: ${player(spec)}`, title: spec }))),
       el("p", { class: "muted small", text: record.result
         ? `Result: ${record.result.winner == null ? "draw" : cap(names[record.result.winner]) + " won"} (${record.result.reason}).`
         : "The game is still being played." }));
     // Continue from here: each seat a person or the recorded (or a default) AI.
     $("continue-seats").replaceChildren(...record.players.map((spec, i) => {
-      const choices = new Set(["human", spec === "human" ? "alphabeta" : spec]);
+      const choices = new Set(["human", spec === "human" ? continueAi : spec]);
       const select = el("select", { dataset: { testid: `continue-seat-${i}` } },
-        ...[...choices].map((c) => el("option", { value: c, text: c === "human" ? "a person (you)" : ArcadeViews.agentWords(c) })));
+        ...[...choices].map((c) => el("option", { value: c, text: c === "human" ? "a person (you)" : player(c) })));
       select.value = i === 0 ? "human" : [...choices][1];
       return el("label", { class: "seat-row" }, el("span", { text: `${cap(names[i])}` }), select);
     }));

@@ -200,55 +200,27 @@ export const ArcadeViews = (function () {
     },
   };
 
-  /** The strength levels people pick in the lobby (engine/strength.py NAMES), by number. */
-  const LEVEL_NAMES = { 1: "beginner", 3: "casual", 5: "club", 7: "strong", 9: "expert", 10: "perfect" };
-  const ALGORITHM_WORDS = { alphabeta: "alpha-beta", minimax: "minimax", expecti: "expectiminimax",
-                            random: "random moves", rules: "rule-based", mcts: "Monte Carlo tree search" };
-
-  /** An agent spec in words, as the lobby offers it: "human" -> "Human",
-   * "alphabeta:strength=5" -> "Computer (club)", "alphabeta" or "alphabeta:time=2" (the lobby's
-   * perfect level) -> "Computer (perfect)", "minimax:depth=3" -> "Computer (minimax, depth 3)". */
-  function agentWords(spec) {
-    if (!spec || spec === "human") return "Human";
-    const [name, rest = ""] = spec.split(":");
-    const settings = Object.fromEntries(rest.split(",").filter(Boolean).map((kv) => kv.split("=")));
-    const level = settings.strength ? Number(settings.strength) : 10;
-    // (2 s a move is the lobby's perfect level in a game too big to solve each move)
-    const tuned = Object.keys(settings).filter((k) => !["strength", "seed"].includes(k)
-                                                      && !(k === "time" && settings.time === "2"));
-    if (name === "alphabeta" && (level < 10 || !tuned.length)) {
-      return `Computer (${LEVEL_NAMES[level] || `level ${level}`})`;
-    }
-    if (name === "model" && settings.opponent) {
-      return `Computer (searching against ${agentWords(settings.opponent).replace(/^Computer \((.*)\)$/, "$1")})`;
-    }
-    const words = [ALGORITHM_WORDS[name] || name];
-    if (settings.depth != null) words.push(settings.depth === "0" ? "to the end" : `depth ${settings.depth}`);
-    if (settings.time != null) words.push(`${settings.time} s a move`);
-    if (settings.sims != null) words.push(`${settings.sims} simulations`);
-    return `Computer (${words.join(", ")})`;
-  }
-
   /** "red" -> "Red": a side's name at the start of a sentence. */
   function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
   /** A count for people: 12345 -> "12,345"; a missing one -> "–". */
   function fmt(n) { return n == null || n === "" ? "–" : Number(n).toLocaleString("en"); }
 
-  /** A side and who plays it, with what it does, as one sentence reads it:
-   * ("cut", "wins", "you") -> "Cut (you) wins", ("cut", "wins", "alphabeta:strength=5") ->
+  /** A side and who plays it, with what it does, as one sentence reads it; the player is "you",
+   * "human" or a computer in the words the server gives (state.agent_words):
+   * ("cut", "wins", "you") -> "Cut (you) wins", ("cut", "wins", "Computer (club)") ->
    * "Cut wins — the computer (club)", ("cut", "", "human") -> "Cut (human)". */
   function sideWords(side, verb, player) {
     const name = cap(side);
     const then = verb ? ` ${verb}` : "";
     if (player === "you") return `${name} (you)${then}`;
     if (!player || player === "human") return `${name} (human)${then}`;
-    return `${name}${then} — the ${agentWords(player).replace(/^Computer/, "computer")}`;
+    return `${name}${then} — the ${player.replace(/^Computer/, "computer")}`;
   }
 
   return {
     register(name, view) { views[name] = view; },
     cap, fmt,
-    agentWords, sideWords, LEVEL_NAMES,
+    sideWords,
     /** A move in words, as the game's view says it (its moveWords(move, seat)), else its notation. */
     moveWords(game, move, seat) {
       const view = views[game];
@@ -260,4 +232,4 @@ export const ArcadeViews = (function () {
 })();
 
 /** The same helpers one by one, for a module that imports only what it uses. */
-export const { cap, fmt, agentWords, sideWords, LEVEL_NAMES, moveWords, el, svg, moveTarget, verdictWords, lineTargets, band, distanceToSegment, sleep } = ArcadeViews;
+export const { cap, fmt, sideWords, moveWords, el, svg, moveTarget, verdictWords, lineTargets, band, distanceToSegment, sleep } = ArcadeViews;

@@ -2,7 +2,9 @@
 cap (the server's AI moves and hints), and its statistics count both searches."""
 
 
-from engine.agents import SOLVE_FIRST_SECONDS, counting_both, parse_agent
+import pytest
+
+from engine.agents import SOLVE_FIRST_SECONDS, agent_words, counting_both, parse_agent
 from engine.games import get_game
 
 BIG = ",".join(["30"] * 10)  # misère Nim no search solves in seconds: a search uses its whole time
@@ -75,3 +77,21 @@ def test_the_ladder_is_derived_from_the_techniques_one_technique_a_rung():
         added = [name for name in SWITCHES if getattr(after, name) and not getattr(before, name)]
         assert len(added) == 1, rung.key
     assert Techniques(tt=False).tt is False and len(SWITCHES) == len(set(SWITCHES))
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("human", "Human"),
+    ("alphabeta", "Computer (perfect)"),
+    ("alphabeta:strength=1", "Computer (beginner)"),
+    ("alphabeta:strength=4", "Computer (level 4)"),
+    ("alphabeta:strength=7,seed=3", "Computer (strong)"),
+    ("alphabeta:time=2", "Computer (perfect)"),
+    ("alphabeta:time=5", "Computer (alpha-beta, 5 s a move)"),
+    ("alphabeta:depth=6", "Computer (alpha-beta, depth 6)"),
+    ("expecti:depth=0", "Computer (expectiminimax, to the end)"),
+    ("mcts:sims=200,seed=1", "Computer (Monte Carlo tree search, 200 simulations)"),
+    ("model:opponent=rules", "Computer (searching against rule-based)"),
+    ("rules", "Computer (rule-based)"),
+])
+def test_a_player_is_named_in_words_by_its_canonical_spec(spec, words):
+    assert agent_words(parse_agent(spec).spec) == words

@@ -92,6 +92,9 @@ def test_the_record_of_a_finished_game(client):
     assert [m["move"] for m in record["moves"]] == [h["move"] for h in final["history"]]
     assert record["moves"][0]["nodes"] > 0  # AI moves carry their search statistics
     assert record["result"] == final["result"] and record["result"]["winner"] == 0
+    # every player in the words the pages show, named by the server (engine.agents.agent_words)
+    assert record["agent_words"] == {"alphabeta": "Computer (perfect)", "random:seed=3": "Computer (random moves)"}
+    assert final["agent_words"] == record["agent_words"]
     assert client.get("/api/games/nope/record").status_code == 404
 
 
