@@ -10,17 +10,25 @@ from __future__ import annotations
 
 import functools
 import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import flask_socketio
 from flask import current_app, request
-from flask_socketio import emit, join_room
+from flask_socketio import SocketIO, emit, join_room
 from socketio.packet import Packet
 
 from .clients import client
 from .errors import ArcadeError, clip
 from .security import check_payload
 
+if TYPE_CHECKING:
+    from . import Arcade
+    from .sessions import GameSession
+
 log = logging.getLogger(__name__)
+#: what answers one event: its payload in, anything (an acknowledgement) out
+Handler = Callable[[Any], Any]
 
 
 def socket_id() -> str:
@@ -46,13 +54,14 @@ def within_budget(event: str) -> bool:
     return False
 
 
-def on_event(socketio, event: str):
-    """Register ``fn(payload)`` for ``event``: counted against its client's budget, refusals
-    turned into ``error`` events."""
+def guarded(event: str) -> Callable[[Handler], Handler]:
+    """``fn(payload)`` answering ``event``, made safe: counted against its client's budget,
+    the payload checked (a JSON object, within the HTTP API's limits), every refusal turned into
+    an ``error`` event to the sender, and nothing the handler raises reaching the connection."""
 
-    def wrap(fn):
+    def wrap(fn: Handler) -> Handler:
         @functools.wraps(fn)
-        def run(payload=None):
+        def run(payload: Any = None) -> Any:
             if not within_budget(event):
                 return None
             try:
@@ -65,27 +74,33 @@ def on_event(socketio, event: str):
             except Exception:  # never let one bad message take the connection down
                 log.exception("socket event %s failed", event)
                 emit("error", {"code": "internal", "message": f"the server failed to handle '{event}'", "event": event})
+            return None
 
-        socketio.on_event(event, run)
-        return fn
+        return run
 
     return wrap
 
 
-class GameEvents:
-    """The game's Socket.IO events, one method each (registered by :func:`register`)."""
+class GameEvents(flask_socketio.Namespace):
+    """The game's Socket.IO events on the default namespace: each is answered by the method of
+    its name (:data:`EVENTS`, and :meth:`control` for :data:`CONTROLS`), guarded
+    (:func:`guarded`) as Flask-SocketIO's ``on_<event>``."""
 
-    def __init__(self, socketio, arcade):
-        self.socketio, self.arcade = socketio, arcade
-        self.store, self.ai = arcade.store, arcade.ai
+    def __init__(self, arcade: Arcade):
+        super().__init__("/")
+        self.arcade, self.store, self.ai = arcade, arcade.store, arcade.ai
+        for event in EVENTS:
+            setattr(self, f"on_{event}", guarded(event)(getattr(self, event)))
+        for event, (change, stopped) in CONTROLS.items():
+            setattr(self, f"on_{event}", guarded(event)(functools.partial(self.control, change, stopped)))
 
     # ----- shared steps ------------------------------------------------------------------------
-    def session_of(self, payload):
+    def session_of(self, payload: dict) -> GameSession:
         if "game_id" not in payload:
             raise ArcadeError("bad_payload", "missing field 'game_id'")
         return self.store.get(payload["game_id"])
 
-    def after_change(self, session, stopped: bool = False) -> None:
+    def after_change(self, session: GameSession, stopped: bool = False) -> None:
         """Tell the room (the change is stored already) and start the AI if it is due."""
         session.live.client = client()  # the AI's reply is this person's to wait for
         if stopped:
@@ -98,18 +113,18 @@ class GameEvents:
         self.socketio.emit("presence", {"game_id": game_id, "seats": self.store.present(game_id)}, to=game_id)
 
     # ----- connections -------------------------------------------------------------------------
-    def connect(self, *args):
+    def on_connect(self, *args: Any) -> bool:
         """A connection counts against its client's budget: one that comes back in a loop
         after being closed is refused at once."""
         return current_app.extensions["socket_budget"].take(client())
 
-    def disconnect(self, *args):
+    def on_disconnect(self, *args: Any) -> None:
         self.ai.socket_gone(socket_id())
         for game_id in self.store.disconnect(socket_id()):
             self.tell_presence(game_id)
 
     # ----- events ------------------------------------------------------------------------------
-    def join(self, payload):
+    def join(self, payload: dict) -> None:
         session = self.session_of(payload)
         token = payload.get("token")
         seat = session.authorize(token, manage=True) if token not in (None, "") else None
@@ -121,7 +136,7 @@ class GameEvents:
         self.tell_presence(session.id)
         self.arcade.maybe_sweep()
 
-    def move(self, payload):
+    def move(self, payload: dict) -> None:
         session = self.session_of(payload)
         if "move" not in payload:
             raise ArcadeError("bad_payload", "missing field 'move'")
@@ -129,12 +144,12 @@ class GameEvents:
         session, _ = self.store.update(session.id, lambda s: s.play(seat.index, payload["move"]))
         self.after_change(session)
 
-    def hint(self, payload):
+    def hint(self, payload: dict) -> None:
         session = self.session_of(payload)
         seat = session.seat_for_token(payload.get("token"))
         self.ai.hint(session, seat.index, socket_id())
 
-    def takeback(self, payload):
+    def takeback(self, payload: dict) -> None:
         """Take back the seat's last move and the replies after it: at once against the AI;
         against a human an offer (``takeback_offer`` to the room) that the other seat's own
         ``takeback`` accepts and its ``takeback_decline`` refuses."""
@@ -148,13 +163,13 @@ class GameEvents:
             self.socketio.emit("takeback_offer", {"game_id": session.id, "seat": seat.index}, to=session.id)
         self.after_change(session, stopped=outcome != "offered")
 
-    def takeback_decline(self, payload):
+    def takeback_decline(self, payload: dict) -> None:
         session = self.session_of(payload)
         seat = session.seat_for_token(payload.get("token"))
         session, _ = self.store.update(session.id, lambda s: s.decline_takeback(seat.index))
         self.after_change(session)
 
-    def control(self, change, stopped: bool, payload) -> None:
+    def control(self, change: Callable[[GameSession], object], stopped: bool, payload: dict) -> None:
         """A game control any seat's token or the manage token may use (:data:`CONTROLS`):
         ``change(session)`` stored, then the room told."""
         session = self.session_of(payload)
@@ -162,7 +177,7 @@ class GameEvents:
         session, _ = self.store.update(session.id, change)
         self.after_change(session, stopped=stopped)
 
-    def ai_speed(self, payload):
+    def ai_speed(self, payload: dict) -> None:
         """A seat's token or the manage token: seconds between two AI moves (``pause``)."""
         session = self.session_of(payload)
         session.authorize(payload.get("token"), manage=True)
@@ -171,7 +186,7 @@ class GameEvents:
         session, _ = self.store.update(session.id, lambda s: s.set_ai_pause(payload["pause"]))
         self.after_change(session)
 
-    def retry_ai(self, payload):
+    def retry_ai(self, payload: dict) -> None:
         session = self.session_of(payload)
         session.authorize(payload.get("token"), manage=True)
         self.ai.retry(session)
@@ -188,12 +203,6 @@ CONTROLS = {
 }
 
 
-def register(socketio, arcade) -> None:
+def register(socketio: SocketIO, arcade: Arcade) -> None:
     socketio.server.packet_class = JSONPacket
-    events = GameEvents(socketio, arcade)
-    socketio.on_event("connect", events.connect)
-    socketio.on_event("disconnect", events.disconnect)
-    for name in EVENTS:
-        on_event(socketio, name)(getattr(events, name))
-    for name, (change, stopped) in CONTROLS.items():
-        on_event(socketio, name)(functools.partial(events.control, change, stopped))
+    socketio.on_namespace(GameEvents(arcade))

@@ -20,7 +20,7 @@ from flask_socketio import emit, join_room
 
 from ..errors import ArcadeError
 from ..sessions import GameSession
-from ..sockets import on_event, socket_id
+from ..sockets import guarded, socket_id
 from .challenges import challenge_in, challenge_summary, is_open, reveal_view, student_view
 from .roster import Classroom
 
@@ -107,7 +107,7 @@ class ClassPush:
 
 
 def register(socketio, classroom: Classroom) -> None:
-    @on_event(socketio, "class_join")
+    @guarded("class_join")
     def class_join(payload):
         """The teacher's token: this socket gets ``class_state`` now and after every change; a
         student's: ``class_challenge`` (the one under way at once, if not yet answered)."""
@@ -128,3 +128,5 @@ def register(socketio, classroom: Classroom) -> None:
         join_room(teacher_room(record.id))
         emit("class_joined", {"class_id": record.id, "role": "teacher", "sid": socket_id()})
         emit("class_state", classroom.state(record))
+
+    socketio.on_event("class_join", class_join)
