@@ -73,7 +73,8 @@ from webapp.server import stop_process_group
 ROOT = Path(__file__).resolve().parent.parent
 PHASES = ("baseline", "hints-one", "hints-many", "create-flood", "ai-vs-ai", "arena", "bodies", "create-many",
           "ai-moves-many", "hints-by-games", "arena-flood")
-JUDGED = ("hints-one", "hints-many", "create-flood", "ai-vs-ai", "arena", "bodies")  # issue 9's attacks
+#: the attacks under which the victim's reply time is judged
+JUDGED = ("hints-one", "hints-many", "create-flood", "ai-vs-ai", "arena", "bodies")
 REPLY_TARGET = 2.0  # seconds: the victim's Nim AI reply, under any attack
 HEAVY = {"game": "cantris", "options": {"board": "10x5", "seed": 3}}  # a search uses all the time it gets
 GREEDY = "alphabeta:time=60"  # asks for a minute a move: the server caps it
@@ -456,7 +457,7 @@ ATTACKS = {
     "bodies": bad_bodies,
     "create-many": lambda attack, stop: flood_creations(attack, stop, 20),
     "ai-moves-many": play_greedy_ais,
-    "hints-by-games": lambda attack, stop: spam_hints(attack, stop, 30),  # issue 33: a minute's quota of games
+    "hints-by-games": lambda attack, stop: spam_hints(attack, stop, 30),  # a minute's quota of games, each asking for hints
     "arena-flood": flood_arena,
 }
 

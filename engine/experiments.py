@@ -182,7 +182,7 @@ PRESETS: tuple[Preset, ...] = (
            ("alphabeta:depth=8", "alphabeta:depth=2"), 4, 2, "seed 002", "Cantris: the seed's depths (seed 002)",
            note="10x5 (two removals a turn) at the seed's depth 8: about 15 s a move in pure Python, "
                 "a minute or two a game.", x=8, series="10x5"),
-    # ----- Monte Carlo tree search against alpha-beta (issue 29) ----------------------------------
+    # ----- Monte Carlo tree search against alpha-beta -----------------------------------
     Preset("mcts-sim-random", "Sim: MCTS (200 simulations, solver) vs random", "sim", {},
            ("mcts:sims=200,solver=on", "random"), 200, 1, "quick", "MCTS: shallow traps",
            note="UCT with random playouts as Red, the side that loses under perfect play, against a "

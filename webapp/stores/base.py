@@ -92,7 +92,7 @@ class SessionRecord(SessionState, JsonRecord):
     @classmethod
     def upgrade(cls, data: dict) -> dict:
         extra = data.pop("extra", None)
-        if extra:  # written before these were fields (issue 30): games survive the upgrade
+        if extra:  # written before these were fields: games survive the upgrade
             for old, name in _EXTRA_KEYS.items():
                 if old in extra:
                     data.setdefault(name, extra[old])
