@@ -5,6 +5,7 @@ import time
 
 import pytest
 
+from tests.helpers import eventually
 from tests.web.test_store import (  # noqa: F401  (collected here again, with the Redis ``store``)
     record,
     test_compare_and_set_applies_only_on_the_expected_version,
@@ -172,10 +173,7 @@ def test_a_turn_taken_with_a_write_and_never_started_is_given_back(store):
         assert store.write_turn(record("g", version=2, ai_due=True), 1, claim=holder, ttl=leases.ttl) == (True, True)
         leases.adopt("g", holder, 2)
         assert leases.holds("g", 2) and store.unclaimed(["g"]) == []
-        deadline = time.monotonic() + 5
-        while store.unclaimed(["g"]) != ["g"]:
-            assert time.monotonic() < deadline, "the unstarted turn is still held"
-            time.sleep(0.05)
+        eventually(lambda: store.unclaimed(["g"]) == ["g"], timeout=5, what="the unstarted turn to be let go")
         assert not leases.holds("g", 2)
         # a turn that was started (take) is kept, renewed
         assert store.write_turn(record("g", version=3, ai_due=True), 2, claim=leases.claim_name(3), ttl=0.6)[1]

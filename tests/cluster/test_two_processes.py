@@ -14,6 +14,8 @@ import pytest
 import redis
 import requests
 
+from tests.helpers import eventually
+
 
 def cluster_args(url):
     return ["--store", url, "--message-queue", url]
@@ -192,10 +194,8 @@ def test_a_restart_on_one_process_stops_the_search_running_on_the_other(pair, pl
     assert r.status_code == 201, r.text
     gid, token = r.json()["id"], r.json()["seats"][1]["token"]
     db = redis.Redis.from_url(f"{redis_server.base}/0")
-    deadline = time.monotonic() + 10
-    while (holder := db.get(f"arcade:turn:{gid}")) is None:  # A started the AI's first move
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    holder = eventually(lambda: db.get(f"arcade:turn:{gid}"), lambda h: h is not None,  # A started the AI's first move
+                        timeout=10, what="the AI turn's lease")
     assert holder.decode().endswith("@1")
     p = players(b.url)
     assert joined(p, gid, token)["ai"]["thinking"] == 0  # B tells its clients that A's search runs

@@ -1,11 +1,11 @@
 """``--workers``: each server process's search pool sized to the cores it has."""
 
 import os
-import time
 from pathlib import Path
 
 import pytest
 
+from tests.helpers import eventually
 from webapp.__main__ import main
 from webapp.config import search_workers
 
@@ -30,10 +30,8 @@ def workers_running(pgid: int) -> int:
 ])
 def test_a_server_starts_the_search_workers_it_is_told(servers, args, env, workers):
     (server,) = servers(1, *args, env=env)
-    deadline = time.monotonic() + 30
-    while workers_running(server.proc.pid) != workers:
-        assert time.monotonic() < deadline, f"{workers_running(server.proc.pid)} search workers, not {workers}"
-        time.sleep(0.2)
+    eventually(lambda: workers_running(server.proc.pid), lambda n: n == workers, timeout=30, every=0.2,
+               what=f"{workers} search workers")
 
 
 def test_by_default_one_worker_per_core_the_process_may_use(monkeypatch):

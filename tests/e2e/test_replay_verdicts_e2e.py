@@ -2,13 +2,13 @@
 GET /api/games/<id>/verdicts), checked against the textbook's minimax."""
 
 import re
-import time
 
 import requests
 from playwright.sync_api import Page, expect
 
 from engine import textbook
 from engine.games import get_game
+from tests.helpers import eventually
 
 
 def finished_game(base_url: str, players: list[str]) -> str:
@@ -16,11 +16,9 @@ def finished_game(base_url: str, players: list[str]) -> str:
                                                        "players": players}, timeout=10)
     assert res.status_code == 201, res.text
     gid = res.json()["id"]
-    for _ in range(200):
-        if requests.get(f"{base_url}/api/games/{gid}", timeout=10).json()["status"] == "over":
-            return gid
-        time.sleep(0.05)
-    raise AssertionError("the AI game did not finish")
+    eventually(lambda: requests.get(f"{base_url}/api/games/{gid}", timeout=10).json()["status"] == "over",
+               every=0.05, what="the AI game to end")
+    return gid
 
 
 def textbook_blunders(moves: list[str]) -> list[int]:

@@ -1,20 +1,16 @@
 """An imported record keeps what it recorded: each AI move's search figures, and (for a
 finished game, whose AI has nothing more to play) the players as they were."""
 
-import time
+
+from tests.helpers import eventually
 
 
 def test_a_finished_record_comes_back_with_its_players_and_figures(client):
     r = client.post("/api/games", json={"game": "nim", "options": {"piles": "2,2"},
                                         "players": ["alphabeta", "alphabeta:strength=3"]})
     gid = r.get_json()["id"]
-    record = None
-    for _ in range(200):  # the two AIs play it out
-        record = client.get(f"/api/games/{gid}/record").get_json()
-        if record["status"] == "over":
-            break
-        time.sleep(0.05)
-    assert record["status"] == "over"
+    record = eventually(lambda: client.get(f"/api/games/{gid}/record").get_json(),  # the two AIs play it out
+                        lambda r: r["status"] == "over", what="the AI game to end")
     searched = [m for m in record["moves"] if m.get("nodes")]
     assert searched, record["moves"]
     again = client.post("/api/games", json={"game": record["game"], "options": record["options"],

@@ -3,12 +3,12 @@ arena runs per address (429 ``too_many`` beyond it, nothing made), and the teach
 answering the same through a pool of worker processes as in the server's own thread (the tree
 page's true minimax values included)."""
 
-import time
 
 import pytest
 import requests
 
 from tests.conftest import FAST
+from tests.helpers import eventually, wait_for_arena_run
 from webapp import create_app, get_socketio
 from webapp.ai import ClientCaps
 from webapp.errors import ArcadeError
@@ -55,11 +55,7 @@ def test_a_second_hint_for_the_same_seat_is_refused_while_the_first_runs():
     sc.emit("hint", {"game_id": gid, "token": token})
     errors = [e["args"][0] for e in sc.get_received() if e["name"] == "error"]
     assert [e["code"] for e in errors] == ["too_many"] and "one at a time" in errors[0]["message"]
-    deadline = time.monotonic() + 15
-    hints = []
-    while not hints and time.monotonic() < deadline:
-        hints = [e for e in sc.get_received() if e["name"] == "hint"]
-        time.sleep(0.05)
+    hints = eventually(lambda: [e for e in sc.get_received() if e["name"] == "hint"], what="the hint")
     assert len(hints) == 1
     sc.emit("hint", {"game_id": gid, "token": token})  # the first answered: a new one may start
     assert not [e for e in sc.get_received() if e["name"] == "error"]
@@ -95,10 +91,7 @@ def test_arena_runs_are_capped_per_client():
     assert refused.status_code == 429 and refused.get_json()["code"] == "too_many"
     assert len(client.get("/api/arena").get_json()["runs"]) == 1
     assert client.delete(f"/api/arena/{first}", headers={"X-Seat-Token": token}).status_code == 200
-    deadline = time.monotonic() + 10
-    while client.get(f"/api/arena/{first}").get_json()["status"] == "running":
-        assert time.monotonic() < deadline
-        time.sleep(0.05)
+    wait_for_arena_run(client, first, timeout=10)
     assert client.post("/api/arena/presets/nim-quick", json={"games": 2}).status_code == 202
 
 
@@ -138,10 +131,8 @@ def test_teaching_tools_answer_the_same_through_the_pool(pooled, client):
     r = requests.post(f"{pooled.url}/api/arena", timeout=10, json={
         "game": "nim", "options": {"piles": "2,3"}, "agents": ["alphabeta", "random"], "games": 4, "seed": 1})
     job = r.json()["id"]
-    deadline = time.monotonic() + 30
-    while (data := requests.get(f"{pooled.url}/api/arena/{job}", timeout=10).json())["status"] == "running":
-        assert time.monotonic() < deadline
-        time.sleep(0.1)
+    data = eventually(lambda: requests.get(f"{pooled.url}/api/arena/{job}", timeout=10).json(),
+                      lambda run: run["status"] != "running", timeout=30, every=0.1, what="the arena run to end")
     assert data["status"] == "done" and data["results"]["wins"] == 4
     assert data["results"]["per_agent"][0]["nodes"] > 0  # agent A searched, in the worker
 
