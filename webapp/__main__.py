@@ -18,7 +18,7 @@ from flask import Flask
 
 from . import create_app, get_socketio
 from .cluster import RedisUnavailable, connect
-from .config import MAX_DEFAULT_WORKERS
+from .config import MAX_DEFAULT_WORKERS, settings
 from .stores import StoreError, open_store
 
 log = logging.getLogger("webapp")
@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="where games live: a SQLite file path or sqlite:///PATH, or redis://HOST:PORT/DB "
                              "shared by several server processes (default: $ARCADE_STORE, else "
                              "instance/arcade.sqlite3)")
-    parser.add_argument("--message-queue", metavar="URL", default=os.environ.get("ARCADE_MESSAGE_QUEUE"),
+    parser.add_argument("--message-queue", metavar="URL", default=None,
                         help="redis://HOST:PORT/DB shared by several server processes, so that any of "
                              "them can push to any game's players (default: $ARCADE_MESSAGE_QUEUE, or none)")
     parser.add_argument("--threads", type=int, default=THREADS,
@@ -89,11 +89,11 @@ def preflight(config: dict) -> None:
     """The checks that would make ``create_app`` fail, done before a server starts (the
     production server makes the app in its worker process, where a failure is harder to read).
     Opens and closes: nothing stays open across the worker's fork."""
-    if config.get("MESSAGE_QUEUE"):
-        connect(config["MESSAGE_QUEUE"], "message queue").close()
-    url = config.get("STORE") or os.environ.get("ARCADE_STORE")
-    if url:
-        open_store(url).close()
+    resolved = settings(config)  # (the environment's ARCADE_* too)
+    if resolved["MESSAGE_QUEUE"]:
+        connect(resolved["MESSAGE_QUEUE"], "message queue").close()
+    if resolved["STORE"]:
+        open_store(resolved["STORE"]).close()
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> NoReturn:

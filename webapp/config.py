@@ -4,7 +4,7 @@ Each setting comes from, in this order: the config given to ``create_app``, the 
 variable ``ARCADE_<NAME>`` (``ARCADE_STORE``, ``ARCADE_MESSAGE_QUEUE``, ``ARCADE_CREATE_LIMIT``
 for a load test, ...; a value is read as JSON where it parses, e.g. numbers), then the default.
 
->>> from flask import Flask
+>>> from flask import Config, Flask
 >>> app = Flask(__name__)
 >>> configure(app, {"HINT_TIME": 0.5, "STORE": None})
 >>> app.config["HINT_TIME"], app.config["AI_TIME_CAP"]
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 
-from flask import Flask
+from flask import Config, Flask
 
 ENV_PREFIX = "ARCADE"
 
@@ -90,9 +90,17 @@ DEFAULTS = {
 }
 
 
+def settings(given: dict | None = None) -> Config:
+    """The settings: ``given`` over ``ARCADE_*`` over :data:`DEFAULTS` (a ``None`` in ``given``
+    means "not given", so that the environment still counts). ``python -m webapp`` reads them
+    before any app exists, to check the store and the message queue it will open."""
+    config = Config(os.getcwd())
+    config.update(DEFAULTS)
+    config.from_prefixed_env(ENV_PREFIX)
+    config.update({key: value for key, value in (given or {}).items() if value is not None})
+    return config
+
+
 def configure(app: Flask, given: dict | None = None) -> None:
-    """Fill ``app.config``: ``given`` over ``ARCADE_*`` over :data:`DEFAULTS` (a ``None`` in
-    ``given`` means "not given", so that the environment still counts)."""
-    app.config.update(DEFAULTS)
-    app.config.from_prefixed_env(ENV_PREFIX)
-    app.config.update({key: value for key, value in (given or {}).items() if value is not None})
+    """Fill ``app.config`` with :func:`settings`."""
+    app.config.update(settings(given))

@@ -190,3 +190,14 @@ def test_a_record_stored_before_the_typed_fields_still_loads(tmp_path):
         check_old_records_load(sessions)
     finally:
         sessions.backend.close()
+
+
+def test_a_bad_store_in_the_environment_stops_the_server_before_it_starts(monkeypatch, capsys):
+    from webapp.__main__ import main
+
+    monkeypatch.setenv("ARCADE_STORE", "mysql://db/games")
+    with pytest.raises(SystemExit) as exit_:
+        main([])
+    assert exit_.value.code == 2
+    assert ("--store: unsupported store mysql://...: use a file path, sqlite:///PATH or redis://HOST:PORT/DB"
+            in capsys.readouterr().err)
