@@ -245,7 +245,7 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
         """``key``: the state's table key when the parent has looked the state up in the
         table already, and ``entry`` what it found there (None, or an entry that did not
         answer this very window and depth: no need to ask it again)."""
-        nonlocal nodes, leaves, evals, cutoffs, horizon, deepest, futile, solved, soonest
+        nonlocal nodes, leaves, evals, horizon, deepest, futile
         nodes += 1
         if not nodes & CHECK_EVERY:
             check()
@@ -262,36 +262,15 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
             horizon += 1
             return g_eval(state)
         if g_solved is not None:
-            v = g_solved(state)
+            v = endgame(state, ply, key)
             if v is not None:  # the game's endgame rule: exact, no move tried
-                leaves += 1
-                solved += 1
-                if tt_dict is not None:  # (counted from here, as the table keeps values)
-                    if key is None:
-                        key = g_key(state)
-                    tt_dict[key] = (0, v, EXACT, None, True)
-                return v - ply if v >= MATE_BOUND else v + ply if v <= -MATE_BOUND else v
-        # Mate-distance cuts: from here no result is better than a win on the next ply, nor
-        # worse than a loss on it; when the window lies beyond that, nothing below can matter.
-        if use_mate:
-            if alpha >= WIN - ply - 1:
-                return alpha
-            if beta <= ply + 1 - WIN:
-                return beta
-            # The same with the game's own bound on how soon a seat can win, asked only where
-            # the window lies among that seat's wins: every other value (the other's wins, a
-            # draw, an evaluation) is then on the near side of it as well.
-            if g_soonest is not None:
-                if alpha >= MATE_BOUND:
-                    soon = g_soonest(state, 0)
-                    if soon is not None and alpha >= WIN - ply - soon:
-                        soonest += 1
-                        return alpha
-                elif beta <= -MATE_BOUND:
-                    soon = g_soonest(state, 1)
-                    if soon is not None and beta <= ply + soon - WIN:
-                        soonest += 1
-                        return beta
+                return v
+        # mate-distance cuts: only a window among the proved results can be cut there (a
+        # search's plies stay far below WIN - MATE_BOUND), so most nodes skip the call
+        if use_mate and (alpha >= MATE_BOUND or beta <= -MATE_BOUND):
+            v = mate_cut(state, alpha, beta, ply)
+            if v is not None:
+                return v
         tt_move = None
         if futility_first and depth == 1 and g_side(state) not in averaged:
             v = g_futility(state, alpha, beta, 1)
@@ -339,6 +318,43 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
             v = best + ply if best >= MATE_BOUND else best - ply if best <= -MATE_BOUND else best
             tt_dict[key] = (0 if unlimited else depth, v, flag, best_move, horizon + hits[1] == unproved)
         return best
+
+    def endgame(state: Any, ply, key):
+        """The game's endgame rule's exact value of ``state``, relative to the root, or None."""
+        nonlocal leaves, solved
+        v = g_solved(state)
+        if v is None:
+            return None
+        leaves += 1
+        solved += 1
+        if tt_dict is not None:  # (counted from here, as the table keeps values)
+            if key is None:
+                key = g_key(state)
+            tt_dict[key] = (0, v, EXACT, None, True)
+        return v - ply if v >= MATE_BOUND else v + ply if v <= -MATE_BOUND else v
+
+    def mate_cut(state: Any, alpha, beta, ply):
+        """From here no result is better than a win on the next ply, nor worse than a loss on
+        it; when the window lies beyond that, nothing below can matter: the bound, or None."""
+        nonlocal soonest
+        if alpha >= WIN - ply - 1:
+            return alpha
+        if beta <= ply + 1 - WIN:
+            return beta
+        # The same with the game's own bound on how soon a seat can win, asked only where
+        # the window lies among that seat's wins.
+        if g_soonest is not None:
+            if alpha >= MATE_BOUND:
+                soon = g_soonest(state, 0)
+                if soon is not None and alpha >= WIN - ply - soon:
+                    soonest += 1
+                    return alpha
+            elif beta <= -MATE_BOUND:
+                soon = g_soonest(state, 1)
+                if soon is not None and beta <= ply + soon - WIN:
+                    soonest += 1
+                    return beta
+        return None
 
     def children(state: Any, moves, side, depth, alpha, beta, ply):
         """The node's moves searched in turn: its best value and move."""
