@@ -9,6 +9,7 @@
 "use strict";
 import { ArcadeViews } from "./views.js";
 import { Teach } from "./teach-common.js";
+import { Playback } from "./tree/playback.js";
 (function () {
   const T = Teach;
   const { el } = ArcadeViews;
@@ -24,9 +25,7 @@ import { Teach } from "./teach-common.js";
 
   let trace = null;      // the server's trace: root node with `playback`
   let nodeInfo = new Map(); // path key -> {side, chance} from the recorded tree
-  let step = 0;          // simulations applied
   let counts = null;     // {visits: Map, wins: Map (for the mover), proven: Map, children: Map}
-  let timer = null;
 
   // ----- the view's controls -------------------------------------------------------------
   const ply = el("select", { name: "mcts-ply", dataset: { testid: "mcts-ply" } });
@@ -53,7 +52,7 @@ import { Teach } from "./teach-common.js";
   const speed = el("select", { title: "Simulations per second" },
     ...[1, 2, 4, 8, 16, 64, 200].map((n) => el("option", { value: String(n), text: `${n} / s`, selected: n === 4 })));
   const stepCount = el("span", { class: "step-count", dataset: { testid: "mcts-step-count" }, text: "–" });
-  const playback = el("div", { class: "tree-playback card", role: "toolbar", "aria-label": "MCTS playback" },
+  const toolbar = el("div", { class: "tree-playback card", role: "toolbar", "aria-label": "MCTS playback" },
     startBtn, backBtn, playBtn, stepBtn, allBtn, el("label", {}, "Speed ", speed), stepCount);
   const summary = el("div", { class: "mcts-summary card", dataset: { testid: "mcts-summary" }, "aria-live": "polite" },
     "Pick a position, then Search.");
@@ -67,7 +66,7 @@ import { Teach } from "./teach-common.js";
     "maximises. ", el("span", { class: "mcts-path-key" }, "Highlighted"), ": the current simulation's path; ",
     el("span", { class: "mcts-new-key" }, "new"), ": the node it added. With the solver, ",
     el("b", {}, "proved: Second wins"), " marks a result that no longer depends on chance.");
-  view.append(form, playback, error, summary, el("section", { class: "card" }, narration), legend, treeBox);
+  view.append(form, toolbar, error, summary, el("section", { class: "card" }, narration), legend, treeBox);
 
   // ----- switching between the two families ---------------------------------------------
   const abBtn = $("family-alphabeta");
@@ -130,8 +129,9 @@ import { Teach } from "./teach-common.js";
         nodeInfo.set(path.join(" "), node);
         for (const c of node.children) walk(c, path.concat(c.move));
       })(trace, []);
-      goTo(0);
-      goTo(trace.playback.length);
+      playback.load(trace.playback);
+      reset();
+      playback.goTo(playback.length);
       compareWithAlphaBeta(at, mine);
     } catch (err) {
       if (mine !== run) return;
@@ -184,16 +184,9 @@ import { Teach } from "./teach-common.js";
   function signed(x) { return (x > 0 ? "+" : x < 0 ? "−" : "") + Math.abs(x).toFixed(2); }
 
   // ----- playback: the counts after k simulations ------------------------------------------
-  function goTo(k) {
-    if (!trace) return;
-    const sims = trace.playback;
-    k = Math.max(0, Math.min(sims.length, k));
-    if (k < step || !counts) {
-      counts = { visits: new Map([["", 0]]), wins: new Map([["", 0]]), proven: new Map(), children: new Map([["", []]]) };
-      step = 0;
-    }
-    while (step < k) apply(sims[step++]);
-    draw();
+  // (no unapply: stepping back counts again from the first simulation)
+  function reset() {
+    counts = { visits: new Map([["", 0]]), wins: new Map([["", 0]]), proven: new Map(), children: new Map([["", []]]) };
   }
 
   function moverOf(key) {
@@ -226,16 +219,16 @@ import { Teach } from "./teach-common.js";
   }
 
   function draw() {
-    const sims = trace.playback;
-    const current = step > 0 ? sims[step - 1] : null;
+    if (!trace) return;
+    const { step, current } = playback;
     const onPath = new Set([""]);
     if (current) current.path.forEach((_, i) => onPath.add(current.path.slice(0, i + 1).join(" ")));
     const added = current && current.new ? current.path.join(" ") : null;
-    stepCount.textContent = `simulation ${step} of ${sims.length}`;
+    stepCount.textContent = `simulation ${step} of ${playback.length}`;
     treeBox.replaceChildren(el("ul", { class: "mcts-list" }, item("", null, onPath, added)));
     narration.replaceChildren(describe(current));
     backBtn.disabled = startBtn.disabled = step === 0;
-    stepBtn.disabled = allBtn.disabled = step === sims.length;
+    stepBtn.disabled = allBtn.disabled = step === playback.length;
   }
 
   function item(key, parentKey, onPath, added) {
@@ -283,7 +276,7 @@ import { Teach } from "./teach-common.js";
     if (!sim) return "Before the first simulation: the root alone.";
     const moves = sim.path.length ? sim.path.join(" → ") : "(the root)";
     const winner = sim.winner == null ? "a draw" : `${T.cap(sides[sim.winner])} won`;
-    const parts = [`Simulation ${step}: selection down ${moves}`,
+    const parts = [`Simulation ${playback.step}: selection down ${moves}`,
       sim.new ? `, expansion of ${sim.path[sim.path.length - 1]}` : " (a node already known: a finished game or a proof)",
       `; then ${sim.over ? "the game is over there" : sim.new ? "a random game from there" : "its known result"}: ` +
       `${winner}. ` +
@@ -293,26 +286,20 @@ import { Teach } from "./teach-common.js";
   }
 
   // ----- the playback buttons ---------------------------------------------------------------
-  function pause() {
-    if (timer) clearInterval(timer);
-    timer = null;
-    playBtn.textContent = "▶ Play";
-  }
-  function play() {
-    if (!trace) return;
-    if (step >= trace.playback.length) goTo(0);
-    playBtn.textContent = "‖ Pause";
-    timer = setInterval(() => {
-      if (step >= trace.playback.length) { pause(); return; }
-      goTo(step + 1);
-    }, 1000 / Number(speed.value));
-  }
-  playBtn.addEventListener("click", () => (timer ? pause() : play()));
+  const playback = new Playback({
+    apply, reset, show: draw,
+    perSecond: () => Number(speed.value),
+    onPlaying(on) { playBtn.textContent = on ? "‖ Pause" : "▶ Play"; },
+  });
+  function pause() { playback.pause(); }
+  function goTo(k) { playback.goTo(k); }
+
+  playBtn.addEventListener("click", () => playback.toggle());
   startBtn.addEventListener("click", () => { pause(); goTo(0); });
-  backBtn.addEventListener("click", () => { pause(); goTo(step - 1); });
-  stepBtn.addEventListener("click", () => { pause(); goTo(step + 1); });
-  allBtn.addEventListener("click", () => { pause(); goTo(trace ? trace.playback.length : 0); });
-  speed.addEventListener("change", () => { if (timer) { pause(); play(); } });
+  backBtn.addEventListener("click", () => { pause(); goTo(playback.step - 1); });
+  stepBtn.addEventListener("click", () => { pause(); goTo(playback.step + 1); });
+  allBtn.addEventListener("click", () => { pause(); goTo(playback.length); });
+  speed.addEventListener("change", () => { if (playback.playing) playback.play(); });
 
   if (new URLSearchParams(location.search).get("family") === "mcts") {
     // tree.js fills the positions asynchronously: wait for them, then open the MCTS view

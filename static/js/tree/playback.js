@@ -1,6 +1,7 @@
 /* Stepping through a recorded search: a place in its list of events, moved forward by applying
  * events and back by undoing them, by hand or on a timer. The page draws (its apply, unapply,
- * reset and show); this only counts and keeps time.
+ * reset and show); this only counts and keeps time. Without an unapply, stepping back rebuilds
+ * from nothing (reset, then apply again up to the step).
  *
  *   const playback = new Playback({ apply, unapply, reset, show, perSecond, onPlaying });
  *   playback.load(events); playback.goTo(1); playback.play();
@@ -28,7 +29,7 @@ export class Playback {
 
   goTo(k, { scroll = true } = {}) {
     k = Math.max(0, Math.min(this.events.length, k));
-    if (k < this.step && this.step - k <= REWIND_LIMIT) {
+    if (k < this.step && this.unapply && this.step - k <= REWIND_LIMIT) {
       while (this.step > k) this.unapply(this.events[--this.step]);
     } else if (k < this.step) {
       this.reset();
