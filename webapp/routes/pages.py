@@ -12,11 +12,11 @@ bp = Blueprint("pages", __name__)
 
 
 @bp.get("/")
-def lobby():
+def lobby() -> str:
     return render_template("lobby.html", catalog=catalog())
 
 
-def game_page(template: str, game_id: str):
+def game_page(template: str, game_id: str) -> str:
     """A page about one stored game (404 for an unknown id)."""
     try:
         session = arcade().store.get(game_id)
@@ -27,12 +27,12 @@ def game_page(template: str, game_id: str):
 
 
 @bp.get("/play/<game_id>")
-def play(game_id):
+def play(game_id: str) -> str:
     return game_page("play.html", game_id)
 
 
 @bp.get("/replay/<game_id>")
-def replay(game_id):
+def replay(game_id: str) -> str:
     """Step through a game's record (any game, finished or not) and continue from any point."""
     return game_page("replay.html", game_id)
 
