@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import time
-from typing import Any
+from typing import Any, cast
 
 import segno
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
@@ -32,7 +32,7 @@ bp = Blueprint("classes", __name__)
 
 
 def classroom() -> Classroom:
-    return current_app.extensions["classes"]
+    return cast(Classroom, current_app.extensions["classes"])
 
 
 def socketio() -> SocketIO:
@@ -40,7 +40,7 @@ def socketio() -> SocketIO:
 
 
 def push() -> ClassPush:
-    return current_app.extensions["class_push"]
+    return cast(ClassPush, current_app.extensions["class_push"])
 
 
 def changed(class_id: str) -> None:
