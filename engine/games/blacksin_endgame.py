@@ -5,9 +5,12 @@ without trying the moves, and the stops no better than another move left out.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..game import MATE_BOUND, WIN
+
+if TYPE_CHECKING:  # (Blacksin mixes these rules in)
+    from .blacksin import BlacksinState
 
 Hand = tuple[int, ...]  # a side's cards, in the order drawn
 Reach = list[list[int]]  # _reachable_gains: table[pos][erases], a bitmask of gains
@@ -25,7 +28,7 @@ class Endgame:
     erases: int
     _fewest: Fewest | None
     _reach: Reach | None
-    _stopless: tuple | None
+    _stopless: BlacksinState | None
 
     def _solo_tables(self) -> tuple[Fewest, Reach]:
         """Build both tables (one never exists without the other); returns (fewest, reach)."""
@@ -33,7 +36,7 @@ class Endgame:
         self._reach = reach = _reachable_gains(self.deck, self.erases, self.target)
         return fewest, reach
 
-    def exact_moves(self, state: Any, moves: list) -> list:
+    def exact_moves(self, state: BlacksinState, moves: list) -> list:
         # A stop can be no better than another move: solved() says so for the state it has
         # just been asked about (_other_wins_soon), and then the stop, listed last, is left
         # out (the same value; fewer nodes). (Whether it holds is a fact about the state: a
@@ -43,7 +46,7 @@ class Endgame:
             moves.pop()
         return moves
 
-    def solved(self, state: Any) -> int | None:
+    def solved(self, state: BlacksinState) -> int | None:
         """The endgame rule (:meth:`Game.solved`): the exact value of a position that one of
         the cases below settles without trying the moves, else None. Any line of play reduces
         to: erase some of the stopped side's last cards, some of one's own, then draw cards,
@@ -198,8 +201,8 @@ class Endgame:
             return min(v, WIN - plies) if side else max(v, plies - WIN)
         return v
 
-    def _draw_strands_other(self, reach: Reach, state: Any, mine: Hand, theirs: Hand, their_erases: int, my_sum: int,
-                            their_sum: int) -> int | None:
+    def _draw_strands_other(self, reach: Reach, state: BlacksinState, mine: Hand, theirs: Hand, their_erases: int,
+                            my_sum: int, their_sum: int) -> int | None:
         """The mover's draw (still within the target, above the other or with it bust)
         leaves the other a position of :meth:`_other_stop_would_win`: it loses, by the slower
         of its stop (then the mover's fastest win alone) and its longest delay. When the
@@ -219,13 +222,13 @@ class Endgame:
             v = -self._solved_alone(pos + 1, hand0, hand1 + (card,), erases0, erases1, 1, sum0, drawn)
         else:
             v = self._solved_alone(pos + 1, hand0 + (card,), hand1, erases0, erases1, 0, drawn, sum1)
-        left: int = self.deck_count - pos
+        left = self.deck_count - pos
         plies = 2 + left + min(their_erases, len(hand0) + len(hand1) + left)
         if v >= MATE_BOUND and 2 + WIN - v <= plies:
             return WIN - plies if side == 0 else plies - WIN
         return None
 
-    def _draw_without_erases(self, reach: Reach, state: Any, my_sum: int, their_sum: int) -> int | None:
+    def _draw_without_erases(self, reach: Reach, state: BlacksinState, my_sum: int, their_sum: int) -> int | None:
         """Without erases the mover's moves are a draw and a stop. When the draw leaves the
         other a winning stop (:meth:`_stop_wins_now` from its side: the mover is over the
         target then, or under it and no gain from the deck, without erases, brings it within
@@ -239,7 +242,7 @@ class Endgame:
                 drawn > target or not (reach[pos + 1][0] >> (their_sum - drawn) & ((2 << (target - their_sum)) - 1))):
             v = self._solved_alone(pos, hand0, hand1, erases0, erases1, 1 - side, sum0, sum1)
             v = v - 1 if v >= MATE_BOUND else v + 1 if v <= -MATE_BOUND else v
-            plies: int = self.deck_count - pos + 2
+            plies = self.deck_count - pos + 2
             return min(v, WIN - plies) if side else max(v, plies - WIN)
         return None
 
