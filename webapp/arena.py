@@ -14,25 +14,44 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
+from engine.agents import Agent
 from engine.arena import ArenaCancelled, check_arena, run_arena
+from engine.game import Game
+from engine.search_result import Cancel, SearchResult
 
 from .errors import ArcadeError
-from .search_pool import SearchCancelled
+from .search_pool import SearchCancelled, SearchPool
 from .stores import GameStore, hash_token
 
+if TYPE_CHECKING:  # (the runner starts the runs)
+    from .ai import AIRunner
+
 log = logging.getLogger(__name__)
+
+
+class ArenaRequest(TypedDict):
+    """What a run was asked to play (its stored ``request``; a preset's run names the preset)."""
+
+    game: str
+    options: dict | None
+    agents: list[str]
+    games: int
+    seed: int | None
+    preset: NotRequired[str]
 
 
 class ArenaJob:
     """One arena run: its request, status and results so far."""
 
-    def __init__(self, game, options, agents, games, seed, pool=None):
+    def __init__(self, game: str, options: dict | None, agents: list[str], games: int, seed: int | None,
+                 pool: SearchPool | None = None):
         self.id = secrets.token_urlsafe(6)
         self.pool = pool
         self.client = ""  # who started it: its searches take that client's turns in the pool's line
         self.address = ""  # ... and from which address bucket (how many runs it keeps: ArenaRuns.trim)
-        self.request = {"game": game, "options": options, "agents": agents, "games": games, "seed": seed}
+        self.request: ArenaRequest = {"game": game, "options": options, "agents": agents, "games": games, "seed": seed}
         self.cancel = threading.Event()
         self.status = "running"
         self.results: dict | None = None
@@ -43,7 +62,8 @@ class ArenaJob:
         self.manage_hash: str | None = None  # hash_token(the creator's manage token): who may cancel
 
     @classmethod
-    def start(cls, game, options, agents, games, seed, *, runner=None, client: str = "", address: str | None = None,
+    def start(cls, game: str, options: dict | None, agents: list[str], games: int, seed: int | None, *,
+              runner: AIRunner | None = None, client: str = "", address: str | None = None,
               manage_token: str | None = None) -> ArenaJob:
         """Validate (raising OptionError: a 400, not a failed job), take one of ``client``'s
         arena slots on ``runner`` (the AIRunner: a 429 beyond them), then run in a thread
@@ -58,7 +78,7 @@ class ArenaJob:
         threading.Thread(target=job._run, name=f"arena-{job.id}", daemon=True).start()
         return job
 
-    def authorize(self, token) -> None:
+    def authorize(self, token: Any) -> None:
         """Pass if ``token`` is the run's manage token; else a 403 naming what is missing."""
         if not isinstance(token, str) or not token:
             raise ArcadeError("token_required", "the run's manage_token is required to cancel it "
@@ -66,7 +86,7 @@ class ArenaJob:
         if self.manage_hash is None or not secrets.compare_digest(self.manage_hash, hash_token(token)):
             raise ArcadeError("bad_token", "that token does not manage this arena run", 403)
 
-    def _choose(self, agent, game, state, *, cancel):
+    def _choose(self, agent: Agent, game: Game, state: Any, *, cancel: Cancel | None) -> SearchResult:
         if self.pool is None:
             return agent.choose(game, state, cancel=cancel)
         try:
@@ -74,7 +94,7 @@ class ArenaJob:
         except SearchCancelled:
             raise ArenaCancelled from None
 
-    def _run(self):
+    def _run(self) -> None:
         try:
             r = self.request
             self.results = run_arena(r["game"], r["options"], r["agents"], r["games"], r["seed"],
@@ -87,7 +107,7 @@ class ArenaJob:
         self.finished = time.time()
         self._changed()
 
-    def _progress(self, totals):
+    def _progress(self, totals: dict) -> None:
         self.results = {k: (list(v) if isinstance(v, list) else v) for k, v in totals.items()}
         self._changed()
 
@@ -176,7 +196,7 @@ class ArenaRuns:
             self._running.pop(job.id, None)
             self._saved.pop(job.id, None)
 
-    def get(self, run_id, default=None) -> ArenaJob | None:
+    def get(self, run_id: Any, default: ArenaJob | None = None) -> ArenaJob | None:
         with self._lock:
             job = self._running.get(run_id)
         if job is not None:
@@ -224,7 +244,7 @@ class ArenaRuns:
     def __len__(self) -> int:
         return len(self.values())
 
-    def __contains__(self, run_id) -> bool:
+    def __contains__(self, run_id: object) -> bool:
         return self.get(run_id) is not None
 
     def stop(self) -> None:

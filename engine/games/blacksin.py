@@ -43,7 +43,8 @@ what beats the rules agent.
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Hashable
+from typing import Any, Final, NoReturn
 
 from ..game import CHANCE, DRAW, Game, IllegalMove, Option, OptionError
 from .blacksin_endgame import Endgame
@@ -53,8 +54,20 @@ MIN_DECK_COUNT, MAX_DECK_COUNT = 5, 30
 
 TAKE, STOP, ERASE_SELF, ERASE_OPPONENT = "draw", "stop", "erase_self", "erase_opponent"
 
-# State fields, by position in the tuple.
-DECK, HAND0, HAND1, ERASES0, ERASES1, STOPPED0, STOPPED1, SIDE, SUM0, SUM1 = range(10)
+#: (deck position, or in the hidden model the unseen cards' mask; hands; erases left; stopped;
+#: side to move; sums)
+BlacksinState = tuple[int, tuple[int, ...], tuple[int, ...], int, int, bool, bool, int, int, int]
+# State fields, by position in the tuple (Final: a checker reads each field's type).
+DECK: Final = 0
+HAND0: Final = 1
+HAND1: Final = 2
+ERASES0: Final = 3
+ERASES1: Final = 4
+STOPPED0: Final = 5
+STOPPED1: Final = 6
+SIDE: Final = 7
+SUM0: Final = 8
+SUM1: Final = 9
 
 
 def outcome(target: int, sum0: int, sum1: int) -> int:
@@ -128,21 +141,21 @@ class Blacksin(Endgame, Game):
         self._stopless = None  # the last state solved() found a stop no better than another move in (exact_moves)
 
 
-    def start(self):
+    def start(self) -> BlacksinState:
         d = self.deck
         return (4, (d[0], d[2]), (d[1], d[3]), self.erases, self.erases, False, False, 0,
                 d[0] + d[2], d[1] + d[3])
 
     # ----- the hot path -------------------------------------------------------------------
-    def to_move(self, state: Any):
+    def to_move(self, state: BlacksinState) -> int:
         return state[SIDE]
 
-    def status(self, state: Any):
+    def status(self, state: BlacksinState) -> int | None:
         if state[STOPPED0] and state[STOPPED1]:
             return outcome(self.target, state[SUM0], state[SUM1])
         return None
 
-    def moves(self, state: Any):
+    def moves(self, state: BlacksinState) -> list:
         pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side, _, _ = state
         if stopped0 and stopped1:
             return []
@@ -164,7 +177,7 @@ class Blacksin(Endgame, Game):
     search_moves = moves  # no two moves lead to equivalent positions
 
 
-    def play(self, state: Any, move: Any):
+    def play(self, state: BlacksinState, move: Any) -> BlacksinState:
         # (each branch builds its state at once: the next side is next_side() written out,
         # which after a stop is always the other side)
         pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side, sum0, sum1 = state
@@ -194,7 +207,7 @@ class Blacksin(Endgame, Game):
         return (pos, hand0[:-1], hand1, erases0, erases1, stopped0, stopped1, side,
                 sum0 - hand0[-1], sum1)
 
-    def key(self, state: Any):
+    def key(self, state: BlacksinState) -> Hashable:
         # Why this key is enough. The rest of the game depends on a hand only through
         # (a) its sum, which decides the result, and (b) the cards an erase can still remove.
         # An erase always removes a hand's *last* card and a card drawn later lies above
@@ -242,7 +255,7 @@ class Blacksin(Endgame, Game):
             sum1 = -1
         return (pos, sum0, sum1, side)
 
-    def order(self, state: Any, moves):
+    def order(self, state: BlacksinState, moves: list) -> list:
         # ``moves`` as moves() lists them: draw, erase_self, erase_opponent, stop (of the
         # fixed orders, a draw first cuts soonest against a perfect opponent). Two kinds of
         # position do better otherwise, below. The list is reordered in place (the search
@@ -283,13 +296,13 @@ class Blacksin(Endgame, Game):
         return moves
 
 
-    def evaluate(self, state: Any):
+    def evaluate(self, state: BlacksinState) -> int:
         """Heuristic for seat 0 at a depth-limited leaf: closeness to the target and erases
         still usable (see :func:`margin_score`)."""
         return margin_score(self.target, state)
 
     # ----- the seed's rule-based opponent ---------------------------------------------------
-    def rules_move(self, state: Any):
+    def rules_move(self, state: BlacksinState) -> str:
         """The seed's ``cpu_play``, decision for decision, for whichever side is to move.
 
         It looks at the next card (``0`` when the deck is empty) and the one after it (the
@@ -318,7 +331,7 @@ class Blacksin(Endgame, Game):
                                next_card, their_next_card)
 
     # ----- information ----------------------------------------------------------------------
-    def perspective(self, state: Any, seat):
+    def perspective(self, state: BlacksinState, seat: int) -> tuple[Game, Any]:
         if not self.hidden:
             return self, state
         if self._model is None:
@@ -328,15 +341,15 @@ class Blacksin(Endgame, Game):
             unseen |= 1 << card
         return self._model, (unseen,) + state[1:]
 
-    def unseen(self, state: Any) -> list[int]:
+    def unseen(self, state: BlacksinState) -> list[int]:
         """Cards nobody has seen yet (the rest of the deck), in increasing order."""
         return sorted(self.deck[state[DECK]:])
 
     # ----- notation and presentation --------------------------------------------------------
-    def notation(self, state: Any, move: Any):
+    def notation(self, state: BlacksinState, move: str) -> str:
         return move
 
-    def parse_move(self, state: Any, text):
+    def parse_move(self, state: BlacksinState, text: str) -> str:
         if not isinstance(text, str):
             raise IllegalMove(f"a move must be a string such as 'draw', got {text!r}")
         move = text.strip()
@@ -348,7 +361,7 @@ class Blacksin(Endgame, Game):
             return move
         raise IllegalMove(f"move {move!r}: {self._why_illegal(state, move)}")
 
-    def _why_illegal(self, state: Any, move: Any):
+    def _why_illegal(self, state: BlacksinState, move: str) -> str:
         side = state[SIDE]
         who = self.sides[side]
         if move == TAKE:
@@ -358,7 +371,7 @@ class Blacksin(Endgame, Game):
         owner = side if move == ERASE_SELF else 1 - side
         return f"{self.sides[owner]} has no card to erase"
 
-    def move_details(self, state: Any, move: Any):
+    def move_details(self, state: BlacksinState, move: Any) -> dict | None:
         """What the page animates: the card a draw brings (``to`` the drawing seat) or an
         erase removes (``from`` the seat whose hand loses it); None for a stop. A drawn card
         is in a hand, face up, right after the move, so even the hidden variant gives away
@@ -376,10 +389,10 @@ class Blacksin(Endgame, Game):
         owner = side if move == ERASE_SELF else 1 - side
         return {"card": (state[HAND1] if owner else state[HAND0])[-1], "from": owner}
 
-    def explain(self, state: Any):
+    def explain(self, state: BlacksinState) -> str:
         return describe_result(self.target, state[SUM0], state[SUM1], self.sides)
 
-    def board(self, state: Any, seat=None):
+    def board(self, state: BlacksinState, seat: int | None = None) -> dict:
         # (The hidden-deck model shares this: its first field is a card mask, not a
         # position, but `unseen` reads either, and a hidden game shows no deck.)
         pos, hand0, hand1, erases0, erases1, stopped0, stopped1, side, sum0, sum1 = state
@@ -402,7 +415,7 @@ class Blacksin(Endgame, Game):
         return out
 
 
-    def public_settings(self):
+    def public_settings(self) -> dict:
         if not self.hidden:
             return self.settings
         # the deck's order, or the seed that shuffled it, would give the hidden order away
@@ -440,14 +453,14 @@ class HiddenDeckModel(Blacksin):
         self.empty_deck = 0  # no unseen card left
         self._stopless = None  # (solved() answers nothing here: every move is searched)
 
-    def start(self) -> None:
+    def start(self) -> NoReturn:
         raise NotImplementedError("the model starts from a real position: use Blacksin.perspective")
 
-    def to_move(self, state: Any):
+    def to_move(self, state: BlacksinState) -> int:
         side = state[SIDE]
         return CHANCE if side > 1 else side
 
-    def moves(self, state: Any):
+    def moves(self, state: BlacksinState) -> list:
         mask, side = state[DECK], state[SIDE]
         if side > 1:
             return [card for card in range(1, self.deck_count + 1) if mask >> card & 1]
@@ -455,18 +468,18 @@ class HiddenDeckModel(Blacksin):
 
     search_moves = moves
 
-    def order(self, state: Any, moves):
+    def order(self, state: BlacksinState, moves: list) -> list:
         return moves  # the next card is unknown here: draw, erase_self, erase_opponent, stop
 
-    def solved(self, state: Any):
+    def solved(self, state: BlacksinState) -> None:
         return None  # a draw is chance's: the one-player shortcut does not apply
 
-    def chance_outcomes(self, state: Any):
+    def chance_outcomes(self, state: BlacksinState) -> list[tuple[Any, float]]:
         cards = self.moves(state)
         p = 1.0 / len(cards)
         return [(card, p) for card in cards]
 
-    def play(self, state: Any, move: Any):
+    def play(self, state: BlacksinState, move: Any) -> BlacksinState:
         mask, hand0, hand1, erases0, erases1, stopped0, stopped1, side, sum0, sum1 = state
         if move == TAKE:  # the card is chance's to choose
             return (mask, hand0, hand1, erases0, erases1, stopped0, stopped1, 2 + side, sum0, sum1)
@@ -482,7 +495,7 @@ class HiddenDeckModel(Blacksin):
                     next_side(drawer, stopped0, stopped1), sum0, sum1)
         return Blacksin.play(self, state, move)
 
-    def move_details(self, state: Any, move: Any):
+    def move_details(self, state: BlacksinState, move: Any) -> dict | None:
         if state[SIDE] > 1:  # chance deals card ``move``
             return {"card": move, "to": state[SIDE] - 2}
         return None if move == TAKE else Blacksin.move_details(self, state, move)
@@ -490,22 +503,22 @@ class HiddenDeckModel(Blacksin):
     # key: Blacksin.key applies unchanged (the mask takes the deck position's place, and
     # side 2/3 marks a chance state), and so does the evaluation.
 
-    def rules_move(self, state: Any) -> None:
+    def rules_move(self, state: BlacksinState) -> NoReturn:
         # The seed's rules read the next two cards of the real deck, which a searcher of the
         # hidden variant does not know, so it cannot predict them.
         raise OptionError("the rules agent reads the deck order, which the hidden variant keeps "
                           "from the searcher: model:opponent=rules needs the open deck (hidden=false)")
 
-    def perspective(self, state: Any, seat):
+    def perspective(self, state: BlacksinState, seat: int) -> tuple[Game, Any]:
         return self, state
 
-    def unseen(self, state: Any):
+    def unseen(self, state: BlacksinState) -> list[int]:
         return [card for card in range(1, self.deck_count + 1) if state[DECK] >> card & 1]
 
-    def notation(self, state: Any, move: Any):
+    def notation(self, state: BlacksinState, move: Any) -> str:
         return str(move) if state[SIDE] > 1 else move
 
-    def parse_move(self, state: Any, text):
+    def parse_move(self, state: BlacksinState, text: str) -> Any:
         if state[SIDE] > 1:
             return Game.parse_move(self, state, text)
         return Blacksin.parse_move(self, state, text)
@@ -545,12 +558,12 @@ def _deck_from_options(options: dict) -> tuple[int, ...]:
 
 
 
-def _cards(cards) -> str:
+def _cards(cards: list[int]) -> str:
     return ("card " if len(cards) == 1 else "cards ") + ", ".join(map(str, cards))
 
 
-def _rules_decision(target, my_sum, their_sum, erases, i_have_cards, they_have_cards,
-                    next_card, their_next_card):
+def _rules_decision(target: int, my_sum: int, their_sum: int, erases: int, i_have_cards: bool, they_have_cards: bool,
+                    next_card: int, their_next_card: int) -> str:
     """The if-chain of :meth:`Blacksin.rules_move` on plain numbers (0 for a missing card)."""
     margin = target - my_sum
     margin_after = margin - next_card
@@ -570,7 +583,7 @@ def _rules_decision(target, my_sum, their_sum, erases, i_have_cards, they_have_c
     return STOP
 
 
-def margin_score(target: int, state: Any) -> int:
+def margin_score(target: int, state: BlacksinState) -> int:
     """Seat 0's heuristic: how close each hand is to the target (a bust hand counts as
     worse than an empty one, by how much it is over does not matter), plus T // 2 for each
     erase a side can still use (a stopped side's erases are dead).
@@ -594,7 +607,7 @@ def margin_score(target: int, state: Any) -> int:
     return close0 - close1 + target // 2 * (erases0 - erases1)
 
 
-def describe_result(target: int, sum0: int, sum1: int, sides=("player", "opponent")) -> str:
+def describe_result(target: int, sum0: int, sum1: int, sides: tuple[str, str] = ("player", "opponent")) -> str:
     """Why a finished game ended as it did.
 
     >>> describe_result(41, 18, 22)

@@ -5,9 +5,16 @@ without trying the moves, and the stops no better than another move left out.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..game import MATE_BOUND, WIN
+
+if TYPE_CHECKING:  # (Blacksin mixes these rules in)
+    from .blacksin import BlacksinState
+
+Hand = tuple[int, ...]  # a side's cards, in the order drawn
+Reach = list[list[int]]  # _reachable_gains: table[pos][erases], a bitmask of gains
+Fewest = list[list[list[int]]]  # _fewest_moves: table[pos][erases][gain], a count of moves
 
 
 class Endgame:
@@ -19,17 +26,17 @@ class Endgame:
     deck_count: int
     target: int
     erases: int
-    _fewest: list | None
-    _reach: list | None
-    _stopless: tuple | None
+    _fewest: Fewest | None
+    _reach: Reach | None
+    _stopless: BlacksinState | None
 
-    def _solo_tables(self) -> tuple[list, list]:
+    def _solo_tables(self) -> tuple[Fewest, Reach]:
         """Build both tables (one never exists without the other); returns (fewest, reach)."""
         self._fewest = fewest = _fewest_moves(self.deck, self.erases, self.target)
         self._reach = reach = _reachable_gains(self.deck, self.erases, self.target)
         return fewest, reach
 
-    def exact_moves(self, state: Any, moves):
+    def exact_moves(self, state: BlacksinState, moves: list) -> list:
         # A stop can be no better than another move: solved() says so for the state it has
         # just been asked about (_other_wins_soon), and then the stop, listed last, is left
         # out (the same value; fewer nodes). (Whether it holds is a fact about the state: a
@@ -39,7 +46,7 @@ class Endgame:
             moves.pop()
         return moves
 
-    def solved(self, state: Any):
+    def solved(self, state: BlacksinState) -> int | None:
         """The endgame rule (:meth:`Game.solved`): the exact value of a position that one of
         the cases below settles without trying the moves, else None. Any line of play reduces
         to: erase some of the stopped side's last cards, some of one's own, then draw cards,
@@ -84,7 +91,7 @@ class Endgame:
             reach = self._solo_tables()[1]
         # (a stop wins only for a side over neither the target nor the other: at most one of
         # the two cases applies)
-        stopless = False
+        stopless: bool | int = False  # (a truth value; _other_wins_soon's may be a bit test)
         if my_sum <= target and (their_sum > target or their_sum < my_sum):
             if self._cannot_escape(reach, pos, theirs, mine, their_erases, their_sum, my_sum):
                 return self._stop_wins_now(pos, hand0, hand1, their_erases, side)
@@ -106,7 +113,8 @@ class Endgame:
             self._stopless = state
         return None
 
-    def _bust_for_good(self, pos, hand0, hand1, erases0, erases1, sum0, sum1):
+    def _bust_for_good(self, pos: int, hand0: Hand, hand1: Hand, erases0: int, erases1: int, sum0: int,
+                       sum1: int) -> int | None:
         """Both play and one is over the target, and stays over even without the last cards
         all erases left could remove: the other wins (it stops at its first turn) and the
         bust side delays to the end: every card drawn, its erases spent, two stops (the
@@ -122,7 +130,8 @@ class Endgame:
             return WIN - (self.deck_count - pos + erases1 + 2)
         return None
 
-    def _cannot_escape(self, reach, pos, hand, other, erases, total, other_sum):
+    def _cannot_escape(self, reach: Reach, pos: int, hand: Hand, other: Hand, erases: int, total: int,
+                       other_sum: int) -> bool:
         """Whether the side holding ``hand`` (sum ``total``, ``erases`` left), playing alone
         against the other's stop at ``other_sum`` (within the target), can neither win nor
         draw: when over the target, no erase of its last card brings it within [``other_sum``,
@@ -136,7 +145,7 @@ class Endgame:
         return not (reach[pos][erases] >> (other_sum - total) & ((2 << (target - other_sum)) - 1)) and (
             not erases or not self._escapes(pos, hand, other, erases, total, other_sum))
 
-    def _stop_wins_now(self, pos, hand0, hand1, their_erases, side):
+    def _stop_wins_now(self, pos: int, hand0: Hand, hand1: Hand, their_erases: int, side: int) -> int:
         """A stop now wins for the mover (the other cannot escape it): the mover stops, and
         the other delays as long as it can: it draws every card left, spends every erase it
         can and stops; no line of play wins sooner (the proof in :meth:`_stop_wins`)."""
@@ -144,7 +153,8 @@ class Endgame:
         plies = 2 + left + min(their_erases, len(hand0) + len(hand1) + left)
         return WIN - plies if side == 0 else plies - WIN
 
-    def _other_wins_soon(self, reach, pos, hand0, hand1, theirs, their_erases, their_sum, my_erases, my_sum):
+    def _other_wins_soon(self, reach: Reach, pos: int, hand0: Hand, hand1: Hand, theirs: Hand, their_erases: int,
+                         their_sum: int, my_erases: int, my_sum: int) -> bool | int:
         """Whether the mover's stop, which does not win, loses no later than the mover's
         longest delay after any other move (every card drawn, its erases spent, two stops:
         left + min(its erases, cards) + 2, as in :meth:`_stop_wins`): then no other move is
@@ -174,7 +184,8 @@ class Endgame:
             return min(gains) <= left + (my_erases if my_erases < cards else cards)
         return False
 
-    def _other_stop_would_win(self, pos, hand0, hand1, erases0, erases1, side, sum0, sum1, my_erases):
+    def _other_stop_would_win(self, pos: int, hand0: Hand, hand1: Hand, erases0: int, erases1: int, side: int,
+                              sum0: int, sum1: int, my_erases: int) -> int:
         """A stop by the other would win for it, were it its turn, and the mover cannot
         escape it: the mover's best is its own stop (the other then plays alone), or its
         longest delay: every move but a stop leaves the other a winning stop
@@ -190,7 +201,8 @@ class Endgame:
             return min(v, WIN - plies) if side else max(v, plies - WIN)
         return v
 
-    def _draw_strands_other(self, reach, state: Any, mine, theirs, their_erases, my_sum, their_sum):
+    def _draw_strands_other(self, reach: Reach, state: BlacksinState, mine: Hand, theirs: Hand, their_erases: int,
+                            my_sum: int, their_sum: int) -> int | None:
         """The mover's draw (still within the target, above the other or with it bust)
         leaves the other a position of :meth:`_other_stop_would_win`: it loses, by the slower
         of its stop (then the mover's fastest win alone) and its longest delay. When the
@@ -216,7 +228,7 @@ class Endgame:
             return WIN - plies if side == 0 else plies - WIN
         return None
 
-    def _draw_without_erases(self, reach, state: Any, my_sum, their_sum):
+    def _draw_without_erases(self, reach: Reach, state: BlacksinState, my_sum: int, their_sum: int) -> int | None:
         """Without erases the mover's moves are a draw and a stop. When the draw leaves the
         other a winning stop (:meth:`_stop_wins_now` from its side: the mover is over the
         target then, or under it and no gain from the deck, without erases, brings it within
@@ -234,7 +246,8 @@ class Endgame:
             return min(v, WIN - plies) if side else max(v, plies - WIN)
         return None
 
-    def _solved_alone(self, pos, hand0, hand1, erases0, erases1, side, sum0, sum1):
+    def _solved_alone(self, pos: int, hand0: Hand, hand1: Hand, erases0: int, erases1: int, side: int, sum0: int,
+                      sum1: int) -> int:
         """One side has stopped and ``side`` plays alone, for its fastest win, else a draw,
         else its slowest loss. A stop wins at once when it is within the target and above
         the other (or the other is bust); against a bust other see :meth:`_alone_against_bust`;
@@ -300,7 +313,7 @@ class Endgame:
         plies = left + min(erases, len(mine) + left + len(theirs)) + 1
         return plies - WIN if side == 0 else WIN - plies
 
-    def _alone_against_bust(self, mine, erases, my_sum, side):
+    def _alone_against_bust(self, mine: Hand, erases: int, my_sum: int, side: int) -> int:
         """Playing alone against a bust other while over the target too (else a stop would
         win): both bust is a draw, which the mover always can have; it wins by erasing its own
         last cards until it is not over: the fewest such erases, then a stop (drawing adds,
@@ -313,7 +326,7 @@ class Endgame:
                 return WIN - p - 1 if side == 0 else p + 1 - WIN
         return 0
 
-    def _stop_wins(self, pos, other, mine, erases, other_sum, my_sum):
+    def _stop_wins(self, pos: int, other: Hand, mine: Hand, erases: int, other_sum: int, my_sum: int) -> bool:
         """Whether, both playing, a stop now by the mover (``mine``, ``my_sum``, not over the
         target) wins: the other, playing alone with its ``erases``, can neither win nor draw.
 
@@ -338,7 +351,7 @@ class Endgame:
                 return False
         return not erases or not self._escapes(pos, other, mine, erases, other_sum, my_sum)
 
-    def _escapes(self, pos, other, mine, erases, other_sum, my_sum):
+    def _escapes(self, pos: int, other: Hand, mine: Hand, erases: int, other_sum: int, my_sum: int) -> bool:
         """The rest of :meth:`_stop_wins` (``erases`` > 0, no gain from here is enough):
         whether the other wins or draws by erasing its own last p cards and my last a first,
         then gaining (p at least as many as bring it back to the target)."""
@@ -375,7 +388,7 @@ class Endgame:
 _UNREACHABLE = 1 << 20  # (more moves than any game has: "this gain cannot be had")
 
 
-def _fewest_moves(deck, most, target):
+def _fewest_moves(deck: tuple[int, ...], most: int, target: int) -> Fewest:
     """``table[pos][e][g]``: the fewest moves in which a hand can gain ``g`` (0 to ``target``)
     from the cards ``deck[pos:]`` with at most ``e`` erases (``most`` at most): draw cards in
     order, erasing some of them right after drawing them (a draw is one move, a draw and its
@@ -406,7 +419,7 @@ def _fewest_moves(deck, most, target):
     return table
 
 
-def _reachable_gains(deck, most, target):
+def _reachable_gains(deck: tuple[int, ...], most: int, target: int) -> Reach:
     """``table[pos][e]``: the gains :func:`_fewest_moves` can have, as a bitmask (bit g set:
     a gain of g), built the same way: stop (0), or draw this card and gain from the next, or
     draw it, erase it (one erase) and gain from the next."""

@@ -60,12 +60,14 @@ three 1s, which clear together for 9 more:
 from __future__ import annotations
 
 import random
+from collections.abc import Hashable
 from operator import itemgetter
-from typing import Any
 
 from ..game import DRAW, Game, IllegalMove, Option, OptionError
 from .cantris_tables import FIELD, GAIN, pack, tables
 
+#: (board, score_a, score_b, removals, before, move, status, difference, mover): see the module doc
+CantrisState = tuple[int, int, int, int, int | None, int | None, int | None, int, int]
 SIZES = {"6x3": (6, 3), "8x4": (8, 4), "10x5": (10, 5)}  # board option -> (rows, cols)
 TWO_REMOVALS = "10x5"  # the board on which a turn is two removals
 CLEARS = 1 << 19  # the flag of a move that sets off a clear
@@ -155,7 +157,7 @@ class Cantris(Game):
     def _parse_cells(self, text: str) -> int:
         rows, cols = self.rows, self.cols
 
-        def fail(problem) -> None:
+        def fail(problem: str) -> None:
             raise OptionError(f"option 'cells': {problem}")
 
         lines = text.replace(" ", "").split("/")
@@ -186,7 +188,7 @@ class Cantris(Game):
                 fail(f"row {rows - 1 - h} holds three equal tiles side by side; they would have cleared")
         return board
 
-    def start(self):
+    def start(self) -> CantrisState:
         return (self._start, 0, 0, 0, None, None, self._status(self._start, 0), 0, 0)
 
     def _status(self, board: int, difference: int) -> int | None:
@@ -200,14 +202,14 @@ class Cantris(Game):
     to_move = itemgetter(8)  # type: ignore[assignment]
     status = itemgetter(6)  # type: ignore[assignment]
 
-    def moves(self, state: Any):
+    def moves(self, state: CantrisState) -> list[int]:
         # every tile, in reading order (row 0 left to right, then row 1...)
         board = state[0]
         if not self._full[board & self._row_mask]:
             return []
         return sorted(self._moves_of(board, board), key=lambda move: self._cell(move & 255))
 
-    def search_moves(self, state: Any):
+    def search_moves(self, state: CantrisState) -> list[int]:
         # Removing either of two vertically adjacent equal tiles leaves the same column: the
         # lowest tile of each vertical run of equal values stands for the run. The moves come
         # ordered (order() hands them on as they are).
@@ -220,7 +222,7 @@ class Cantris(Game):
         self._handed = moves = [*known]
         return moves
 
-    def play(self, state: Any, move: Any):
+    def play(self, state: CantrisState, move: int) -> CantrisState:
         board = state[0]
         if move & CLEARS:  # the chain, worked out once (and futility() may have done it)
             outcome = self._outcomes.get((board, move & 255))
@@ -304,7 +306,7 @@ class Cantris(Game):
             board = board & without | (board & above) >> rb
         return board
 
-    def order(self, state: Any, moves):
+    def order(self, state: CantrisState, moves: list) -> list:
         # Removals that set off a clear first, the more their first clear scores the sooner,
         # then higher tiles first: a move's number says so (CLEARS, the first clear's points,
         # the value), so this is one sort of plain integers, done once per board for the
@@ -381,7 +383,7 @@ class Cantris(Game):
                 moves += plain[tiles >> shift & mask]
         return moves
 
-    def futility(self, state: Any, alpha, beta, depth):
+    def futility(self, state: CantrisState, alpha: float, beta: float, depth: int) -> float | None:
         if depth == 2:
             return self._futile_replies(state, alpha, beta)
         # One ply above the horizon. Every move's evaluation is the difference plus (A) or
@@ -400,7 +402,7 @@ class Cantris(Game):
         # counts as what it scores, towards the bound of a futile position only. A removal
         # that ends the game and wins it is worth more than any evaluation: then there is
         # no bound here, and the search tries the moves.
-        diff = state[7]
+        diff = state[7]  # A's total minus B's
         if state[8]:  # B: scoring p gives diff - p
             low, high, lead = diff - beta, diff - alpha, -diff
         else:
@@ -447,7 +449,7 @@ class Cantris(Game):
             return diff - most if state[8] else diff + most
         return None
 
-    def _futile_replies(self, state: Any, alpha, beta):
+    def _futile_replies(self, state: CantrisState, alpha: float, beta: float) -> float | None:
         """Futility two plies above the horizon, where the mover removes a tile and then the
         other side does (a turn of one removal, or the mover's second): the futile way only.
         No removal of the mover reaches the window when after each the reply scores enough:
@@ -461,7 +463,7 @@ class Cantris(Game):
         loss is worth no more; its win leaves the node to the search."""
         if (state[3] + 1) >> self._turn_shift & 1 == state[8]:
             return None  # 10x5, the first removal of a turn: the mover removes again
-        diff = state[7]
+        diff = state[7]  # A's total minus B's
         lead, low = (-diff, -beta) if state[8] else (diff, alpha)
         # The mover's lead is lead + p - q after its removal scores p and the reply q: the
         # position is futile when that is at most ``low`` for every removal (the bound: the
@@ -595,7 +597,7 @@ class Cantris(Game):
     # next removal all scored 49-54 %: no better, and up to six times slower.
     evaluate = itemgetter(7)  # type: ignore[assignment]
 
-    def key(self, state: Any):
+    def key(self, state: CantrisState) -> Hashable:
         # The future depends on the board, the score difference and the turn phase only (not
         # on the totals themselves, nor on how many removals led here, nor on the last move).
         return (state[0], state[1] - state[2], state[3] & self._phase_mask)
@@ -636,10 +638,10 @@ class Cantris(Game):
         """(row from the top, column) of cell number ``i``."""
         return self.rows - 1 - i // self.cols, i % self.cols
 
-    def notation(self, state: Any, move: Any):
+    def notation(self, state: CantrisState, move: int) -> str:
         return self._names[move & 255]
 
-    def parse_move(self, state: Any, text):
+    def parse_move(self, state: CantrisState, text: str) -> int:
         if not isinstance(text, str):
             raise IllegalMove(f"a move must be a string like '3,2', got {text!r}")
         row, sep, col = text.strip().partition(",")
@@ -663,11 +665,11 @@ class Cantris(Game):
         """The board as rows top to bottom, 0 for empty (as the ``cells`` option writes it)."""
         return [[row >> FIELD * c & 7 for c in range(self.cols)] for row in reversed(self._rows(board))]
 
-    def picture(self, state: Any) -> str:
+    def picture(self, state: CantrisState) -> str:
         """The board as text, rows top to bottom."""
         return "\n".join("".join(map(str, row)) for row in self.grid(state[0]))
 
-    def explain(self, state: Any):
+    def explain(self, state: CantrisState) -> str:
         a, b = state[1], state[2]
         # (for players: columns counted from 1, left to right, as the pages count them)
         empty = [str(c + 1) for c, v in enumerate(self.grid(state[0])[-1]) if not v]
@@ -677,11 +679,12 @@ class Cantris(Game):
         winner = 0 if a > b else 1
         return f"{what}: {self.sides[winner]} wins {max(a, b)} to {min(a, b)}"
 
-    def board(self, state: Any, seat=None):
+    def board(self, state: CantrisState, seat: int | None = None) -> dict:
         board, a, b, removals, before, move = state[:6]
         over = not self._full[board & self._row_mask]
         last = None
         if move is not None:
+            assert before is not None  # (play sets both; both None at the start)
             steps = self.chain(before, move)
             last = {
                 "move": self._names[move & 255],

@@ -16,13 +16,14 @@ from __future__ import annotations
 import logging
 import threading
 
-from flask_socketio import emit, join_room
+from flask_socketio import SocketIO, emit, join_room
 
 from ..errors import ArcadeError
 from ..sessions import GameSession
 from ..sockets import guarded, socket_id
 from .challenges import challenge_in, challenge_summary, is_open, reveal_view, student_view
 from .roster import Classroom
+from .storage import ClassRecord
 
 log = logging.getLogger(__name__)
 COALESCE = 0.1  # seconds: changes of one class within this make one class_state
@@ -45,7 +46,7 @@ def student_room(class_id: str, student_id: str) -> str:
 class ClassPush:
     """``class_state`` to a class's teachers, soon after a change (coalesced)."""
 
-    def __init__(self, socketio, classroom: Classroom):
+    def __init__(self, socketio: SocketIO, classroom: Classroom):
         self.socketio = socketio
         self.classroom = classroom
         self._pending: set[str] = set()
@@ -54,7 +55,7 @@ class ClassPush:
     def reveal(self, class_id: str, challenge_id: str) -> dict:
         """Close a challenge; every student gets ``class_reveal`` (the verdict, the best moves,
         who found one). Returns the teacher's summary of it."""
-        def close(record):
+        def close(record: ClassRecord) -> None:
             challenge_in(record, challenge_id)["closed"] = True
 
         record, _ = self.classroom.update(class_id, close)
@@ -65,7 +66,7 @@ class ClassPush:
 
     def reveal_at_deadline(self, class_id: str, challenge_id: str, seconds: float) -> None:
         """In the background: reveal the challenge when its time is up, unless it was already."""
-        def wait_and_reveal():
+        def wait_and_reveal() -> None:
             self.socketio.sleep(seconds + DEADLINE_GRACE)
             try:
                 challenge = challenge_in(self.classroom.get(class_id), challenge_id)
@@ -106,9 +107,9 @@ class ClassPush:
         self.socketio.emit("class_state", state, to=teacher_room(class_id))
 
 
-def register(socketio, classroom: Classroom) -> None:
+def register(socketio: SocketIO, classroom: Classroom) -> None:
     @guarded("class_join")
-    def class_join(payload):
+    def class_join(payload: dict) -> None:
         """The teacher's token: this socket gets ``class_state`` now and after every change; a
         student's: ``class_challenge`` (the one under way at once, if not yet answered)."""
         record = classroom.get(payload.get("class_id"))

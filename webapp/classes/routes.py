@@ -9,10 +9,12 @@ from __future__ import annotations
 import csv
 import io
 import time
-from typing import Any
+from typing import Any, cast
 
 import segno
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
+from flask_socketio import SocketIO
 
 from engine.games import catalog
 
@@ -21,23 +23,24 @@ from ..errors import ArcadeError
 from ..inputs import json_body
 from ..schemas import parse
 from .challenges import challenge_in, challenge_summary, make_challenge, student_view
-from .events import student_room, students_room
+from .events import ClassPush, student_room, students_room
 from .roster import Classroom, student_seat, suggest_nickname
 from .schemas import ChallengeAnswer, ChallengeStart, ClassCreate, ClassJoin
+from .storage import ClassRecord
 
 bp = Blueprint("classes", __name__)
 
 
 def classroom() -> Classroom:
-    return current_app.extensions["classes"]
+    return cast(Classroom, current_app.extensions["classes"])
 
 
-def socketio():
+def socketio() -> SocketIO:
     return current_app.extensions["arcade"].socketio
 
 
-def push():
-    return current_app.extensions["class_push"]
+def push() -> ClassPush:
+    return cast(ClassPush, current_app.extensions["class_push"])
 
 
 def changed(class_id: str) -> None:
@@ -56,20 +59,20 @@ def body_token(body: dict | None = None) -> Any:
     return request.args.get("token")
 
 
-def as_teacher(class_id: str, body: dict | None = None):
+def as_teacher(class_id: str, body: dict | None = None) -> ClassRecord:
     record = classroom().get(class_id)
     classroom().check_teacher(record, body_token(body))
     return record
 
 
-def as_student(class_id: str, body: dict | None = None):
+def as_student(class_id: str, body: dict | None = None) -> tuple[ClassRecord, dict]:
     record = classroom().get(class_id)
     return record, classroom().student_of(record, body_token(body))
 
 
 # ----- classes -------------------------------------------------------------------------------------
 @bp.post("/api/classes")
-def create_class():
+def create_class() -> ResponseReturnValue:
     classroom().expire()
     body = parse(ClassCreate, json_body())
     record, token = classroom().create(body.name, body.game, body.options, body.opponent)
@@ -79,7 +82,7 @@ def create_class():
 
 
 @bp.post("/api/classes/join")
-def join_class():
+def join_class() -> ResponseReturnValue:
     classroom().expire()
     body = parse(ClassJoin, json_body())
     record, student, token = classroom().join(body.code, body.name)
@@ -89,18 +92,18 @@ def join_class():
 
 
 @bp.get("/api/classes/nickname")
-def nickname():
+def nickname() -> Response:
     """A friendly two-word nickname to suggest on the join page."""
     return jsonify({"name": suggest_nickname()})
 
 
 @bp.get("/api/classes/<class_id>")
-def class_state(class_id):
+def class_state(class_id: str) -> Response:
     return jsonify(classroom().state(as_teacher(class_id)))
 
 
 @bp.delete("/api/classes/<class_id>")
-def delete_class(class_id):
+def delete_class(class_id: str) -> Response:
     record = as_teacher(class_id)
     classroom().delete(record.id)
     socketio().emit("class_deleted", {"class_id": record.id, "message": "the teacher ended this class"},
@@ -109,7 +112,7 @@ def delete_class(class_id):
 
 
 @bp.get("/api/classes/<class_id>/qr.svg")
-def join_qr(class_id):
+def join_qr(class_id: str) -> Response:
     """The join link as a QR code (SVG drawn here: no third party sees the code)."""
     record = classroom().get(class_id)
     link = f"{request.host_url}join?code={record.code}"
@@ -120,7 +123,7 @@ def join_qr(class_id):
 
 
 @bp.get("/api/classes/<class_id>/me")
-def student_home(class_id):
+def student_home(class_id: str) -> Response:
     """What a student's page shows on a reload: the class, the student and their games."""
     record, student = as_student(class_id)
     games = []
@@ -138,7 +141,7 @@ def student_home(class_id):
 
 # ----- students ------------------------------------------------------------------------------------
 @bp.post("/api/classes/<class_id>/games")
-def start_game(class_id):
+def start_game(class_id: str) -> ResponseReturnValue:
     body = json_body()
     record, student = as_student(class_id, body)
     session, answer = classroom().start_game(record.id, student, client())
@@ -151,7 +154,7 @@ def start_game(class_id):
 
 
 @bp.post("/api/classes/<class_id>/students/<student_id>")
-def rename_student(class_id, student_id):
+def rename_student(class_id: str, student_id: str) -> Response:
     body = json_body()
     as_teacher(class_id, body)
     record = classroom().rename(class_id, student_id, body.get("name"))
@@ -160,7 +163,7 @@ def rename_student(class_id, student_id):
 
 
 @bp.delete("/api/classes/<class_id>/students/<student_id>")
-def remove_student(class_id, student_id):
+def remove_student(class_id: str, student_id: str) -> Response:
     as_teacher(class_id)
     record = classroom().remove(class_id, student_id)
     socketio().emit("class_removed", {"class_id": record.id, "message": "the teacher removed you from the class"},
@@ -170,7 +173,7 @@ def remove_student(class_id, student_id):
 
 
 @bp.post("/api/classes/<class_id>/pairs")
-def pair_students(class_id):
+def pair_students(class_id: str) -> ResponseReturnValue:
     """Random pairs, a game each; an odd one out plays the computer."""
     record = as_teacher(class_id, json_body())
     groups = classroom().pair(record.id, client())
@@ -182,7 +185,7 @@ def pair_students(class_id):
 
 
 @bp.get("/api/classes/<class_id>/results.csv")
-def results_csv(class_id):
+def results_csv(class_id: str) -> Response:
     state = classroom().state(as_teacher(class_id))
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
@@ -197,14 +200,14 @@ def results_csv(class_id):
 
 # ----- challenges ------------------------------------------------------------------------------------
 @bp.post("/api/classes/<class_id>/challenges")
-def start_challenge(class_id):
+def start_challenge(class_id: str) -> ResponseReturnValue:
     body = json_body()
     record = as_teacher(class_id, body)
     start = parse(ChallengeStart, body)
     where = start.model_dump(include={"moves", "game", "options"}, exclude_unset=True)  # absent: the class's
     challenge = make_challenge(record, where, start.seconds, current_app.extensions["arcade"].ai.pool)
 
-    def add(r):
+    def add(r: ClassRecord) -> None:
         for other in r.challenges.values():
             other["closed"] = True  # one challenge at a time
         r.challenges[challenge["id"]] = challenge
@@ -218,7 +221,7 @@ def start_challenge(class_id):
 
 
 @bp.post("/api/classes/<class_id>/challenges/<challenge_id>/answers")
-def answer_challenge(class_id, challenge_id):
+def answer_challenge(class_id: str, challenge_id: str) -> ResponseReturnValue:
     body = json_body()
     record, student = as_student(class_id, body)
     challenge_in(record, challenge_id)  # 404 before anything else
@@ -229,13 +232,13 @@ def answer_challenge(class_id, challenge_id):
 
 
 @bp.get("/api/classes/<class_id>/challenges/<challenge_id>")
-def challenge_state(class_id, challenge_id):
+def challenge_state(class_id: str, challenge_id: str) -> Response:
     record = as_teacher(class_id)
     return jsonify(challenge_summary(record, classroom().challenge(record, challenge_id)))
 
 
 @bp.post("/api/classes/<class_id>/challenges/<challenge_id>/reveal")
-def reveal_challenge(class_id, challenge_id):
+def reveal_challenge(class_id: str, challenge_id: str) -> Response:
     """Close the challenge and show every student the engine's verdict (at once: it would be at
     the deadline anyway)."""
     record = as_teacher(class_id, json_body())
@@ -245,12 +248,12 @@ def reveal_challenge(class_id, challenge_id):
 
 # ----- pages ------------------------------------------------------------------------------------------
 @bp.get("/join")
-def join_page():
+def join_page() -> str:
     return render_template("join.html", code=request.args.get("code", "")[:16], catalog=catalog())
 
 
 @bp.get("/class/<class_id>")
-def dashboard(class_id):
+def dashboard(class_id: str) -> str:
     classroom().expire()
     try:
         record = classroom().get(class_id)
@@ -260,7 +263,7 @@ def dashboard(class_id):
 
 
 @bp.get("/class/<class_id>/project/<game_id>")
-def projector(class_id, game_id):
+def projector(class_id: str, game_id: str) -> str:
     """One student's game, large, for a projector (high contrast, light)."""
     try:
         classroom().get(class_id)

@@ -7,8 +7,10 @@ from __future__ import annotations
 import csv
 import io
 import secrets
+from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
+from flask.typing import ResponseReturnValue
 
 from engine import experiments
 from engine.agents import AGENT_HELP
@@ -27,12 +29,13 @@ bp = Blueprint("arena", __name__)
 
 
 @bp.post("/api/arena")
-def start_arena():
+def start_arena() -> ResponseReturnValue:
     body = parse(ArenaStart, json_body(), max_games=current_app.config["MAX_ARENA_GAMES"])
     return launch_arena(body.game, body.options or {}, body.agents, body.games, body.seed)
 
 
-def launch_arena(game: str, options, agents, games: int, seed, preset: str | None = None):
+def launch_arena(game: str, options: dict | None, agents: list[str], games: int, seed: int | None,
+                 preset: str | None = None) -> ResponseReturnValue:
     """Start and register an arena run for the asking client: 202 with its ``id`` and the
     ``manage_token`` that alone may cancel it (the creator's, as for games)."""
     token = secrets.token_urlsafe(16)
@@ -50,7 +53,7 @@ def launch_arena(game: str, options, agents, games: int, seed, preset: str | Non
     return jsonify({"id": job.id, "url": f"/api/arena/{job.id}", "manage_token": token, **extra}), 202
 
 
-def arena_job(job_id) -> ArenaJob:
+def arena_job(job_id: str) -> ArenaJob:
     job = arcade().arenas.get(job_id)
     if job is None:
         raise ArcadeError("unknown_arena", f"no arena run with id {job_id!r}", 404)
@@ -62,7 +65,7 @@ ARENA_PAGE_MAX = 100
 
 
 @bp.get("/api/arena")
-def list_arenas():
+def list_arenas() -> Response:
     """A page of runs, the most recently updated first in line (``?offset=``, ``?limit=``),
     listed oldest first, each as ``GET /api/arena/<id>`` gives it; ``total`` runs in all and
     the ``next`` page's offset (null on the last page)."""
@@ -75,12 +78,12 @@ def list_arenas():
 
 
 @bp.get("/api/arena/<job_id>")
-def arena_status(job_id):
+def arena_status(job_id: str) -> Response:
     return jsonify(arena_job(job_id).to_json())
 
 
 @bp.delete("/api/arena/<job_id>")
-def cancel_arena(job_id):
+def cancel_arena(job_id: str) -> Response:
     """Cancel a run: its creator's ``manage_token`` only (403 without it)."""
     job = arena_job(job_id)
     job.authorize(request_token())
@@ -90,14 +93,14 @@ def cancel_arena(job_id):
 
 # ----- arena presets and exports --------------------------------------------------------------
 @bp.get("/api/arena/presets")
-def presets():
+def presets() -> Response:
     data = experiments.catalog()
     data["max_games"] = current_app.config["MAX_ARENA_GAMES"]
     return jsonify(data)
 
 
 @bp.post("/api/arena/presets/<name>")
-def run_preset(name):
+def run_preset(name: str) -> ResponseReturnValue:
     """Start a preset's run (``{"games", "seed"}`` may override its count and seed): 202 ``{"id"}``."""
     body = request.get_json(silent=True) if request.data else {}
     if body is None:
@@ -123,7 +126,7 @@ CSV_FIELDS = ("id", "preset", "status", "game", "options", "agent_a", "agent_b",
               "published_losses", "published_win_rate", "published_seconds", "published_seconds_label")
 
 
-def csv_row(job: ArenaJob) -> dict:
+def csv_row(job: ArenaJob) -> dict[str, Any]:
     req, res = job.request, job.results or {}
     per = res.get("per_agent") or [{}, {}]
     row = {
@@ -163,17 +166,17 @@ def csv_response(jobs: list[ArenaJob], filename: str) -> Response:
 
 
 @bp.get("/api/arena/<job_id>.csv")
-def arena_csv(job_id):
+def arena_csv(job_id: str) -> Response:
     return csv_response([arena_job(job_id)], f"arena-{job_id}.csv")
 
 
 @bp.get("/api/arena.csv")
-def arenas_csv():
+def arenas_csv() -> Response:
     return csv_response(list(arcade().arenas.values()), "arena-runs.csv")
 
 
 @bp.get("/arena")
-def arena_page():
+def arena_page() -> str:
     data = experiments.catalog()
     data["max_games"] = current_app.config["MAX_ARENA_GAMES"]
     return render_template("arena.html", presets=data, catalog=catalog(), agents=AGENT_HELP)

@@ -5,19 +5,25 @@ teaching views open at. Public by design: a blueprint imports these, never anoth
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
+
 from flask import current_app, request
 
 from engine import textbook
-from engine.game import CHANCE
+from engine.game import CHANCE, Game
 
 from ..errors import ArcadeError
 from ..schemas import MAX_DEPTH, PlyQuery, parse
+from ..sessions import GameSession
+
+if TYPE_CHECKING:  # (the app factory imports the blueprints)
+    from .. import Arcade
 
 DEFAULT_BUDGET = 5.0  # seconds each bounded teaching search may take (config COMPARE_TIME_CAP)
 
 
-def arcade():
-    return current_app.extensions["arcade"]
+def arcade() -> Arcade:
+    return cast("Arcade", current_app.extensions["arcade"])
 
 
 def request_token() -> str | None:
@@ -30,7 +36,15 @@ def budget() -> float:
     return float(current_app.config.get("COMPARE_TIME_CAP", min(DEFAULT_BUDGET, current_app.config["AI_TIME_CAP"])))
 
 
-def stored_position(game_id: str, query: type[PlyQuery] = PlyQuery, **limits) -> tuple:
+Q = TypeVar("Q", bound=PlyQuery)
+
+
+@overload
+def stored_position(game_id: str) -> tuple[GameSession, Game, int, list[Any], PlyQuery]: ...
+@overload
+def stored_position(game_id: str, query: type[Q], **limits: int | float) -> tuple[GameSession, Game, int, list[Any], Q]: ...
+def stored_position(game_id: str, query: type[PlyQuery] = PlyQuery,
+                    **limits: int | float) -> tuple[GameSession, Game, int, list[Any], PlyQuery]:
     """The session, game, ``?ply=`` (default: now; 400 outside the game), every state so far,
     and the query string read as ``query`` (``limits``: the bounds it names besides the plies)."""
     session = arcade().store.get(game_id)
@@ -41,7 +55,7 @@ def stored_position(game_id: str, query: type[PlyQuery] = PlyQuery, **limits) ->
     return session, game, ply, states, args
 
 
-def position(game_id: str, *, playable: bool = True):
+def position(game_id: str, *, playable: bool = True) -> tuple[GameSession, Game, int, Any]:
     """The session, game, ply and state named by ``game_id`` and ``?ply=`` (default: now);
     with ``playable``, a finished position or chance to move is a 400."""
     session, game, ply, states, _ = stored_position(game_id)
@@ -54,7 +68,7 @@ def position(game_id: str, *, playable: bool = True):
     return session, game, ply, state
 
 
-def searcher_view(game, state):
+def searcher_view(game: Game, state: Any) -> tuple[Game, Any]:
     """What the side to move may see (a hidden deck becomes chance): the game and state to search."""
     return game.perspective(state, game.to_move(state))
 
@@ -67,10 +81,10 @@ class TooBig(Exception):
 #: (Sim depth 3: 2,956; Cantris 8x4 depth 3: 28,846; Bridg-It 4 depth 3: 14,426; each well
 #: under a second even for minimax, the slowest rung of Compare)
 OPENING_NODES = 30_000
-_opening_depths: dict[tuple, int] = {}
+_opening_depths: dict[tuple[str, str], int] = {}
 
 
-def opening_depth(game_id: str, game, state) -> int:
+def opening_depth(game_id: str, game: Game, state: Any) -> int:
     """The depth the teaching views (the tree, Compare) open at for a game: the deepest depth
     at which the textbook minimax visits at most :data:`OPENING_NODES` positions, counted by
     running it one depth after another (a depth whose count, foreseen from the growth so far,
@@ -103,11 +117,11 @@ def opening_depth(game_id: str, game, state) -> int:
     return _opening_depths[key]
 
 
-def _minimax_count(game, state, depth: int) -> int | None:
+def _minimax_count(game: Game, state: Any, depth: int) -> int | None:
     """The positions the textbook minimax to ``depth`` visits, or None past OPENING_NODES."""
     count = 0
 
-    def visit(path, value):
+    def visit(path: tuple, value: float) -> None:
         nonlocal count
         count += 1
         if count > OPENING_NODES:

@@ -3,7 +3,8 @@ record), delete."""
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, Response, jsonify
+from flask.typing import ResponseReturnValue
 
 from engine.agents import AGENT_HELP
 from engine.games import catalog
@@ -16,14 +17,14 @@ bp = Blueprint("games", __name__, url_prefix="/api")
 
 
 @bp.get("/catalog")
-def get_catalog():
+def get_catalog() -> Response:
     data = catalog()
     data["agents"] = AGENT_HELP
     return jsonify(data)
 
 
 @bp.post("/games")
-def create_game():
+def create_game() -> ResponseReturnValue:
     body = json_body()
     with arcade().ai.admit_game(body, client(), address()) as hold:
         session, created = arcade().store.create(body)
@@ -35,19 +36,19 @@ def create_game():
 
 
 @bp.get("/games/<game_id>")
-def game_state(game_id):
+def game_state(game_id: str) -> Response:
     return jsonify(arcade().ai.state(arcade().store.get(game_id)))
 
 
 @bp.get("/games/<game_id>/record")
-def game_record(game_id):
+def game_record(game_id: str) -> Response:
     """What was played (``game``, ``options``, ``players``, ``moves``, ``result``): finished
     games stay readable for the store's retention period."""
     return jsonify(arcade().store.get(game_id).record_json())
 
 
 @bp.delete("/games/<game_id>")
-def abandon_game(game_id):
+def abandon_game(game_id: str) -> Response:
     """End a game and stop its AI: a seat's token or the manage token, in ``X-Seat-Token`` or
     ``?token=``. The game stays readable (state and record) as a finished game."""
     session = arcade().store.get(game_id)

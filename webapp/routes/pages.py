@@ -14,7 +14,7 @@ bp = Blueprint("pages", __name__)
 
 
 @bp.get("/")
-def lobby():
+def lobby() -> str:
     return render_template("lobby.html", catalog=catalog(), levels=lobby_levels())
 
 
@@ -29,12 +29,12 @@ def game_page(template: str, game_id: str, **context: object) -> str:
 
 
 @bp.get("/play/<game_id>")
-def play(game_id):
+def play(game_id: str) -> str:
     return game_page("play.html", game_id)
 
 
 @bp.get("/replay/<game_id>")
-def replay(game_id):
+def replay(game_id: str) -> str:
     """Step through a game's record (any game, finished or not) and continue from any point."""
     # (a seat a person played continues, if the viewer wants, with the lobby's perfect level)
     return game_page("replay.html", game_id, continue_ai="alphabeta", continue_ai_words=agent_words("alphabeta"))

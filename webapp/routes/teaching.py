@@ -13,28 +13,30 @@ from __future__ import annotations
 
 import inspect
 import time
-from typing import Any
+from typing import Any, cast
 
 from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request
+from flask.typing import ResponseReturnValue
 
 from engine import analyse, experiments, mcts, textbook
-from engine.agents import LADDER, AgentError, parse_agent
-from engine.game import CHANCE, IllegalMove
+from engine.agents import LADDER, Agent, AgentError, Rung, parse_agent
+from engine.game import CHANCE, Game, IllegalMove
 from engine.options import OptionError
-from engine.search import describe_score
+from engine.search import SearchResult, describe_score
+from engine.search_result import Cancel
 
 from ..clients import WhileConnected, asking, client
 from ..errors import ArcadeError
 from ..inputs import json_body
 from ..schemas import CompareQuery, DeepestTraceQuery, MinimaxBody, TraceQuery, parse
-from ..search_pool import Deadline, SearchCancelled
+from ..search_pool import Deadline, Pinned, SearchCancelled
 from .common import MAX_DEPTH, TooBig, arcade, budget, opening_depth, position, request_token, searcher_view, stored_position
 
 bp = Blueprint("teach", __name__)
 
 
 @bp.get("/api/games/<game_id>/trace")
-def game_trace(game_id):
+def game_trace(game_id: str) -> Response:
     """The tree an agent's search visits from the position after ``ply`` plies."""
     _, game, ply, states, args = stored_position(game_id, TraceQuery,
                                                  trace_max_nodes=current_app.config["TRACE_MAX_NODES"])
@@ -68,7 +70,7 @@ def game_trace(game_id):
     return jsonify(data)
 
 
-def _eval_name(game, name: str | None) -> str | None:
+def _eval_name(game: Game, name: str | None) -> str | None:
     """``name`` (None or empty: the game's own evaluation) if the game has such an evaluation."""
     name = name or None
     if name is not None and name not in type(game).evaluators:
@@ -78,7 +80,7 @@ def _eval_name(game, name: str | None) -> str | None:
 
 
 @bp.get("/api/games/<game_id>/position")
-def position_json(game_id):
+def position_json(game_id: str) -> Response:
     """The game state (as ``GET /api/games/<id>``) of the position after ``ply`` plies."""
     session, _, ply, states, _ = stored_position(game_id)
     return jsonify(dict(session.to_json(ply), current_ply=len(states) - 1))
@@ -86,7 +88,7 @@ def position_json(game_id):
 
 # ----- Compare --------------------------------------------------------------------------------
 @bp.get("/api/games/<game_id>/compare")
-def compare(game_id):
+def compare(game_id: str) -> Response:
     """The same position searched by every rung of the ladder: nodes, time, value, best move,
     and whether the values agree (they must: each technique changes the cost, not the value)."""
     session, game, ply, state = position(game_id)
@@ -144,7 +146,8 @@ def compare(game_id):
     })
 
 
-def _compare_rung(pinned, game, state, step, depth: int, eval_name, seconds: float):
+def _compare_rung(pinned: Pinned, game: Game, state: Any, step: Rung, depth: int, eval_name: str | None,
+                  seconds: float) -> tuple[SearchResult | None, bool]:
     """One rung of Compare searched within ``seconds``: (result, whether the time ran out), or
     (None, True) if the client has gone."""
     options = parse_agent(step.spec).search_options()
@@ -160,7 +163,7 @@ def _compare_rung(pinned, game, state, step, depth: int, eval_name, seconds: flo
     return r, deadline.expired
 
 
-def _compare_row(step, r, depth: int, eval_name, finished: bool) -> dict:
+def _compare_row(step: Rung, r: SearchResult, depth: int, eval_name: str | None, finished: bool) -> dict:
     return {
         "key": step.key, "label": step.label, "short": step.short, "adds": step.adds,
         "agent": step.agent_spec(depth, eval_name),
@@ -176,7 +179,7 @@ def _compare_row(step, r, depth: int, eval_name, finished: bool) -> dict:
 
 
 @bp.get("/api/games/<game_id>/verdicts")
-def verdicts(game_id):
+def verdicts(game_id: str) -> Response:
     """The exact verdict on every move played so far (the replay's marks): see
     :func:`engine.analyse.game_verdicts`. A game that hides something (Blacksin's hidden deck)
     is judged only once it is over: the verdicts would give the order away."""
@@ -193,7 +196,7 @@ def verdicts(game_id):
 
 
 @bp.get("/api/games/<game_id>/analyse")
-def analyse_position(game_id):
+def analyse_position(game_id: str) -> Response:
     """The exact verdict on every legal move of the position after ``ply`` (default: now), as
     :func:`engine.analyse.analyse` gives it (the play page's "Perfect play" switch). Anyone may
     ask once the game is over; while it is playing only its creator (``token`` = the manage
@@ -212,17 +215,17 @@ def analyse_position(game_id):
     return jsonify(dict(data, ply=ply))
 
 
-def judge_position(game, state, seconds: float, *, cancel) -> dict:
+def judge_position(game: Game, state: Any, seconds: float, *, cancel: Cancel | None) -> dict:
     """In a pool worker: :func:`engine.analyse.analyse` (bounded by ``seconds``)."""
     return analyse.analyse(game, state, budget=seconds)
 
 
-def judge_moves(game, start, moves: list[str], seconds: float, *, cancel) -> dict:
+def judge_moves(game: Game, start: Any, moves: list[str], seconds: float, *, cancel: Cancel | None) -> dict:
     """In a pool worker: :func:`engine.analyse.game_verdicts` (bounded by ``seconds``)."""
     return analyse.game_verdicts(game, moves, budget=seconds)
 
 
-def mcts_rung(game, state, max_states: int | None, seconds: float, *, cancel) -> dict:
+def mcts_rung(game: Game, state: Any, max_states: int | None, seconds: float, *, cancel: Cancel | None) -> dict:
     """In a pool worker: Compare's Monte Carlo rung, UCT with random playouts (seed 1) from the
     position as its side to move sees it, until it has generated ``max_states`` states (None:
     no such limit) or ``seconds`` have passed. Its value is a mean of random games, not a
@@ -241,7 +244,7 @@ def mcts_rung(game, state, max_states: int | None, seconds: float, *, cancel) ->
             "elapsed_ms": round(stats.elapsed_ms, 3)}
 
 
-def _num(v):
+def _num(v: Any) -> Any:
     if isinstance(v, float) and v.is_integer():
         return int(v)
     return round(v, 6) if isinstance(v, float) else v
@@ -252,7 +255,7 @@ FIRST_TREE_SECONDS = 1.5  # the tree page's first answer: its deepest finished d
 
 
 @bp.get("/api/games/<game_id>/trace/deepest")
-def deepest_trace(game_id):
+def deepest_trace(game_id: str) -> Response:
     """The trace (as ``GET /api/games/<id>/trace``) of the deepest search that finished within
     ``seconds`` (default :data:`FIRST_TREE_SECONDS`, at most the teaching budget). The agent's
     search to depth 1, 2, 3, ... up to its own depth is traced in turn (``from`` sets the first;
@@ -301,16 +304,17 @@ def deepest_trace(game_id):
     else:
         step, result = best
         reached = step.depth
-        data = dict(result.trace["root"])
-        data.update(game=game.name, agent=step.spec, ply=ply, nodes=result.trace["nodes"],
-                    recorded=result.trace["recorded"], truncated=result.trace["truncated"],
-                    pv_recorded=result.trace["pv_recorded"], result=result.to_json())
+        trace = cast(dict, result.trace)  # _traced answers a traced search only
+        data = dict(trace["root"])
+        data.update(game=game.name, agent=step.spec, ply=ply, nodes=trace["nodes"],
+                    recorded=trace["recorded"], truncated=trace["truncated"],
+                    pv_recorded=trace["pv_recorded"], result=result.to_json())
     data["deepening"] = {"asked": asked, "reached": reached, "finished": finished, "seconds": took,
                          "budget": seconds}
     return jsonify(data)
 
 
-def _traced(agent, game, state, max_nodes: int, seconds: float):
+def _traced(agent: Agent, game: Game, state: Any, max_nodes: int, seconds: float) -> SearchResult | None:
     """One traced search in the pool, cancelled after ``seconds``: its result, or None if it
     did not finish by then."""
     with Deadline(seconds) as deadline:
@@ -338,7 +342,7 @@ TRUTH_MAX_NODES = 300_000  # the largest textbook minimax tree the page may ask 
 
 
 @bp.post("/api/games/<game_id>/minimax")
-def true_values(game_id):
+def true_values(game_id: str) -> Response:
     """The true minimax value of each listed node, by the textbook minimax (engine.textbook),
     searched separately from the trace, in the search pool: ``{"ply", "depth", "eval", "paths":
     [[move, ...], ...]}`` (each path: moves in notation from the position after ``ply``) gives
@@ -374,7 +378,8 @@ def true_values(game_id):
     return jsonify({"values": found["values"], "nodes": found["nodes"]})
 
 
-def minimax_values(game, state, depth: int, eval_name: str | None, paths: list[list[str]], *, cancel) -> dict | None:
+def minimax_values(game: Game, state: Any, depth: int, eval_name: str | None, paths: list[list[str]], *,
+                   cancel: Cancel) -> dict | None:
     """In a pool worker: the textbook minimax of ``state`` as its side to move sees it, and the
     value of each of ``paths`` (moves in notation; None where a path is not a line of it).
     ``{"values", "nodes", "too_big"}``; None if ``cancel`` stopped it."""
@@ -388,7 +393,7 @@ def minimax_values(game, state, depth: int, eval_name: str | None, paths: list[l
     values: list = [None] * len(paths)
     count = 0
 
-    def visit(path, value):
+    def visit(path: tuple, value: float) -> None:
         nonlocal count
         count += 1
         if count > TRUTH_MAX_NODES or (count % 1024 == 0 and cancel.is_set()):
@@ -403,7 +408,7 @@ def minimax_values(game, state, depth: int, eval_name: str | None, paths: list[l
     return {"values": values, "nodes": count, "too_big": False}
 
 
-def _internal_path(game, state, path: list[str]) -> tuple:
+def _internal_path(game: Game, state: Any, path: list[str]) -> tuple:
     """The moves of ``path`` (notation) in the game's internal form; IllegalMove if one is not legal."""
     out = []
     for text in path:
@@ -414,14 +419,14 @@ def _internal_path(game, state, path: list[str]) -> tuple:
 
 
 @bp.get("/textbook.py")
-def textbook_source():
+def textbook_source() -> Response:
     """The textbook algorithms the tree page shows at work (engine/textbook.py), as text."""
     return Response(inspect.getsource(textbook), mimetype="text/plain")
 
 
 # ----- theory ---------------------------------------------------------------------------------
 @bp.get("/api/games/<game_id>/theory")
-def theory(game_id):
+def theory(game_id: str) -> Response:
     """The game's theory for the position (``Game.theory``), checked by a search to the end."""
     _, game, ply, state = position(game_id, playable=False)
     hook = getattr(game, "theory", None)
@@ -437,7 +442,7 @@ def theory(game_id):
     return jsonify(out)
 
 
-def check_theory(game, state, claim: dict, seconds: float) -> dict:
+def check_theory(game: Game, state: Any, claim: dict, seconds: float) -> dict:
     """Search ``state`` to the end (alpha-beta, table) and compare with ``claim``'s value and,
     when it lists them, its winning moves (each legal move's child searched to the end)."""
     started = time.perf_counter()
@@ -510,7 +515,7 @@ def _page_data() -> dict:
 
 
 @bp.get("/play/<game_id>/tree")
-def tree_page(game_id):
+def tree_page(game_id: str) -> str:
     try:
         session = arcade().store.get(game_id)
     except ArcadeError:
@@ -521,12 +526,12 @@ def tree_page(game_id):
 
 
 @bp.get("/lessons")
-def lessons_page():
+def lessons_page() -> str:
     return render_template("lessons.html", data=experiments.catalog(), teach=_page_data())
 
 
 @bp.post("/lessons/<name>")
-def open_example(name):
+def open_example(name: str) -> ResponseReturnValue:
     """Create the example's game (two human seats: nobody is forced to move) and open its tree."""
     try:
         example = experiments.get_example(name)

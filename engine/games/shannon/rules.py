@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 
 from ...game import WIN, Game, IllegalMove, Option, OptionError
@@ -13,6 +13,8 @@ from .board import BOARDS, CUT, MAX_EDGES, MEMO_LIMIT, SEED_EDGES, SEED_LAYOUT, 
 from .canonical import FAR, FIRST_WEIGHT, canonical_code
 from .contracted import Contracted, distances_from, path_blocks_among
 from .layout import spring_layout
+
+ShannonState = tuple[int, int, int]  # (coloured edges' mask, cut edges' mask, side to move)
 
 
 class Rules(Game):
@@ -133,7 +135,7 @@ class Rules(Game):
                 return self._remember(coloured, label)
         parent = list(range(len(self.vertices)))
 
-        def find(v):
+        def find(v: int) -> int:
             while parent[v] != v:
                 parent[v] = parent[parent[v]]
                 v = parent[v]
@@ -186,7 +188,7 @@ class Rules(Game):
             self._facts_memo[coloured, cut] = facts
         return facts
 
-    def _between(self, coloured: int, label) -> tuple:
+    def _between(self, coloured: int, label: tuple[int, ...]) -> tuple:
         """``(ends, adjacent)`` of a coloured set (memoised): ``ends`` (see :meth:`_facts`),
         and ``adjacent[component] = [(other, edge's bit), ...]`` over the same edges, for
         :func:`path_blocks` (each position picks its free edges from these)."""
@@ -205,11 +207,11 @@ class Rules(Game):
         known = self._ends_memo[coloured] = (tuple(ends), adjacent)
         return known
 
-    def contracted(self, state: Any) -> Contracted:
+    def contracted(self, state: ShannonState) -> Contracted:
         """The contracted board of a live position (see :class:`Contracted`)."""
         return self._contracted(self._facts(state[0], state[1]))
 
-    def _contracted(self, facts) -> Contracted:
+    def _contracted(self, facts: tuple) -> Contracted:
         """:meth:`contracted` from the position's :meth:`_facts`."""
         _, closure, relevant, label, bridge, _, ends = facts
         last = self._last_graph  # one read: another thread may replace it meanwhile
@@ -223,7 +225,7 @@ class Rules(Game):
         self._last_graph = ((closure, relevant), graph)
         return graph
 
-    def _choices(self, facts) -> list:
+    def _choices(self, facts: tuple) -> list:
         """``[forced, choices, ranked]`` of a live position (its :meth:`_facts`), shared by all positions with the
         same contracted board and filled in as they are needed: the moves each seat is
         forced to make (see :meth:`Contracted.forced`); then, where nothing is forced, one
@@ -240,13 +242,13 @@ class Rules(Game):
         return found
 
     # ----- the protocol --------------------------------------------------------------------
-    def start(self):
+    def start(self) -> tuple[int, int, int]:
         return (0, 0, self.first)
 
-    def to_move(self, state: Any):
+    def to_move(self, state: ShannonState) -> int:
         return state[2]
 
-    def status(self, state: Any) -> int | None:
+    def status(self, state: ShannonState) -> int | None:
         # Who has won needs no blocks: the terminals' components, and whether undeleted edges
         # still join them (memoised on the cut set alone). Leaves of a depth-limited search
         # ask only this and evaluate().
@@ -282,13 +284,13 @@ class Rules(Game):
         self._open_memo[cut] = joined
         return joined
 
-    def moves(self, state: Any):
+    def moves(self, state: ShannonState) -> list[int]:
         coloured, cut, _ = state
         if self._facts(coloured, cut)[0] is not None:
             return []
         return edge_bits(self.all_edges & ~(coloured | cut))
 
-    def search_moves(self, state: Any):
+    def search_moves(self, state: ShannonState) -> list[int]:
         # A forced move alone, else one relevant edge per class: the others are passes or
         # the same move renamed (see the module docstring and Contracted).
         facts = self._facts(state[0], state[1])
@@ -298,7 +300,7 @@ class Rules(Game):
         move = forced[state[2]]
         return [move] if move is not None else list(choices)
 
-    def play(self, state: Any, move: Any):
+    def play(self, state: ShannonState, move: int) -> tuple[int, int, int]:
         coloured, cut, side = state
         parent = self._parent
         if parent[0] != coloured or parent[1] != cut:
@@ -330,7 +332,7 @@ class Rules(Game):
         facts = self._facts_memo.get((coloured, cut))
         return (coloured, cut, self.all_edges if facts is None else facts[2], ancestor)
 
-    def key(self, state: Any):
+    def key(self, state: ShannonState) -> Hashable:
         """The contracted board up to renaming its vertices (and swapping the terminals: the
         game is symmetric in them), with the side to move."""
         facts = self._facts(state[0], state[1])  # (the search keys live positions mostly)
@@ -341,7 +343,7 @@ class Rules(Game):
             code = self._code(facts)
         return (code, state[2])
 
-    def _code(self, facts) -> tuple:
+    def _code(self, facts: tuple) -> tuple:
         """The code of a live position's contracted board up to renaming (memoised): the
         code of :meth:`Contracted.canonical`, with no Contracted built on the way. The edges
         and vertex numbers are those Contracted makes (the terminals 0 and 1, the other
@@ -380,7 +382,7 @@ class Rules(Game):
         self._code_memo[closure, relevant] = code
         return code
 
-    def solved(self, state: Any):
+    def solved(self, state: ShannonState) -> int | None:
         """The endgame rules (:meth:`Game.solved`): the exact value of a position in play
         whose end is at most three plies away and plain on its contracted board.
 
@@ -452,7 +454,7 @@ class Rules(Game):
                 return 3 - WIN
         return None
 
-    def soonest_win(self, state: Any, seat):
+    def soonest_win(self, state: ShannonState, seat: int) -> int | None:
         """How soon a side could win at the earliest (:meth:`Game.soonest_win`), for
         mate-distance cuts: Short colours one edge a move, so needs at least as many moves
         as a shortest start-goal path of the contracted board has edges (a deletion never
@@ -473,7 +475,7 @@ class Rules(Game):
         moves = distances_from(graph.near, 0, 1)[1] if seat == SHORT else graph.flow()[0]
         return 2 * moves - (state[2] == seat)
 
-    def order(self, state: Any, moves):
+    def order(self, state: ShannonState, moves: list) -> list:
         """Edges carrying the most current first, when the terminals are held at different
         voltages (see :meth:`Contracted.ranked`): both sides care most about those."""
         facts = self._facts(state[0], state[1])
@@ -494,10 +496,10 @@ class Rules(Game):
         return front
 
     # ----- notation and presentation ---------------------------------------------------------
-    def notation(self, state: Any, move: Any):
+    def notation(self, state: ShannonState, move: int) -> str:
         return self.edge_names[move]
 
-    def parse_move(self, state: Any, text):
+    def parse_move(self, state: ShannonState, text: str) -> int:
         if not isinstance(text, str):
             raise IllegalMove(f"a move must be an edge like {self.edge_names[0]!r}, got {text!r}")
         ends = [part.strip() for part in text.split("-")]
@@ -519,13 +521,13 @@ class Rules(Game):
             raise IllegalMove(f"move {text!r}: edge {self.edge_names[e]} is already cut")
         return e
 
-    def winning_path(self, state: Any) -> list[str] | None:
+    def winning_path(self, state: ShannonState) -> list[str] | None:
         """The vertices of Short's coloured start-goal path, once Short has won."""
         if self.status(state) != SHORT:
             return None
         return [self.vertices[v] for v in self._path(state[0])]
 
-    def winning_cut(self, state: Any) -> list[str] | None:
+    def winning_cut(self, state: ShannonState) -> list[str] | None:
         """The deleted edges that separate the terminals, once Cut has won: every cut edge
         leaving the part of the board still joined to the start."""
         if self.status(state) != CUT:
@@ -534,7 +536,7 @@ class Rules(Game):
         return [self.edge_names[e] for e in edge_bits(state[1])
                 if (self.edges[e][0] in reached) != (self.edges[e][1] in reached)]
 
-    def _reach(self, mask) -> dict[int, int | None]:
+    def _reach(self, mask: int) -> dict[int, int | None]:
         """Vertices joined to the start through the edges of ``mask``, each with its parent
         on a shortest path (breadth first)."""
         parent: dict[int, int | None] = {self.s: None}
@@ -547,7 +549,7 @@ class Rules(Game):
                     queue.append(v)
         return parent
 
-    def _path(self, mask):
+    def _path(self, mask: int) -> list[int]:
         """Vertices of a shortest start-goal path through the edges of ``mask``."""
         parent = self._reach(mask)
         path = [self.t]
@@ -555,7 +557,7 @@ class Rules(Game):
             path.append(step)
         return path[::-1]
 
-    def explain(self, state: Any):
+    def explain(self, state: ShannonState) -> str:
         status = self.status(state)
         s, t = self.vertices[self.s], self.vertices[self.t]
         if status is None:
@@ -569,7 +571,7 @@ class Rules(Game):
         listed = cut[0] if len(cut) == 1 else ", ".join(cut[:-1]) + " and " + cut[-1]
         return f"Cut separated {s} from {t} by cutting {listed}"
 
-    def board(self, state: Any, seat=None):
+    def board(self, state: ShannonState, seat: int | None = None) -> dict:
         coloured, cut, _ = state
         out: dict[str, Any] = {
             "vertices": list(self.vertices),
