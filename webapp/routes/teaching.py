@@ -22,8 +22,7 @@ from engine import analyse, experiments, mcts, textbook
 from engine.agents import LADDER, Agent, AgentError, Rung, parse_agent
 from engine.game import CHANCE, Game, IllegalMove
 from engine.options import OptionError
-from engine.search import SearchResult, describe_score
-from engine.search_result import Cancel
+from engine.search_result import Cancel, SearchResult, describe_score
 
 from ..clients import WhileConnected, asking, client
 from ..errors import ArcadeError
@@ -244,7 +243,7 @@ def mcts_rung(game: Game, state: Any, max_states: int | None, seconds: float, *,
             "elapsed_ms": round(stats.elapsed_ms, 3)}
 
 
-def _num(v: Any) -> Any:
+def _num(v: float) -> float:
     if isinstance(v, float) and v.is_integer():
         return int(v)
     return round(v, 6) if isinstance(v, float) else v
