@@ -22,7 +22,7 @@ from engine import analyse, experiments, mcts, textbook
 from engine.agents import LADDER, Agent, AgentError, Rung, parse_agent
 from engine.game import CHANCE, Game, IllegalMove
 from engine.options import OptionError
-from engine.search_result import Cancel, SearchResult, describe_score
+from engine.search_result import Cancel, SearchResult, describe_score, json_number
 
 from ..clients import WhileConnected, asking, client
 from ..errors import ArcadeError
@@ -167,7 +167,7 @@ def _compare_row(step: Rung, r: SearchResult, depth: int, eval_name: str | None,
         "key": step.key, "label": step.label, "short": step.short, "adds": step.adds,
         "agent": step.agent_spec(depth, eval_name),
         "completed": finished,
-        "value": _num(r.score) if finished else None,
+        "value": json_number(r.score) if finished else None,
         "value_text": describe_score(r.score) if finished else None,
         "outcome": r.outcome if finished else None,
         "best_move": r.best_move if finished else None,
@@ -238,15 +238,9 @@ def mcts_rung(game: Game, state: Any, max_states: int | None, seconds: float, *,
     return {"label": "Monte Carlo tree search", "short": "MCTS",
             "adds": "UCT: random games from each new node; the most visited move is played",
             "agent": f"mcts:sims={r.simulations},seed=1", "completed": r.completed,
-            "value": _num(r.score), "value_text": text, "outcome": r.outcome, "best_move": r.best_move,
+            "value": json_number(r.score), "value_text": text, "outcome": r.outcome, "best_move": r.best_move,
             "pv": r.pv, "nodes": stats.nodes, "simulations": r.simulations, "tree_nodes": stats.tree_nodes,
             "elapsed_ms": round(stats.elapsed_ms, 3)}
-
-
-def _num(v: float) -> float:
-    if isinstance(v, float) and v.is_integer():
-        return int(v)
-    return round(v, 6) if isinstance(v, float) else v
 
 
 # ----- the tree, deepened within a budget -------------------------------------------------------
@@ -398,7 +392,7 @@ def minimax_values(game: Game, state: Any, depth: int, eval_name: str | None, pa
         if count > TRUTH_MAX_NODES or (count % 1024 == 0 and cancel.is_set()):
             raise TooBig
         for i in wanted.get(path, ()):
-            values[i] = _num(value)
+            values[i] = json_number(value)
 
     try:
         textbook.minimax(view_game, view_state, depth, view_game.evaluator(eval_name), visit=visit)
