@@ -36,6 +36,7 @@ shows every run.
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import json
 import multiprocessing
@@ -44,11 +45,13 @@ import platform
 import sys
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import IO, Any
 
 from .agents import LADDER, parse_agent
+from .game import Game
 from .games import GAMES
 from .search import describe_score, search_root
 from .search_techniques import Techniques
@@ -96,7 +99,7 @@ ROWS = (
 
 
 # ----- measuring --------------------------------------------------------------------------
-def run_search(make, kwargs: dict, budget: float, repeat: int) -> dict:
+def run_search(make: Callable[[], tuple[Game, Any]], kwargs: dict, budget: float, repeat: int) -> dict:
     """Search with ``kwargs`` up to ``repeat`` times; the fastest (CPU time) counts. A run
     still going after ``budget`` CPU seconds is cancelled and reported as stopped.
 
@@ -150,11 +153,11 @@ def _watch(cancel: threading.Event, done: threading.Event, budget: float, wall_f
             return
 
 
-def _value(score):
+def _value(score: float) -> float:
     return int(score) if float(score).is_integer() else score
 
 
-def count_tree(game, state: Any, depth: int) -> int:
+def count_tree(game: Game, state: Any, depth: int) -> int:
     """Nodes plain minimax visits from ``state`` (the root included), counted with a memo on
     (key, remaining depth): exact for games whose equal keys have equally large trees."""
     memo: dict[tuple, int] = {}
@@ -200,7 +203,7 @@ def run_easyai(piles: tuple, repeat: int) -> dict | None:
     return best
 
 
-def side_by_side(make, piles: tuple, pairs: int) -> dict | None:
+def side_by_side(make: Callable[[], tuple[Game, Any]], piles: tuple, pairs: int) -> dict | None:
     """Our full engine against easyAI (:func:`run_easyai`) on the misère Nim position ``make()``
     builds (``piles``), run in turns: ``pairs`` runs of each, each of ours next to one of
     easyAI's. The host's pace moves within seconds (two runs a few seconds apart can differ
@@ -227,13 +230,13 @@ def side_by_side(make, piles: tuple, pairs: int) -> dict | None:
     return peer
 
 
-def bench_row(row: Row, repeat: int, peers: bool, log=None) -> dict:
-    def make():
+def bench_row(row: Row, repeat: int, peers: bool, log: Callable[[str], None] | None = None) -> dict:
+    def make() -> tuple[Game, Any]:
         game = GAMES[row.game].from_options(dict(row.options))
         return game, game.replay(row.moves)
 
     game, state = make()
-    out = {"game": row.game, "label": row.label, "options": game.settings, "moves": row.moves,
+    out: dict[str, Any] = {"game": row.game, "label": row.label, "options": game.settings, "moves": row.moves,
            "depth": row.depth, "configs": {}}
     for name, _, kwargs in CONFIGS:
         if log:
@@ -282,13 +285,13 @@ def _ratios(configs: dict) -> None:
 def check_targets(rows: list[dict]) -> list[dict]:
     targets = []
 
-    def row_of(game, label):
+    def row_of(game: str, label: str) -> dict | None:
         return next((r for r in rows if r["game"] == game and r["label"] == label), None)
 
-    def target(name, ok, figure) -> None:
+    def target(name: str, ok: object, figure: object) -> None:
         targets.append({"target": name, "pass": bool(ok), "figure": figure})
 
-    def best(row):  # the default configuration
+    def best(row: dict) -> Any:  # the default configuration
         return row["configs"][FULL]
 
     sim = row_of("sim", "empty board")
@@ -337,7 +340,7 @@ SHANNON_SOLVE_MS = 100
 BRIDGIT_BUDGET = 2.0  # CPU seconds of iterative deepening on bridgit-4
 
 
-def shannon_targets(repeat: int, log=None, full: bool = True) -> list[dict]:
+def shannon_targets(repeat: int, log: Callable[[str], None] | None = None, full: bool = True) -> list[dict]:
     """Random Shannon boards solved from the start (the default search, CPU time; a solve
     over half the bar is repeated and its fastest run counts): every one of SHANNON_SEEDS
     with either side first when ``full``, else SHANNON_SAMPLE; and the depth iterative
@@ -350,7 +353,7 @@ def shannon_targets(repeat: int, log=None, full: bool = True) -> list[dict]:
         if log:
             log(f"shannon random board, seed {seed}, {first} first")
 
-        def make(seed=seed, first=first):
+        def make(seed: int = seed, first: str = first) -> tuple[Game, Any]:
             game = shannon.from_options({"board": "random", "seed": seed, "first": first})
             return game, game.start()
 
@@ -409,7 +412,7 @@ BLACKSIN_GAMES = 100  # games against the rules agent (--blacksin-games 500: the
 BLACKSIN_GAME_MS = 50
 
 
-def deepening_depth(game, state: Any, budget: float, futility: bool = True) -> tuple[int, int, float]:
+def deepening_depth(game: Game, state: Any, budget: float, futility: bool = True) -> tuple[int, int, float]:
     """(depth, nodes, seconds): the depth iterative deepening reaches from ``state`` in
     ``budget`` CPU seconds, its nodes, and the CPU seconds by which that depth was finished
     (how much of the budget it needed: the margin a figure holds). The clock of the bench,
@@ -435,7 +438,7 @@ def deepening_depth(game, state: Any, budget: float, futility: bool = True) -> t
     return depth, result.stats.nodes, finished.get(depth, time.process_time() - t0)
 
 
-def cantris_targets(log=None) -> list[dict]:
+def cantris_targets(log: Callable[[str], None] | None = None) -> list[dict]:
     """The median depth ``alphabeta:time=1`` reaches from the start of seeds 1-5 (in CPU time);
     and, for comparison, the same with ``futility=off``."""
     agents = (("alphabeta:time=1", True), ("alphabeta:time=1,futility=off", False))
@@ -456,7 +459,7 @@ def cantris_targets(log=None) -> list[dict]:
     return targets
 
 
-def blacksin_target(games: int = BLACKSIN_GAMES, log=None, repeat: int = 1) -> dict:
+def blacksin_target(games: int = BLACKSIN_GAMES, log: Callable[[str], None] | None = None, repeat: int = 1) -> dict:
     """Exact alpha-beta against the rules agent: CPU time a game over ``games`` games of
     ``python -m engine play blacksin --agents alphabeta rules --seed 1``, played ``repeat``
     times (the same games, the same moves): the fastest run counts, as everywhere in the
@@ -508,7 +511,7 @@ OVERLAY_MS = 50  # the perfect-play overlay of a Sim position, once its configur
 OVERLAY_MOVES = (["1-2", "3-4"], ["1-2", "3-4", "5-6", "1-3"])  # a Sim position, then one two plies on
 
 
-def mcts_lines(names: list[str], repeat: int = 1, log=None) -> list[dict]:
+def mcts_lines(names: list[str], repeat: int = 1, log: Callable[[str], None] | None = None) -> list[dict]:
     """``mcts:sims=MCTS_SIMS,seed=1`` from each game's start (:data:`MCTS_OPTIONS`): simulations and states
     generated a second of CPU time (the fastest of ``repeat`` runs), tree nodes and depth."""
     from .mcts import MCTSStats, search
@@ -535,7 +538,7 @@ def mcts_lines(names: list[str], repeat: int = 1, log=None) -> list[dict]:
     return lines
 
 
-def overlay_target(log=None) -> dict:
+def overlay_target(log: Callable[[str], None] | None = None) -> dict:
     """``analyse`` of a Sim position (the perfect-play overlay) from a cold cache, then the same
     position again and a position two plies on: each of those two answered in OVERLAY_MS ms
     of CPU time or less."""
@@ -559,7 +562,7 @@ def overlay_target(log=None) -> dict:
                       f"({cold:.1f} ms the first time, cold)"}
 
 
-def print_mcts(lines: list[dict], out=sys.stdout) -> None:
+def print_mcts(lines: list[dict], out: IO[str] = sys.stdout) -> None:
     if not lines:
         return
     out.write(f"\nMCTS (mcts:sims={MCTS_SIMS},seed=1, CPU time): simulations and states generated a second\n")
@@ -569,14 +572,14 @@ def print_mcts(lines: list[dict], out=sys.stdout) -> None:
                   f"   {m['tree_nodes']:,} tree nodes, depth {m['tree_depth']}, {m['ms']:.1f} ms\n")
 
 
-def _shannon_size(row) -> tuple[int, int]:
+def _shannon_size(row: dict) -> tuple[int, int]:
     game = GAMES["shannon"].from_options(dict(row["options"]))
     board = game.board(game.start())
     return len(board["vertices"]), len(board["edges"])
 
 
 # ----- printing ---------------------------------------------------------------------------
-def _n(x) -> str:
+def _n(x: float | None) -> str:
     return f"{x:,}" if x is not None else "-"
 
 
@@ -590,7 +593,7 @@ def _ratio(x: float | None, mark: str = "") -> str:
     return mark + text
 
 
-def print_table(rows: list[dict], targets: list[dict], out=sys.stdout) -> None:
+def print_table(rows: list[dict], targets: list[dict], out: IO[str] = sys.stdout) -> None:
     w = out.write
     w(f"{'':2}{'configuration':20}{'nodes':>13}{'table hits':>12}{'ms':>11}{'nodes/s':>12}"
       f"{'vs prev':>10}{'vs minimax':>12}\n")
@@ -650,7 +653,7 @@ def pace_ms() -> float:
     return round(sorted(runs)[1], 1)
 
 
-def in_fresh_process(measure, *args):
+def in_fresh_process(measure: Callable[..., Any], *args: Any) -> Any:
     """``measure(*args)`` in a new interpreter, its result back. A target measured in the
     bench's own process pays for the rows before it: the memory their searches freed comes
     back as page faults, and their leftovers as longer collector passes (Blacksin's games
@@ -665,7 +668,7 @@ def _progress(text: str) -> None:
     sys.stderr.flush()
 
 
-def main(args) -> None:
+def main(args: argparse.Namespace) -> None:
     names = list(args.games) if args.games else [g for g in dict.fromkeys(r.game for r in ROWS) if g in GAMES]
     unknown = [g for g in names if g not in GAMES]
     if unknown:

@@ -38,7 +38,7 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -53,6 +53,8 @@ from .textbook import chance_value
 EXACT_DEPTH = 1 << 30  # the remaining depth of a search without a depth limit
 MAX_PLY = 4096
 CHECK_EVERY = 1023  # nodes between looks at the clock and the cancel flag (a mask)
+# what a kernel maker returns: the node search, the counters, the root's count
+_KernelParts = tuple[Callable[..., float], Callable[[], dict], Callable[[], None]]
 
 
 class Clock:
@@ -118,7 +120,7 @@ def _kernel(game: Game, tech: Techniques, table: TranspositionTable, model: dict
 
 def _outcomes(game: Game, model: dict) -> Callable:
     """At an averaging node: (move, probability) pairs, chance's or a modelled opponent's."""
-    def outcomes(state: Any, side):
+    def outcomes(state: Any, side: int) -> list:
         return game.chance_outcomes(state) if side == CHANCE else model[side](state)
     return outcomes
 
@@ -127,8 +129,8 @@ def _untraced(*args: Any) -> None:
     """Stands in for a tracer's hooks in an untraced search, which never calls them."""
 
 
-def _average(child: Callable[..., float], play: Callable, dist: list, state: Any, depth, ply, alpha, beta,
-             pv: list) -> float:
+def _average(child: Callable[..., float], play: Callable, dist: list, state: Any, depth: int, ply: int,
+             alpha: float, beta: float, pv: list) -> float:
     """A chance node's (or a modelled opponent's) value: the expectation over its outcomes."""
     if len(dist) == 1:  # a sure outcome: nothing to average, the window passes through
         move = dist[0][0]
@@ -138,7 +140,7 @@ def _average(child: Callable[..., float], play: Callable, dist: list, state: Any
     return chance_value(pairs)
 
 
-def _ordered(order: Callable | None, state: Any, moves: list, tt_move) -> list:
+def _ordered(order: Callable | None, state: Any, moves: list, tt_move: Any) -> list:
     """The game's order (likely-best moves first), and the table's move before all."""
     if order is not None:
         moves = order(state, moves)
@@ -149,12 +151,15 @@ def _ordered(order: Callable | None, state: Any, moves: list, tt_move) -> list:
     return moves
 
 
-def _minimax_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, clock, pv, tracer, unlimited):
+def _minimax_kernel(game: Game, tech: Techniques, table: TranspositionTable, g_moves: Callable[[Any], list],
+                    averaged: set, outcomes: Callable[[Any, int], list], evaluate: Callable[[Any], float], clock: Clock,
+                    pv: list[tuple], tracer: Tracer | None, unlimited: bool) -> _KernelParts:
     """MINIMAX-VALUE over every move the game lists, no window, no table."""
     g_play, g_status, g_side, g_eval, check = game.play, game.status, game.to_move, evaluate, clock.check
     nodes = leaves = evals = horizon = deepest = 0
 
-    def minimax(state: Any, depth, alpha, beta, ply, move: Any = None, key=None, entry=None):
+    def minimax(state: Any, depth: int, alpha: float, beta: float, ply: int, move: Any = None, key: Any = None,
+                entry: tuple | None = None) -> float:
         nonlocal nodes, leaves, evals, horizon, deepest
         nodes += 1
         if not nodes & CHECK_EVERY:
@@ -174,7 +179,7 @@ def _minimax_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, cl
         side = g_side(state)
         if side in averaged:
             return _average(child, g_play, outcomes(state, side), state, depth, ply, -INF, INF, pv)
-        best = -INF if side == 0 else INF
+        best: float = -INF if side == 0 else INF
         for m in g_moves(state):
             v = child(g_play(state, m), depth - 1, -INF, INF, ply + 1, m)
             if (v > best) if side == 0 else (v < best):
@@ -222,7 +227,9 @@ def _game_knowledge(game: Game, tech: Techniques, evaluate: Callable, averaged: 
     return futility, futility_depth, futility_first, solved, exact, soonest
 
 
-def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, clock, pv, tracer, unlimited):
+def _alphabeta_kernel(game: Game, tech: Techniques, table: TranspositionTable, g_moves: Callable[[Any], list],
+                      averaged: set, outcomes: Callable[[Any, int], list], evaluate: Callable[[Any], float], clock: Clock,
+                      pv: list[tuple], tracer: Tracer | None, unlimited: bool) -> _KernelParts:
     """ALPHA-BETA (fail-soft) with the techniques ``tech`` switches on."""
     # Bind the game's hot-path methods once (attribute look-ups are slow in Python).
     g_play, g_status, g_side, g_eval, g_key = game.play, game.status, game.to_move, evaluate, game.key
@@ -241,7 +248,8 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
     trace_probe = tracer.probe if tracer is not None else _untraced
     trace_moves = tracer.tried if tracer is not None else _untraced
 
-    def alphabeta(state: Any, depth, alpha, beta, ply, move: Any = None, key=None, entry=None):
+    def alphabeta(state: Any, depth: int, alpha: float, beta: float, ply: int, move: Any = None, key: Any = None,
+                  entry: tuple | None = None) -> float:
         """``key``: the state's table key when the parent has looked the state up in the
         table already, and ``entry`` what it found there (None, or an entry that did not
         answer this very window and depth: no need to ask it again)."""
@@ -262,7 +270,7 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
             horizon += 1
             return g_eval(state)
         if g_solved is not None:
-            v = endgame(state, ply, key)
+            v: float | None = endgame(state, ply, key)
             if v is not None:  # the game's endgame rule: exact, no move tried
                 return v
         # mate-distance cuts: only a window among the proved results can be cut there (a
@@ -319,10 +327,10 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
             tt_dict[key] = (0 if unlimited else depth, v, flag, best_move, horizon + hits[1] == unproved)
         return best
 
-    def endgame(state: Any, ply, key):
+    def endgame(state: Any, ply: int, key: Any) -> float | None:
         """The game's endgame rule's exact value of ``state``, relative to the root, or None."""
         nonlocal leaves, solved
-        v = g_solved(state)
+        v: float | None = g_solved(state)
         if v is None:
             return None
         leaves += 1
@@ -333,7 +341,7 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
             tt_dict[key] = (0, v, EXACT, None, True)
         return v - ply if v >= MATE_BOUND else v + ply if v <= -MATE_BOUND else v
 
-    def mate_cut(state: Any, alpha, beta, ply):
+    def mate_cut(state: Any, alpha: float, beta: float, ply: int) -> float | None:
         """From here no result is better than a win on the next ply, nor worse than a loss on
         it; when the window lies beyond that, nothing below can matter: the bound, or None."""
         nonlocal soonest
@@ -356,7 +364,8 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
                     return beta
         return None
 
-    def children(state: Any, moves, side, depth, alpha, beta, ply):
+    def children(state: Any, moves: list, side: int, depth: int, alpha: float, beta: float,
+                 ply: int) -> tuple[float, Any]:
         """The node's moves searched in turn: its best value and move."""
         nonlocal nodes, leaves, evals, cutoffs, horizon, deepest
         best_move = None
@@ -375,7 +384,7 @@ def _alphabeta_kernel(game, tech, table, g_moves, averaged, outcomes, evaluate, 
         # search enters them, so that the tracer records them.)
         at_leaves = not d and not tracing
         maximizing = side == 0
-        best = -INF if maximizing else INF
+        best: float = -INF if maximizing else INF
         for m in moves:
             after = g_play(state, m)
             v = None
@@ -576,7 +585,8 @@ def _null_window_passes(test: Callable[[float, float], float], guess: float) -> 
     return low
 
 
-def _deepen(game: Game, state: Any, kernel: Kernel, clock: Clock, depths, search_one: Callable[[int], Iteration],
+def _deepen(game: Game, state: Any, kernel: Kernel, clock: Clock, depths: Iterable[int],
+            search_one: Callable[[int], Iteration],
             progress: Callable[[dict], None] | None) -> tuple[Iteration | None, list[dict], bool]:
     """Search to each of ``depths`` in turn until one is proved or fully searched, or time runs
     out: the last finished iteration, each iteration's summary, and whether none was cut short."""
@@ -606,7 +616,7 @@ def _deepen(game: Game, state: Any, kernel: Kernel, clock: Clock, depths, search
     return best, iterations, True
 
 
-def _in_a_roomy_stack(fn: Callable, *args):
+def _in_a_roomy_stack(fn: Callable, *args: Any) -> Any:
     """``fn(*args)``, with room for a whole search on CPython's frame stack.
 
     CPython 3.11 and 3.12 keep the frames' locals on a stack of 16 KiB chunks, and free a
@@ -749,7 +759,7 @@ def _extend_line(game: Game, state: Any, line: list, table: TranspositionTable, 
     return line
 
 
-def _line_notation(game: Game, state: Any, line) -> list[str]:
+def _line_notation(game: Game, state: Any, line: list) -> list[str]:
     out = []
     for m in line:
         if game.to_move(state) == CHANCE:
