@@ -73,22 +73,41 @@ def live_server(tmp_path_factory):
     server.stop()
 
 
-@pytest.fixture
-def make_live_server(tmp_path):
-    """Start extra live servers with their own settings: ``make_live_server(AI_PROCESSES=1)``
-    (each on its own temporary store unless given ``STORE``)."""
+def live_servers(folder):
+    """``make(**config)`` starting live servers with their own settings, each on its own store
+    in ``folder`` unless given ``STORE``; ``stop()`` stops every one it started."""
     started = []
 
     def make(**config):
-        config.setdefault("STORE", str(tmp_path / f"games-{len(started)}.sqlite3"))
+        config.setdefault("STORE", str(folder / f"games-{len(started)}.sqlite3"))
         server = LiveServer(create_app(dict(FAST, **config))).start()
         started.append(server)
         return server
 
+    def stop():
+        for server in started:
+            server.app.extensions["arcade"].ai.pool.shutdown()
+            server.stop()
+
+    return make, stop
+
+
+@pytest.fixture
+def make_live_server(tmp_path):
+    """Start extra live servers with their own settings: ``make_live_server(AI_PROCESSES=1)``
+    (each on its own temporary store unless given ``STORE``), stopped after the test."""
+    make, stop = live_servers(tmp_path)
     yield make
-    for server in started:
-        server.app.extensions["arcade"].ai.pool.shutdown()
-        server.stop()
+    stop()
+
+
+@pytest.fixture(scope="module")
+def make_module_live_server(tmp_path_factory):
+    """As ``make_live_server``, for a server the tests of one module share (starting an app
+    takes most of a second), stopped after the module's last test."""
+    make, stop = live_servers(tmp_path_factory.mktemp("module-live"))
+    yield make
+    stop()
 
 
 class TickingClock:

@@ -24,11 +24,11 @@ SMALLEST_TEXT = """(selector) => {
 }"""
 
 
-@pytest.fixture
-def base_url(make_live_server):
-    """A server of its own whose Compare gives each algorithm 1 s, not 5: what is measured
+@pytest.fixture(scope="module")
+def base_url(make_module_live_server):
+    """A server of this module's own whose Compare gives each algorithm 1 s, not 5: what is measured
     here is the page with a Compare open (searches that ran out of time included)."""
-    return make_live_server(COMPARE_TIME_CAP=1.0).url
+    return make_module_live_server(COMPARE_TIME_CAP=1.0).url
 
 
 @pytest.fixture(params=[(390, 844), (360, 740)], ids=["390", "360"])

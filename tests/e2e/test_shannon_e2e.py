@@ -5,6 +5,7 @@ and the hint drawn on its edge. Moves are played by clicking the edges."""
 
 import re
 
+import pytest
 import requests
 from playwright.sync_api import Page, expect
 from svg_lines import line_point
@@ -201,28 +202,29 @@ def aim_at(page: Page, board, selector: str, t: float) -> str | None:
     return board.get_attribute("data-aim")
 
 
-def test_on_a_phone_a_click_on_an_edge_plays_it(page: Page, base_url):
+# one test a board: each is a few hundred round trips to the browser, and three spread over the workers
+@pytest.mark.parametrize("seed", [5, 226, 4242])
+def test_on_a_phone_a_click_on_an_edge_plays_it(page: Page, base_url, seed):
     page.set_viewport_size({"width": 390, "height": 844})
-    for seed in (5, 226, 4242):
-        game = requests.post(f"{base_url}/api/games", json={
-            "game": "shannon", "options": {"board": "random", "seed": seed},
-            "players": ["human", "human"]}).json()
-        page.goto(game["seats"][0]["join_url"])
+    game = requests.post(f"{base_url}/api/games", json={
+        "game": "shannon", "options": {"board": "random", "seed": seed},
+        "players": ["human", "human"]}).json()
+    page.goto(game["seats"][0]["join_url"])
+    expect(page.get_by_test_id("status")).to_contain_text("Your move (Short)")
+    board = page.get_by_test_id("shannon-board")
+    settle(board)
+    clear = page.evaluate(CLEAR_POINTS)
+    assert len(clear) >= 6
+    for name, fractions in clear:
+        selector = f'.shn-edge[data-edge="{name}"] .shn-line'
+        for t in fractions:  # the hover tag and highlight follow the edge a click would play
+            assert aim_at(page, board, selector, t) == name, (name, t)
+        assert aim_at(page, board, selector, 0.5) == name
+        page.mouse.down()  # a real click where the pointer is
+        page.mouse.up()
+        expect(page.get_by_test_id("move-list").locator("li code")).to_have_text([name])
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.get_by_test_id("restart").click()
+        expect(page.get_by_test_id("move-list").locator("li")).to_have_count(0)
         expect(page.get_by_test_id("status")).to_contain_text("Your move (Short)")
-        board = page.get_by_test_id("shannon-board")
         settle(board)
-        clear = page.evaluate(CLEAR_POINTS)
-        assert len(clear) >= 6
-        for name, fractions in clear:
-            selector = f'.shn-edge[data-edge="{name}"] .shn-line'
-            for t in fractions:  # the hover tag and highlight follow the edge a click would play
-                assert aim_at(page, board, selector, t) == name, (name, t)
-            assert aim_at(page, board, selector, 0.5) == name
-            page.mouse.down()  # a real click where the pointer is
-            page.mouse.up()
-            expect(page.get_by_test_id("move-list").locator("li code")).to_have_text([name])
-            page.once("dialog", lambda dialog: dialog.accept())
-            page.get_by_test_id("restart").click()
-            expect(page.get_by_test_id("move-list").locator("li")).to_have_count(0)
-            expect(page.get_by_test_id("status")).to_contain_text("Your move (Short)")
-            settle(board)
