@@ -174,10 +174,22 @@ def test_every_route_refuses_bad_input_clearly_and_changes_nothing(target, path,
 
 # ----- Socket.IO ------------------------------------------------------------------------------------------
 def events(app) -> list[str]:
-    return sorted(e for e in get_socketio(app).server.handlers["/"] if e not in ("connect", "disconnect"))
+    """Every event the server answers: its handlers, and its namespace's ``on_<event>`` methods."""
+    server = get_socketio(app).server
+    names = set(server.handlers.get("/", {}))
+    for namespace in server.namespace_handlers.values():
+        names |= {name.removeprefix("on_") for name in dir(namespace) if name.startswith("on_")}
+    return sorted(names - {"connect", "disconnect"})
 
 
 EVENTS = events(create_app(CONFIG))
+
+
+def test_the_fuzzed_events_are_every_event_a_client_may_send():
+    """However the server registers its handlers, the fuzz reaches each of them (CONTRACT.md's and ours)."""
+    expected = ["join", "move", "hint", "takeback", "restart", "pause", "resume", "step", "ai_speed",
+                "takeback_decline", "retry_ai", "class_join"]
+    assert set(EVENTS) == set(expected)
 
 
 def socket_payloads(target_ids):
