@@ -185,10 +185,10 @@ class GameSession(SessionState):
             "takeback_offer": self.takeback_offer,
             "ai_pause": self.ai_pause,
             "ai": {"thinking": self.live.thinking, "error": self.ai_error, "last_stats": self.last_stats},
-            "agent_words": self.agent_words(),
+            "agent_words": self.players_in_words(),
         }
 
-    def agent_words(self, history: Iterable[dict] = ()) -> dict[str, str]:
+    def players_in_words(self, history: Iterable[dict] = ()) -> dict[str, str]:
         """The game's players, the last search's and those that made a move in ``history``, in
         the words the pages show (``engine.agents.agent_words``), by spec."""
         specs = [s.agent.spec for s in self.seats] + [h["agent"] for h in history if "agent" in h]
@@ -205,7 +205,7 @@ class GameSession(SessionState):
             "options": self.game.public_settings(),
             "players": [s.agent.spec for s in self.seats],
             "moves": self.history,
-            "agent_words": self.agent_words(self.history),
+            "agent_words": self.players_in_words(self.history),
             "result": result,
             "status": "over" if result else "playing",
             "version": self.version,
