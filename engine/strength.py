@@ -49,7 +49,6 @@ MIN_SEARCH_TIME = 0.02
 NAMES = {1: "beginner", 3: "casual", 5: "club", 7: "strong", 9: "expert", 10: "perfect"}
 
 
-
 def lobby_levels() -> dict:
     """The levels a person picks from, strongest first, with the time a move may take (the
     lobby's menu; its words are :data:`NAMES`).
@@ -59,6 +58,7 @@ def lobby_levels() -> dict:
     """
     return {"levels": [{"level": n, "name": NAMES[n]} for n in sorted(NAMES, reverse=True)],
             "move_time": MOVE_TIME, "full_move_time": FULL_MOVE_TIME}
+
 
 class _Counter:
     """What a weak level's searches did, added up: a :class:`Stats` and the shallowest depth

@@ -4,7 +4,7 @@ Each setting comes from, in this order: the config given to ``create_app``, the 
 variable ``ARCADE_<NAME>`` (``ARCADE_STORE``, ``ARCADE_MESSAGE_QUEUE``, ``ARCADE_CREATE_LIMIT``
 for a load test, ...; a value is read as JSON where it parses, e.g. numbers), then the default.
 
->>> from flask import Config, Flask
+>>> from flask import Flask
 >>> app = Flask(__name__)
 >>> configure(app, {"HINT_TIME": 0.5, "STORE": None})
 >>> app.config["HINT_TIME"], app.config["AI_TIME_CAP"]
