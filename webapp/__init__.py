@@ -9,6 +9,10 @@ resumes every game, and an AI whose turn was due moves.
 
 from __future__ import annotations
 
+from . import concurrency
+
+concurrency.patch_if_asked()  # first: the production server's process runs on gevent (webapp.concurrency)
+
 import atexit
 import logging
 import multiprocessing
@@ -20,6 +24,8 @@ from pathlib import Path
 
 from flask import Flask
 from flask_socketio import SocketIO
+
+from engine.games import prepare_all
 
 from .ai import AIRunner
 from .arena import ArenaRuns
@@ -97,8 +103,10 @@ def store_url(app: Flask) -> str:
 def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
     configure(app, config)
-    # Threading mode, pinned: eventlet/gevent would freeze every game during a CPU-bound search.
-    socketio = SocketIO(app, async_mode="threading", **_message_queue(app))
+    # gevent in the production server's process, threads elsewhere (webapp.concurrency): never
+    # Flask-SocketIO's guess, which takes gevent wherever it is installed. Searches run in
+    # worker processes, so no CPU-bound search holds the server's one loop.
+    socketio = SocketIO(app, async_mode=concurrency.async_mode(), **_message_queue(app))
     retention = Retention(finished=app.config["KEEP_FINISHED_DAYS"] * DAY, idle=app.config["KEEP_IDLE_DAYS"] * DAY,
                           arena=app.config["KEEP_ARENA_DAYS"] * DAY)
     store = SessionStore(open_store(store_url(app), retention), hot_games=int(app.config["HOT_GAMES"]))
@@ -120,6 +128,7 @@ def create_app(config: dict | None = None) -> Flask:
     routes.register(app)
     sockets.register(socketio, arcade)
     classes.init_app(app)
+    prepare_all()  # the games' tables, before anyone waits (one loop serves all: webapp.concurrency)
     arcade.maybe_sweep()  # the first sweep resumes every stored game whose AI is to move
     return app
 

@@ -1,9 +1,13 @@
-"""``python -m webapp [--host H] [--port P] [--store URL] [--message-queue URL] [--threads N]
+"""``python -m webapp [--host H] [--port P] [--store URL] [--message-queue URL] [--connections N]
 [--workers N] [--trusted-proxies N] [--dev]``: serve the arcade and print the lobby's URL.
 
 By default this is the production server (:mod:`webapp.server`: gunicorn in this process, one
-worker of ``--threads`` threads); ``--dev`` (or ``--debug``) runs werkzeug's development server
-instead. SIGTERM or Ctrl-C stops either, with every search and child process.
+gevent worker); ``--dev`` (or ``--debug``) runs werkzeug's development server instead. SIGTERM
+or Ctrl-C stops either, with every search and child process.
+
+The production server runs on gevent, whose patch of the standard library must come before
+anything else is imported: when this process is not patched yet, it starts itself again (the
+same process id, by ``exec``) with :data:`webapp.concurrency.PATCH_ENV` set.
 """
 
 import argparse
@@ -18,6 +22,7 @@ from flask import Flask
 
 from . import create_app, get_socketio
 from .cluster import RedisUnavailable, connect
+from .concurrency import PATCH_ENV, patched
 from .config import MAX_DEFAULT_WORKERS, settings
 from .stores import StoreError, open_store
 
@@ -26,7 +31,7 @@ MAX_WORKERS = 64
 
 
 def main(argv: list[str] | None = None) -> None:
-    from .server import THREADS
+    from .server import CONNECTIONS
 
     parser = argparse.ArgumentParser(prog="python -m webapp", description="Serve Alpha-Beta Arcade.")
     parser.add_argument("--host", default="127.0.0.1")
@@ -38,9 +43,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--message-queue", metavar="URL", default=None,
                         help="redis://HOST:PORT/DB shared by several server processes, so that any of "
                              "them can push to any game's players (default: $ARCADE_MESSAGE_QUEUE, or none)")
-    parser.add_argument("--threads", type=int, default=THREADS,
-                        help=f"connections served at once: open websockets (one per player's page) plus "
-                             f"HTTP requests in flight (default {THREADS})")
+    parser.add_argument("--connections", type=int, default=CONNECTIONS,
+                        help=f"connections open at once, websockets included (default {CONNECTIONS:,}; each is a "
+                             "greenlet of a few kB and a file descriptor: docs/deployment.md)")
     parser.add_argument("--workers", type=int, default=None, metavar="N",
                         help="search worker processes (default: $ARCADE_AI_PROCESSES, else one per core this "
                              f"process may run on, at most {MAX_DEFAULT_WORKERS}; several server processes on one "
@@ -55,8 +60,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if not 0 < args.port < 65536:
         parser.error(f"--port must be 1..65535, got {args.port}")
-    if not 2 <= args.threads <= 10_000:
-        parser.error(f"--threads must be 2..10000, got {args.threads}")
+    if not 10 <= args.connections <= 1_000_000:
+        parser.error(f"--connections must be 10..1000000, got {args.connections}")
     if args.workers is not None and not 0 <= args.workers <= MAX_WORKERS:
         parser.error(f"--workers must be 0..{MAX_WORKERS} (0: search in the server process), got {args.workers}")
     if args.trusted_proxies is not None and not 0 <= args.trusted_proxies <= 10:
@@ -73,6 +78,8 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(str(exc))
     except StoreError as exc:
         parser.error(f"--store: {exc}")
+    if app is None and not patched():
+        serve_on_gevent(argv)  # (after the checks: their errors come from this process)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
     print(f"Alpha-Beta Arcade: lobby at http://{shown}:{args.port}/", flush=True)
     if app is not None:
@@ -81,8 +88,16 @@ def main(argv: list[str] | None = None) -> None:
     from .server import ArcadeServer
 
     # The app is made in gunicorn's worker process; the worker stops it (webapp.server).
-    ArcadeServer(lambda: create_app(config), args.host, args.port, threads=args.threads,
+    ArcadeServer(lambda: create_app(config), args.host, args.port, connections=args.connections,
                  access_log=args.access_log).run()
+
+
+def serve_on_gevent(argv: list[str] | None) -> NoReturn:
+    """This command again, in this process (``exec``), patched by gevent before any import."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    args = sys.argv[1:] if argv is None else argv
+    os.execve(sys.executable, [sys.executable, "-m", "webapp", *args], {**os.environ, PATCH_ENV: "1"})
 
 
 def preflight(config: dict) -> None:

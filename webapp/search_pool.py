@@ -37,6 +37,7 @@ engine in-process).
 
 from __future__ import annotations
 
+import _socket
 import contextlib
 import itertools
 import json
@@ -50,12 +51,14 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing import resource_tracker
+from multiprocessing.connection import Connection
 from typing import Any
 
 from engine.agents import Agent
 from engine.game import Game
 from engine.search import Cancel, SearchResult, TranspositionTable
 
+from .concurrency import wait_readable
 from .errors import ArcadeError
 from .search_queue import AFFINITY_SKIPS, FairQueue
 from .search_worker import KEPT_WARM, rss_mb, run_search, worker_main
@@ -71,6 +74,14 @@ USAGE_HALF_LIFE = 30.0  # seconds: a client's worker time counts half as much th
 USAGE_KEYS = 10_000  # clients (or keys) whose recent worker time the pool remembers (the oldest go first)
 PIN_IDLE_SECONDS = 30.0  # a pinned worker waits this long for its holder's next search
 START_SECONDS = 60.0  # a new worker must say it is ready within this (imports on a busy machine)
+
+
+def worker_pipe() -> tuple[Connection, Connection]:
+    """``multiprocessing.Pipe()``, its socket pair made by the C module: under gevent
+    (webapp.concurrency) ``socket.socketpair`` is gevent's, whose objects went on closing the
+    descriptors they had handed over, and the workers' pipes broke under load."""
+    ends = _socket.socketpair()
+    return Connection(ends[0].detach()), Connection(ends[1].detach())
 
 
 class SearchCancelled(Exception):
@@ -151,7 +162,7 @@ class _Worker:
     def _launch(self) -> bool:
         """Start a worker process and wait until it is ready; False if it could not start."""
         self.ready.clear()
-        parent, child = self.pool._context.Pipe()
+        parent, child = worker_pipe()
         process = self.pool._context.Process(target=worker_main, args=(child, self.pool.table_entries), daemon=True,
                                              name=f"search-worker-{self.index}")
         with self.pool._cond:
@@ -170,7 +181,7 @@ class _Worker:
             self.process, self.conn = process, parent
         child.close()  # only the worker holds its end: its death reads as EOF here
         try:
-            if parent.poll(START_SECONDS) and parent.recv()[0] == "ready":
+            if wait_readable(parent, START_SECONDS) and parent.recv()[0] == "ready":
                 self.ready.set()
                 return True
         except (EOFError, OSError):
@@ -279,6 +290,7 @@ class _Worker:
         None when the worker died."""
         while True:
             try:
+                wait_readable(self.conn)
                 msg = self.conn.recv()
             except (EOFError, OSError):
                 return None

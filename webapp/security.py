@@ -28,6 +28,7 @@ import json
 import logging
 import math
 import re
+import threading
 import time
 from collections.abc import Callable, Mapping
 from typing import Any, NoReturn
@@ -189,10 +190,26 @@ def rate_limits() -> list[str | Callable[[], str] | ApplicationLimit]:
     return out
 
 
+class SweptMemoryStorage(MemoryStorage):
+    """limits' storage in memory, its expired hits swept once a second. Its own sweep runs
+    10 ms after any hit and walks every key: under a school's traffic it was a tenth of the
+    server's CPU. A window counts only the hits within it whether or not they were swept, so
+    sweeping less often changes no decision, only how long old hits take memory."""
+
+    STORAGE_SCHEME = ["arcade-memory"]
+    SWEEP_EVERY = 1.0  # seconds
+
+    def _MemoryStorage__schedule_expiry(self) -> None:  # (MemoryStorage.__schedule_expiry)
+        if not self.timer.is_alive():
+            self.timer = threading.Timer(self.SWEEP_EVERY, self._MemoryStorage__expire_events)  # type: ignore[attr-defined]
+            self.timer.daemon = True
+            self.timer.start()
+
+
 def make_limiter(app: Flask, store_url: str) -> Limiter:
     """Flask-Limiter on the game store's Redis when the store is one (every process counts
     the same hits), in memory otherwise."""
-    storage = store_url if store_url.startswith(("redis://", "rediss://")) else "memory://"
+    storage = store_url if store_url.startswith(("redis://", "rediss://")) else "arcade-memory://"
     return Limiter(clients.client, app=app, application_limits=rate_limits(), strategy="moving-window",
                    storage_uri=storage, headers_enabled=False, key_prefix="arcade-limits")
 
@@ -204,7 +221,7 @@ class SocketBudget:
 
     def __init__(self, limit: str | None):
         self._item = parse_limit(limit) if limit else None
-        self._windows = MovingWindowRateLimiter(MemoryStorage())
+        self._windows = MovingWindowRateLimiter(SweptMemoryStorage())
 
     def take(self, client: str) -> bool:
         """Count one event of ``client``'s: False once it is over its budget."""

@@ -1,49 +1,56 @@
 """The production server ``python -m webapp`` runs: gunicorn, in this process, with one
-worker of many threads.
+gevent worker.
 
-Why this shape (measured with ``benchmarks/websockets.py``; see docs/deployment.md, docs/benchmarks.md):
+Why this shape (measured with ``benchmarks/school.py`` and ``benchmarks/websockets.py``; see
+docs/deployment.md):
 
 - **One worker process.** Socket.IO needs every request of a client in the process that
   holds its session (scale-out is several such servers behind a sticky proxy sharing a
   message queue: ``scripts/cluster.sh``). The searches run in their own process pool, so
   this process is mostly idle: it parses requests and pushes states.
-- **Threads, not greenlets** (gthread): Flask-SocketIO's threading mode, where a search that
-  does run here cannot freeze every connection.
-- **Enough threads for the websockets.** Each open websocket holds one thread for as long as
-  its page is open; with ``--threads 100`` and 100 players, HTTP stopped answering. The
-  default :data:`THREADS` leaves room for the websockets of a large classroom *and* for HTTP.
-- **Keep-alive longer than a page's pause** (:data:`KEEP_ALIVE`): gunicorn's 2 s default
-  reset reused connections under load.
-- **A short stop** (:class:`ArcadeWorker`): websockets never end by themselves, and every
-  game is already saved when a move is acknowledged, so a stopping worker gives the requests
-  in flight :data:`STOP_AFTER` seconds, stops its search pool and leaves, without waiting
-  for the threads that hold websockets. SIGTERM or Ctrl-C: every process gone in seconds.
+- **Greenlets, not threads** (gevent, :mod:`webapp.concurrency`): an open connection costs a
+  greenlet of a few kilobytes. With a thread per connection (gthread), a phone's seven
+  connections held seven threads' worth of the server, and the cap that protected the threads
+  refused a school behind one address from its 43rd phone. No CPU-bound search runs here
+  (they run in the pool's worker processes), so the one loop stays free.
+- **Waiting connections bounded per address, open ones not** (:class:`ArcadeWorker`): a
+  connection that has sent no request for :data:`KEEP_ALIVE` seconds is closed, and an
+  address's oldest waiting connection gives way to its newest beyond
+  ``CONNECTIONS_PER_ADDRESS``. What costs (requests, events, searches, games) is limited by
+  rate elsewhere.
+- **A short stop**: websockets never end by themselves, and every game is already saved when
+  a move is acknowledged, so a stopping worker gives the requests in flight
+  :data:`STOP_AFTER` seconds, stops its search pool and leaves. SIGTERM or Ctrl-C: every
+  process gone in seconds.
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
-import errno
 import logging
 import multiprocessing
 import os
+import resource
 import shutil
 import signal
 import socket
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Iterator
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
+import gevent
 from flask import Flask
+from gevent import monkey
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger
 from gunicorn.http import wsgi as gunicorn_wsgi
-from gunicorn.workers.base import Worker
-from gunicorn.workers.gthread import TConn, ThreadWorker
+from gunicorn.workers.base_async import AsyncWorker
+from gunicorn.workers.ggevent import GeventWorker
 
 from .clients import address_bucket
 from .security import MaskTokens
@@ -51,20 +58,17 @@ from .security import MaskTokens
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
-THREADS = 500  # connections served at once: open websockets + HTTP requests in flight
-KEEP_ALIVE = 75  # seconds an idle HTTP connection stays open (a browser reuses it)
+CONNECTIONS = 20_000  # connections open at once (greenlets: a few kB each); python -m webapp --connections
+KEEP_ALIVE = 5  # seconds an idle HTTP connection stays open, and a request's headers may take
 STOP_AFTER = 2.0  # seconds a stopping worker gives the HTTP requests in flight
 EXIT_BUDGET = 5.0  # seconds the app's shutdown and the exit handlers may take
 GRACEFUL = 10  # seconds the master waits for a stopping worker before it kills it
-SPARE_CONNECTIONS = 1000  # idle kept-alive connections on top of the busy ones
 READ_TIMEOUT = 30.0  # seconds a request's headers or a piece of its body may take (config READ_TIMEOUT)
-# Open connections (websockets included) one address may hold: a flood guard, not a quota. A
-# class of 60 behind one school address holds about 60 websockets and a few kept-alive HTTP
-# connections each (a browser opens up to 6): 300 leaves them room and the others 200 threads.
-# (config CONNECTIONS_PER_ADDRESS; 0: no cap, e.g. behind a proxy, whose address every client
-# has: let the proxy cap them, e.g. nginx's limit_conn).
-CONNECTIONS_PER_ADDRESS = 300
-REFUSED = b"HTTP/1.1 429 Too Many Requests\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+# Connections waiting for a request that one address may hold (config CONNECTIONS_PER_ADDRESS):
+# beyond, its oldest waiting one is closed. A browser keeps up to 6 idle between requests: a
+# school of 400 phones behind one address holds up to 2,400 waiting ones, which evict each
+# other beyond this and open again as needed. 0: no cap (behind a proxy every client has its address).
+CONNECTIONS_PER_ADDRESS = 1000
 
 
 def _without_server_banner(default_headers: Callable[[Any], list[str]]) -> Callable[[Any], list[str]]:
@@ -122,30 +126,6 @@ def finish_worker(arbiter: Any = None, worker: Any = None) -> None:
     os._exit(0)
 
 
-class TimedConn(TConn):
-    """A connection whose request headers and body must come within READ_TIMEOUT (gthread's
-    own reads block for good: one header-only request held a thread). A websocket's own reads
-    wait as long as the page stays open (:func:`no_timeout_for_websockets`)."""
-
-    def __init__(self, cfg: Any, sock: socket.socket, client: Any, server: Any,
-                 on_close: Callable[[TimedConn], None]) -> None:
-        super().__init__(cfg, sock, client, server)
-        self.on_close: Callable[[TimedConn], None] | None = on_close
-        self.bucket = address_bucket(client[0]) if isinstance(client, tuple) else str(client)
-
-    read_timeout = READ_TIMEOUT  # (the served app's READ_TIMEOUT: ArcadeServer.load)
-
-    def init(self) -> None:
-        super().init()
-        self.sock.settimeout(self.read_timeout)  # each request on the connection, kept-alive ones too
-
-    def close(self, graceful: bool = False) -> None:
-        if self.on_close is not None:
-            self.on_close(self)
-            self.on_close = None  # counted once, however often it is closed
-        super().close(graceful)
-
-
 def no_timeout_for_websockets(wsgi_app: WSGIApplication) -> WSGIApplication:
     """WSGI middleware: a websocket upgrade's socket reads without READ_TIMEOUT (a page that
     is open but quiet between two pings is no slow client)."""
@@ -161,100 +141,131 @@ def no_timeout_for_websockets(wsgi_app: WSGIApplication) -> WSGIApplication:
 
 class SlowClients(logging.Filter):
     """One line, not a traceback, for a connection closed because its request did not come
-    within READ_TIMEOUT (gthread logs every socket error with its traceback)."""
+    within READ_TIMEOUT (gunicorn logs every socket error with its traceback)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if record.exc_info and isinstance(record.exc_info[1], TimeoutError):
             record.msg, record.args = "closed a connection whose request did not come within %g s", (
-                TimedConn.read_timeout,)
+                ArcadeWorker.read_timeout,)
             record.exc_info, record.exc_text, record.levelno, record.levelname = None, None, logging.INFO, "INFO"
         return True
 
 
-class ArcadeWorker(ThreadWorker):
-    """gunicorn's gthread worker that does not wait for websockets when asked to stop, times
-    out slow requests, and caps the connections one address holds open."""
+class ArcadeWorker(GeventWorker):
+    """gunicorn's gevent worker: every connection a greenlet (a few kB), none a thread. On top
+    of gunicorn's: slow requests time out, an address's *waiting* connections are bounded, and
+    a stop does not wait for the websockets.
+
+    A connection waits while it has not yet sent its (next) request's headers: a browser's
+    kept-alive connections between two requests, a preconnected one, a slowloris. gunicorn's
+    keep-alive timeout (:data:`KEEP_ALIVE`) bounds each such wait, headers included. One address
+    may hold ``per_address`` waiting connections: a new one beyond closes the address's oldest
+    waiting one (a browser opens another when it needs one), so a school behind one address
+    is never refused, and no address can fill the server with waiting connections. Websockets
+    and requests being answered are not counted: what they cost is limited by rate
+    (webapp.security, webapp.clients), not by being open. A body's reads time out after
+    ``read_timeout`` each."""
 
     _quitting = False
     per_address = CONNECTIONS_PER_ADDRESS  # (0: no cap, behind a proxy that caps them itself)
+    read_timeout = READ_TIMEOUT
 
     def init_process(self) -> None:
-        self._open: dict[str, int] = {}  # address bucket -> open connections (the main thread's)
-        self._open_lock = threading.Lock()
+        # address bucket -> {greenlet: its socket} of the connections waiting for a request,
+        # the oldest first (one loop: no lock)
+        self._waiting: dict[str, OrderedDict[Any, Any]] = {}
+        self._connections: dict[Any, tuple[str, Any]] = {}  # greenlet -> (bucket, socket)
+        self.evicted = 0
+        raise_open_files_limit()
         super().init_process()
 
-    def accept(self, listener: Any) -> None:
-        """gthread's accept, refusing an address that holds its CONNECTIONS_PER_ADDRESS already
-        (a 429, then closed: nothing of it reaches a thread)."""
+    def handle(self, listener: Any, client: Any, addr: Any) -> None:
+        bucket = address_bucket(addr[0]) if isinstance(addr, tuple) else str(addr)
+        me = gevent.getcurrent()
+        self._connections[me] = (bucket, client)
         try:
-            client_sock, client_addr = listener.accept()
-        except OSError as e:
-            if e.errno not in (errno.EAGAIN, errno.ECONNABORTED, errno.EWOULDBLOCK):
-                raise
-            return
-        conn = TimedConn(self.cfg, client_sock, client_addr, listener.getsockname(), self._closed)
-        with self._open_lock:
-            held = self._open.get(conn.bucket, 0)
-            if self.per_address and held >= self.per_address:
-                refused = True
-            else:
-                refused = False
-                self._open[conn.bucket] = held + 1
-        if refused:
-            with contextlib.suppress(OSError):
-                client_sock.send(REFUSED)
-            with contextlib.suppress(OSError):
-                client_sock.close()
-            return
-        self.nr_conns += 1
-        client_sock.setblocking(True)
-        self.enqueue_req(conn)
+            client.settimeout(self.read_timeout)  # (not GeventWorker.handle: it sets no timeout at all)
+            AsyncWorker.handle(self, listener, client, addr)
+        finally:
+            self._connections.pop(me, None)
 
-    def _closed(self, conn: TimedConn) -> None:
-        with self._open_lock:
-            left = self._open.get(conn.bucket, 0) - 1
-            if left > 0:
-                self._open[conn.bucket] = left
-            else:
-                self._open.pop(conn.bucket, None)
+    def timeout_ctx(self) -> Any:
+        """gunicorn's wait for a connection's next request (its headers included): bounded by
+        KEEP_ALIVE, and counted as one of its address's waiting connections meanwhile."""
+        return self._wait_for_request(gevent.getcurrent())
+
+    @contextlib.contextmanager
+    def _wait_for_request(self, me: Any) -> Iterator[None]:
+        bucket, sock = self._connections.get(me, ("", None))
+        waiting = self._waiting.setdefault(bucket, OrderedDict())
+        waiting[me] = sock
+        while self.per_address and len(waiting) > self.per_address:
+            _, oldest = waiting.popitem(last=False)
+            self.evicted += 1
+            with contextlib.suppress(OSError):
+                oldest.shutdown(socket.SHUT_RDWR)  # its greenlet reads the end and leaves
+        try:
+            with gevent.Timeout(self.cfg.keepalive, False):
+                yield
+        finally:
+            waiting.pop(me, None)
+            if not waiting:
+                self._waiting.pop(bucket, None)
 
     def handle_quit(self, sig: int, frame: FrameType | None) -> None:
-        """Ctrl-C (the master's SIGQUIT, and the terminal's SIGINT too): leave at once.
-
-        Not gthread's own handler: it shuts its thread pool down from inside the signal
-        handler and deadlocked when the signal landed while the main thread held that pool's
-        lock (handing it a request). The second of the two signals is ignored, so that it does
-        not break into the stop the first began; a timer ends the process if that stop stalls."""
+        """Ctrl-C (the master's SIGQUIT, and the terminal's SIGINT too): leave at once. The
+        second of the two signals is ignored, so that it does not break into the stop the
+        first began; an OS thread ends the process if that stop stalls the loop."""
         if self._quitting:
             return
         self._quitting = True
-        self._finish_later(EXIT_BUDGET + STOP_AFTER)
-        Worker.handle_quit(self, sig, frame)
+        self.alive = False
+        gevent.spawn(finish_worker)
+        leave_after(EXIT_BUDGET + STOP_AFTER)
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        """SIGTERM: stop accepting, give the requests in flight STOP_AFTER seconds, then
+        leave (websockets never end by themselves; every game is stored already)."""
         super().handle_exit(sig, frame)
-        self._finish_later(STOP_AFTER)
+        gevent.spawn_later(STOP_AFTER, finish_worker)
+        leave_after(STOP_AFTER + EXIT_BUDGET + 1.0)
 
-    @staticmethod
-    def _finish_later(seconds: float) -> None:
-        timer = threading.Timer(seconds, finish_worker)
-        timer.daemon = True
-        timer.start()
+
+def leave_after(seconds: float) -> None:
+    """End this process in ``seconds`` whatever the loop is doing (an OS thread, not a
+    greenlet): kill the child processes left, then exit."""
+    sleep = monkey.get_original("time", "sleep")
+
+    def leave() -> None:
+        sleep(seconds)
+        for child in multiprocessing.active_children():
+            with contextlib.suppress(Exception):
+                child.kill()
+        os._exit(0)
+
+    monkey.get_original("_thread", "start_new_thread")(leave, ())
+
+
+def raise_open_files_limit() -> None:
+    """Each connection is a file descriptor: take the hard limit (a school holds thousands)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY or soft < hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else 1 << 20, hard))
 
 
 class ArcadeServer(BaseApplication):
     """``make_app()`` served by gunicorn (gthread, one worker). The app is made in the worker,
     after the fork, so its search pool and threads belong to the process that serves."""
 
-    def __init__(self, make_app: Callable[[], Flask], host: str, port: int, *, threads: int = THREADS,
+    def __init__(self, make_app: Callable[[], Flask], host: str, port: int, *, connections: int = CONNECTIONS,
                  access_log: bool = False):
         self.make_app = make_app
         self.settings = {
             "bind": f"[{host}]:{port}" if ":" in host else f"{host}:{port}",
             "workers": 1,
             "worker_class": "webapp.server.ArcadeWorker",
-            "threads": threads,
-            "worker_connections": threads + SPARE_CONNECTIONS,
+            "worker_connections": connections,
             "keepalive": KEEP_ALIVE,
             "graceful_timeout": GRACEFUL,
             "timeout": 60,  # the worker's heartbeat to the master (not a request time limit)
@@ -277,7 +288,7 @@ class ArcadeServer(BaseApplication):
         _served.append(app)
         app.wsgi_app = no_timeout_for_websockets(app.wsgi_app)  # type: ignore[method-assign,assignment]  # (Flask's documented middleware hook)
         # the worker's own limits, from the app's settings (this is the worker process)
-        TimedConn.read_timeout = float(app.config["READ_TIMEOUT"])
+        ArcadeWorker.read_timeout = float(app.config["READ_TIMEOUT"])
         # behind a trusted proxy every connection is the proxy's: the proxy caps them per client
         behind_proxy = bool(app.config.get("TRUSTED_PROXIES"))
         ArcadeWorker.per_address = 0 if behind_proxy else int(app.config["CONNECTIONS_PER_ADDRESS"])

@@ -24,6 +24,15 @@ def get_game(name: str) -> type[Game]:
     return GAMES[name]
 
 
+def prepare_all() -> None:
+    """Build each game once with its default options, so that the tables a game computes
+    once per process (Sim's symmetry classes: about 0.7 s) exist before anyone waits on them.
+    A server calls it before it serves: one loop serves every connection there
+    (webapp.concurrency), and a table built on the way would stop them all for its time."""
+    for cls in GAMES.values():
+        cls.from_options({})
+
+
 def catalog() -> dict:
     """Every game with its variants, options and defaults (``python -m engine games --json``)."""
     return {"games": [cls.describe() for cls in GAMES.values()]}

@@ -1,5 +1,5 @@
-"""Attacks on a real ``python -m webapp`` (gunicorn, a small thread pool), on loopback and
-bounded: none of them may take the server down for anyone else."""
+"""Attacks on a real ``python -m webapp`` (gunicorn's gevent worker serving few connections
+at once), on loopback and bounded: none of them may take the server down for anyone else."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ import requests
 
 from tests.web.test_shutdown import Server
 
-THREADS = 8  # a small pool, so that a few requests would hold every thread
+CONNECTIONS = 10  # served at once: a few requests held open would hold every one
 
 
 @pytest.fixture
 def server(tmp_path):
-    started = Server(tmp_path / "games.sqlite3", tmp_path / "server.log", "--threads", str(THREADS))
+    started = Server(tmp_path / "games.sqlite3", tmp_path / "server.log", "--connections", str(CONNECTIONS))
     yield started
     started.kill_all()
 
@@ -52,7 +52,7 @@ def test_oversize_polling_posts_are_refused_and_the_server_keeps_answering(serve
     body, used to make engine.io wait forever for a GET that never came (one thread each)."""
     with ExitStack() as stack:
         answers = []
-        for _ in range(THREADS * 3):
+        for _ in range(CONNECTIONS * 3):
             sid = polling_sid(server)
             conn = stack.enter_context(raw_request(
                 server, f"POST /socket.io/?EIO=4&transport=polling&sid={sid} HTTP/1.1\r\n"
@@ -69,7 +69,7 @@ def test_oversize_polling_posts_are_refused_and_the_server_keeps_answering(serve
 def test_packets_engine_io_refuses_do_not_hold_a_thread(server):
     """An unknown packet type makes engine.io disconnect the session: it used to wait, in the
     thread that refused it, for a GET poll that never came."""
-    for _ in range(THREADS * 3):
+    for _ in range(CONNECTIONS * 3):
         sid = polling_sid(server)
         r = requests.post(f"{server.url}/socket.io/", params={"EIO": "4", "transport": "polling", "sid": sid},
                           data="9", headers={"Content-Type": "text/plain"}, timeout=5)
