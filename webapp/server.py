@@ -203,7 +203,9 @@ class ArcadeWorker(GeventWorker):
             _, oldest = waiting.popitem(last=False)
             self.evicted += 1
             with contextlib.suppress(OSError):
-                oldest.shutdown(socket.SHUT_RDWR)  # its greenlet reads the end and leaves
+                # the kernel's shutdown, not gevent's (which fails the waiting read with an
+                # error logged as a traceback): its greenlet reads the end of the stream and leaves
+                getattr(oldest, "_sock", oldest).shutdown(socket.SHUT_RDWR)
         try:
             with gevent.Timeout(self.cfg.keepalive, False):
                 yield
