@@ -11,8 +11,8 @@ half on fresh connections and half on one kept-alive connection) and one Socket.
 (``join`` -> ``state``) while every websocket stays open. Prints one table row per run, and
 JSON with ``--json``.
 
-Servers: ``webapp`` is ``python -m webapp`` as ``scripts/run.sh`` starts it (``--threads``
-passed on when given); ``gunicorn`` runs ``gunicorn -k gthread -w 1 --threads T --keep-alive K
+Servers: ``webapp`` is ``python -m webapp`` as ``scripts/run.sh`` starts it (gevent: it has no
+threads to size, ``--threads`` is for ``gunicorn``); ``gunicorn`` runs ``gunicorn -k gthread -w 1 --threads T --keep-alive K
 'webapp:create_app()'`` directly (the old production command with ``--threads 100
 --keep-alive 2``); ``werkzeug`` is ``python -m webapp --dev``.
 
@@ -51,8 +51,7 @@ def free_port() -> int:
 def server_command(kind: str, port: int, threads: int | None, keep_alive: float | None) -> list[str]:
     py = sys.executable
     if kind == "webapp":
-        cmd = [py, "-m", "webapp", "--host", "127.0.0.1", "--port", str(port)]
-        return cmd + (["--threads", str(threads)] if threads else [])
+        return [py, "-m", "webapp", "--host", "127.0.0.1", "--port", str(port)]
     if kind == "werkzeug":
         return [py, "-m", "webapp", "--dev", "--host", "127.0.0.1", "--port", str(port)]
     return [py, "-m", "gunicorn", "-k", "gthread", "-w", "1", "--threads", str(threads or 100),
@@ -167,7 +166,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=200, help=f"websockets to open (1..{MAX_CLIENTS})")
     parser.add_argument("--server", choices=("webapp", "gunicorn", "werkzeug"), default="webapp")
-    parser.add_argument("--threads", type=int, help="server threads (webapp, gunicorn)")
+    parser.add_argument("--threads", type=int, help="gunicorn's threads (gthread; python -m webapp has none)")
     parser.add_argument("--keep-alive", type=float, help="gunicorn's keep-alive seconds (default 2)")
     parser.add_argument("--requests", type=int, default=20, help="GETs of each page (default 20)")
     parser.add_argument("--json", action="store_true")

@@ -65,13 +65,13 @@ class Arcade:
             gone = self.store.sweep()
             if gone:
                 log.info("expired %d game(s)", len(gone))
-            self.ai.resume_all()
+            self.ai.turns.resume_all()
         except Exception:  # a sweep must never break the request that triggered it
             log.exception("store sweep failed")
 
     def shutdown(self, timeout: float = 5.0) -> None:
         """Stop every search and child process (games are stored already: nothing is lost)."""
-        self.ai.stopping = True  # no new search starts; a stopped one stores nothing
+        self.ai.turns.stopping = True  # no new search starts; a stopped one stores nothing
         self.store.stop_searches()
         self.arenas.stop()
         self.ai.leases.close()  # other processes take this one's AI turns at once
@@ -117,7 +117,7 @@ def create_app(config: dict | None = None) -> Flask:
     atexit.register(arcade.ai.shutdown)
     atexit.register(arcade.ai.leases.close)
     if store.backend.shared:  # other processes may die holding AI turns: take them over
-        arcade.ai.watch_turns(float(app.config["AI_TURN_SWEEP"]))
+        arcade.ai.turns.watch(float(app.config["AI_TURN_SWEEP"]))
     app.extensions["arcade"] = arcade
 
     from . import classes, routes, security, sockets, wsgi_guard

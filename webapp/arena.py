@@ -69,7 +69,8 @@ class ArenaJob:
         arena slots on ``runner`` (the AIRunner: a 429 beyond them), then run in a thread
         whose searches go to ``runner``'s pool. ``manage_token``: the secret that may cancel it."""
         check_arena(game, options, agents, games, seed)
-        slot = runner.arena_runs.slot(client, address) if runner is not None else contextlib.nullcontext(lambda job: None)
+        slot = (runner.caps.arena_runs.slot(client, address) if runner is not None
+                else contextlib.nullcontext(lambda job: None))
         with slot as hold:
             job = cls(game, options, agents, games, seed, runner.pool if runner is not None else None)
             job.manage_hash = hash_token(manage_token) if manage_token else None

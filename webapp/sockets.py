@@ -105,8 +105,8 @@ class GameEvents(flask_socketio.Namespace):
         session.live.client = client()  # the AI's reply is this person's to wait for
         if stopped:
             session.stop_search()  # the running search searched an older version
-        self.ai.push_state(session)
-        self.ai.kick(session)
+        self.ai.broadcast.push_state(session)
+        self.ai.turns.kick(session)
 
     def tell_presence(self, game_id: str) -> None:
         """Who holding a seat has the game open: the page shows whether the friend is there."""
@@ -119,7 +119,7 @@ class GameEvents(flask_socketio.Namespace):
         return current_app.extensions["socket_budget"].take(client())
 
     def on_disconnect(self, *args: Any) -> None:
-        self.ai.socket_gone(socket_id())
+        self.ai.hints.socket_gone(socket_id())
         for game_id in self.store.disconnect(socket_id()):
             self.tell_presence(game_id)
 
@@ -132,7 +132,7 @@ class GameEvents(flask_socketio.Namespace):
         self.store.connect(socket_id(), session.id, seat.index if seat else None)
         manages = token not in (None, "") and seat is None
         emit("joined", {"game_id": session.id, "seat": seat.index if seat else None, "manager": manages})
-        emit("state", self.ai.state(session))
+        emit("state", self.ai.broadcast.state(session))
         self.tell_presence(session.id)
         self.arcade.maybe_sweep()
 
@@ -147,7 +147,7 @@ class GameEvents(flask_socketio.Namespace):
     def hint(self, payload: dict) -> None:
         session = self.session_of(payload)
         seat = session.seat_for_token(payload.get("token"))
-        self.ai.hint(session, seat.index, socket_id())
+        self.ai.hints.ask(session, seat.index, socket_id())
 
     def takeback(self, payload: dict) -> None:
         """Take back the seat's last move and the replies after it: at once against the AI;
@@ -189,7 +189,7 @@ class GameEvents(flask_socketio.Namespace):
     def retry_ai(self, payload: dict) -> None:
         session = self.session_of(payload)
         session.authorize(payload.get("token"), manage=True)
-        self.ai.retry(session)
+        self.ai.turns.retry(session)
 
 
 #: The events a :class:`GameEvents` method answers, by name.

@@ -28,8 +28,14 @@ import { ArcadeClass } from "./classroom-common.js";
   $("results-csv").href = `${base}/results.csv?${q}`;
 
   const socket = io({ transports: ["websocket", "polling"] });
-  socket.on("connect", () => socket.emit("class_join", { class_id: classId, token }));
+  // "cards": after a student's move, only the students whose games changed (class_students)
+  socket.on("connect", () => socket.emit("class_join", { class_id: classId, token, updates: "cards" }));
   socket.on("class_state", render);
+  socket.on("class_students", (patch) => {
+    if (!last || patch.class_id !== last.id) return;
+    const changed = new Map(patch.students.map((s) => [s.id, s]));
+    render({ ...last, students: last.students.map((s) => changed.get(s.id) || s) });
+  });
   socket.on("error", (msg) => fail(msg.message));
 
   // ----- drawing ----------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import requests
 from tests.conftest import FAST
 from tests.helpers import eventually, wait_for_arena_run
 from webapp import create_app, get_socketio
-from webapp.ai import ClientCaps
+from webapp.client_caps import ClientCaps
 from webapp.errors import ArcadeError
 
 BIG = ",".join(["30"] * 10)

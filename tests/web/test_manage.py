@@ -101,7 +101,7 @@ def test_the_record_of_a_finished_game(client):
 def test_expiry_drops_old_games_but_never_a_watched_one(app, client):
     arcade = app.extensions["arcade"]
     store = arcade.store
-    arcade.ai.stopping = True  # no AI moves here: only the clock matters
+    arcade.ai.turns.stopping = True  # no AI moves here: only the clock matters
     playing = create(client, players=("human", "human"))["id"]
     watched = create(client, players=("human", "human"))["id"]
     finished = create(client, players=("human", "human"))["id"]

@@ -5,7 +5,7 @@ real server process and SIGTERM."""
 
 from tests.helpers import wait_for_state
 from webapp import get_socketio
-from webapp.ai import AIRunner
+from webapp.turns import AITurns
 
 
 def stop(app):
@@ -46,7 +46,7 @@ def test_a_game_survives_a_restart_with_its_seats_tokens_and_history(make_app, i
 
 def test_an_ai_turn_due_when_the_server_stopped_is_played_after_the_restart(make_app, monkeypatch, inbox_of):
     with monkeypatch.context() as m:
-        m.setattr(AIRunner, "kick", lambda self, game: None)  # the server dies before the AI starts
+        m.setattr(AITurns, "kick", lambda self, game: None)  # the server dies before the AI starts
         first = make_app()
         gid = first.test_client().post("/api/games", json={
             "game": "nim", "options": {"piles": "2,3"}, "players": ["alphabeta", "random:seed=3"]}).get_json()["id"]
@@ -74,7 +74,7 @@ def test_a_restart_during_the_pause_between_two_ai_moves_is_no_dead_end(make_app
 
 def test_retry_ai_starts_a_due_ai_that_nobody_runs(make_app, monkeypatch, inbox_of):
     with monkeypatch.context() as m:
-        m.setattr(AIRunner, "kick", lambda self, game: None)
+        m.setattr(AITurns, "kick", lambda self, game: None)
         app = make_app()
         client = app.test_client()
         data = client.post("/api/games", json={"game": "nim", "options": {"piles": "2,3"},

@@ -28,7 +28,7 @@ def init_app(app: Flask) -> None:
                           game_period=float(app.config["CLASS_GAME_PERIOD"]),
                           limiter=app.extensions["rate_limits"].limiter)
     push = events.ClassPush(arcade.socketio, classroom)
-    arcade.ai.on_push.append(push.game_changed)
+    arcade.ai.broadcast.listeners.append(push.game_changed)
     app.extensions["classes"] = classroom
     app.extensions["class_push"] = push
     app.register_blueprint(routes.bp)

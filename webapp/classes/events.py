@@ -1,14 +1,19 @@
 """Classes over Socket.IO: ``class_join``, and the pushes to a class's rooms.
 
 A teacher's sockets are in the room ``class:<id>:teacher`` and get ``class_state`` after every
-change of the class or of a student's game; a student's sockets are in ``class:<id>:students``
+change of the class or of a student's game; a teacher's socket that joined with ``"updates":
+"cards"`` (the dashboard's) is in ``class:<id>:teacher:cards`` instead and gets the whole
+``class_state`` once and after each change of the class, but after a change of students' games
+only ``class_students`` ``{"class_id", "version", "students": [card, ...]}``: those students'
+cards, as ``class_state`` holds them. A move costs the dashboard one student, not the class.
+A student's sockets are in ``class:<id>:students``
 and get ``class_challenge``, ``class_reveal``, ``class_new_games`` (the teacher paired them:
 a new game each) and ``class_deleted``; ``class_removed`` when the teacher removes them. Pushes go through
 Flask-SocketIO's emit, hence through the message queue when processes share one: a move made
 on one process reaches a teacher connected to another.
 
-Several changes of one class within :data:`COALESCE` seconds make one ``class_state`` (a class
-of sixty moving every few seconds would otherwise rebuild the whole class for every move).
+Several changes of one class within :data:`COALESCE` seconds make one push (a class of sixty
+moving every few seconds would otherwise push for every move).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import logging
 import threading
 
 from flask_socketio import SocketIO, emit, join_room
+from socketio import PubSubManager
 
 from ..errors import ArcadeError
 from ..sessions import GameSession
@@ -34,6 +40,10 @@ def teacher_room(class_id: str) -> str:
     return f"class:{class_id}:teacher"
 
 
+def teacher_cards_room(class_id: str) -> str:
+    return f"class:{class_id}:teacher:cards"
+
+
 def students_room(class_id: str) -> str:
     return f"class:{class_id}:students"
 
@@ -49,7 +59,8 @@ class ClassPush:
     def __init__(self, socketio: SocketIO, classroom: Classroom):
         self.socketio = socketio
         self.classroom = classroom
-        self._pending: set[str] = set()
+        # class id -> the games changed since its last push (None: the class itself changed)
+        self._pending: dict[str, set[str] | None] = {}
         self._lock = threading.Lock()
 
     def reveal(self, class_id: str, challenge_id: str) -> dict:
@@ -84,27 +95,50 @@ class ClassPush:
         class_id = session.class_id
         if isinstance(class_id, str):
             self.classroom.summaries.forget(session.id)
-            self.soon(class_id)
+            self.soon(class_id, session.id)
 
-    def soon(self, class_id: str) -> None:
+    def soon(self, class_id: str, game_id: str | None = None) -> None:
+        """Push the class soon: the cards of the students whose games changed (``game_id``), or
+        the whole class (no ``game_id``: the class itself changed)."""
         with self._lock:
-            if class_id in self._pending:
+            queued = class_id in self._pending
+            games = self._pending.get(class_id, set())
+            if game_id is None or games is None:
+                self._pending[class_id] = None
+            else:
+                games.add(game_id)
+                self._pending[class_id] = games
+            if queued:
                 return
-            self._pending.add(class_id)
         self.socketio.start_background_task(self._flush, class_id)
 
     def _flush(self, class_id: str) -> None:
         self.socketio.sleep(COALESCE)
         with self._lock:
-            self._pending.discard(class_id)
+            games = self._pending.pop(class_id, None)
         try:
-            state = self.classroom.state(self.classroom.get(class_id))
+            record = self.classroom.get(class_id)
+            if games is None or self._listened(teacher_room(class_id)):
+                state = self.classroom.state(record)
+                self.socketio.emit("class_state", state, to=teacher_room(class_id))
+                if games is None:
+                    self.socketio.emit("class_state", state, to=teacher_cards_room(class_id))
+            if games is not None:
+                self.socketio.emit("class_students", {
+                    "class_id": class_id, "version": record.version,
+                    "students": self.classroom.cards_of_games(record, games)}, to=teacher_cards_room(class_id))
         except ArcadeError:
             return  # the class is gone
         except Exception:  # a failed push must not kill the server's background task
-            log.exception("class_state of class %s failed", class_id)
-            return
-        self.socketio.emit("class_state", state, to=teacher_room(class_id))
+            log.exception("the push of class %s failed", class_id)
+
+    def _listened(self, room: str) -> bool:
+        """Whether a socket may be in ``room``: known here, unless processes share a message
+        queue (a room's sockets may then be in another process)."""
+        manager = self.socketio.server.manager
+        if isinstance(manager, PubSubManager):
+            return True
+        return bool(manager.rooms.get("/", {}).get(room))
 
 
 def register(socketio: SocketIO, classroom: Classroom) -> None:
@@ -126,7 +160,7 @@ def register(socketio: SocketIO, classroom: Classroom) -> None:
             if challenge and is_open(challenge) and student["id"] not in challenge["answers"]:
                 emit("class_challenge", student_view(record, challenge))
             return
-        join_room(teacher_room(record.id))
+        join_room(teacher_cards_room(record.id) if payload.get("updates") == "cards" else teacher_room(record.id))
         emit("class_joined", {"class_id": record.id, "role": "teacher", "sid": socket_id()})
         emit("class_state", classroom.state(record))
 

@@ -396,7 +396,7 @@ class Classroom:
             self.drop_game(session.id)  # nothing half-made: the student (or class) went meanwhile
             raise
         session.live.client = client
-        self.arcade.ai.kick(session)
+        self.arcade.ai.turns.kick(session)
         answer = {"id": session.id, "url": f"/play/{session.id}", "manage_token": None,
                   "seats": [dict(seat, token=None, join_url=None) for seat in created["seats"]]}
         return session, answer
@@ -417,32 +417,39 @@ class Classroom:
         return notation
 
     # ----- the teacher's view -------------------------------------------------------------------
+    def card(self, record: ClassRecord, sid: str) -> dict:
+        """One student as the dashboard shows them: their games (newest last, the older ones
+        from :class:`SummaryCache`), the current one's thumbnail and their results."""
+        student = record.students[sid]
+        games, current = [], None
+        for i, game_id in enumerate(student["games"]):
+            latest = i == len(student["games"]) - 1
+            if not latest and (summary := self.summaries.get(game_id)) is not None:
+                games.append(summary)
+                continue
+            try:
+                session = self.arcade.store.get(game_id)
+            except ArcadeError:
+                continue  # expired
+            summary = game_summary(session, student_seat(session, student["token_hash"]))
+            self.summaries.put(game_id, summary)
+            games.append(summary)
+            current = session if latest else None
+        outcomes = [g["outcome"] for g in games if g["outcome"] and not g["abandoned"]]
+        return {"id": sid, "name": student["name"], "games": games,
+                "current": thumbnail(current) if current is not None else None,
+                "results": {"games": len(games), "wins": outcomes.count("win"), "losses": outcomes.count("loss"),
+                            "draws": outcomes.count("draw")}}
+
+    def cards_of_games(self, record: ClassRecord, game_ids: set[str]) -> list[dict]:
+        """The cards of the students who play any of ``game_ids`` (in the class's order)."""
+        return [self.card(record, sid) for sid in record.order
+                if not game_ids.isdisjoint(record.students[sid]["games"])]
+
     def state(self, record: ClassRecord) -> dict:
         """``GET /api/classes/<id>``: the class, every student with their games (newest last)
         and the current one's thumbnail, results, and the challenge under way."""
-        students = []
-        for sid in record.order:
-            student = record.students[sid]
-            games, current = [], None
-            for i, game_id in enumerate(student["games"]):
-                latest = i == len(student["games"]) - 1
-                if not latest and (summary := self.summaries.get(game_id)) is not None:
-                    games.append(summary)
-                    continue
-                try:
-                    session = self.arcade.store.get(game_id)
-                except ArcadeError:
-                    continue  # expired
-                summary = game_summary(session, student_seat(session, student["token_hash"]))
-                self.summaries.put(game_id, summary)
-                games.append(summary)
-                current = session if latest else None
-            outcomes = [g["outcome"] for g in games if g["outcome"] and not g["abandoned"]]
-            students.append({
-                "id": sid, "name": student["name"], "games": games,
-                "current": thumbnail(current) if current is not None else None,
-                "results": {"games": len(games), "wins": outcomes.count("win"), "losses": outcomes.count("loss"),
-                            "draws": outcomes.count("draw")}})
+        students = [self.card(record, sid) for sid in record.order]
         current_challenge = self.challenge(record, record.current_challenge) if record.current_challenge else None
         return {"id": record.id, "code": record.code, "name": record.name, "game": record.game,
                 "options": get_game(record.game).from_options(record.settings).public_settings(),

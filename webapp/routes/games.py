@@ -26,18 +26,18 @@ def get_catalog() -> Response:
 @bp.post("/games")
 def create_game() -> ResponseReturnValue:
     body = json_body()
-    with arcade().ai.admit_game(body, client(), address()) as hold:
+    with arcade().ai.caps.admit_game(body, client(), address()) as hold:
         session, created = arcade().store.create(body)
         hold(session)
     session.live.client = client()
-    arcade().ai.kick(session)
+    arcade().ai.turns.kick(session)
     arcade().maybe_sweep()
     return jsonify({"id": session.id, "url": f"/play/{session.id}", **created}), 201
 
 
 @bp.get("/games/<game_id>")
 def game_state(game_id: str) -> Response:
-    return jsonify(arcade().ai.state(arcade().store.get(game_id)))
+    return jsonify(arcade().ai.broadcast.state(arcade().store.get(game_id)))
 
 
 @bp.get("/games/<game_id>/record")
@@ -55,5 +55,5 @@ def abandon_game(game_id: str) -> Response:
     session.authorize(request_token(), manage=True)
     session, _ = arcade().store.update(session.id, lambda s: s.abandon())
     session.stop_search()
-    arcade().ai.push_state(session)
+    arcade().ai.broadcast.push_state(session)
     return jsonify({"id": session.id, "status": "over"})
