@@ -307,20 +307,38 @@ def grade_position(position: Position, raw: dict[int, dict], base: int, report: 
         except (KeyError, TypeError, ValueError):
             report.add(name, False, f"your {function}'s process sent results the grader did not write")
             continue
+        first = len(report.checks)
         _check_value(report, name, got_value, texts[0], book.value)
         _check_move(report, name, got_move, texts[1], book.value, book.move_values)
-        hint = ""
-        if function == "alphabeta" and steps != book.steps:
-            other = _book(position, book_game, state, function, not prune_ties, evaluate is not None)
-            if steps == other.steps:
-                hint = (": your search prunes on a tie (<=), as AIMA's does; CS188's prunes only when a value "
-                        "passes the bound (<)" if not prune_ties else
-                        ": your search prunes only when a value passes the bound (<), as CS188's does; "
-                        "graded here by AIMA's rule, which prunes on a tie (<=)")
         if order == "set":
             _check_set(report, name, real, state, steps, book.steps)
         else:
-            _check_order(report, name, steps, book.steps, hint)
+            _check_order(report, name, steps, book.steps)
+        failed = [c for c in report.checks[first:] if not c["passed"]]
+        if failed:
+            _name_the_bug(failed, real, evaluate, state, position.depth, function, prune_ties, order,
+                          (got_value, got_move, steps), (book.value, book.steps))
+
+
+def _name_the_bug(failed: list[dict], real: Game, evaluate: Callable[[Any], float] | None, state: Any, depth: int,
+                  function: str, prune_ties: bool, order: str, got: tuple[float | None, str | None, list[Step]],
+                  book: tuple[float, list[Step]]) -> None:
+    """Note on the first failed check the bugs whose flawed references share the student's
+    search (:func:`engine.grade_bugs.settle` names one); add to an order check what the textbook did at the first step where
+    the student's search differs."""
+    from .grade_bugs import explain_step, name_bugs
+
+    value, move, steps = got
+    expected = book[1]
+    if order == "exact" and steps != expected:
+        k = next((i for i, (a, b) in enumerate(zip(steps, expected)) if a != b), min(len(steps), len(expected)))
+        check = next(c for c in failed if c["name"].endswith(": order"))
+        why = explain_step(real, evaluate, state, depth, function, prune_ties, steps, k)
+        check["message"] += f"; {why}" if why else ""
+    bugs = name_bugs(real, evaluate, state, depth, function, prune_ties, value, move, steps, book)
+    if not bugs and [c["name"].rsplit(": ", 1)[1] for c in failed] == ["move"]:
+        bugs = ["wrong_move"]
+    failed[0]["candidates"] = bugs  # settled once every position is graded (grade_bugs.settle)
 
 
 def _failure(mine: dict, function: str, path: str) -> str:
@@ -363,13 +381,13 @@ def describe_step(step: Step) -> str:
         "the position after " + " ".join(path + (move,))
 
 
-def _check_order(report: Report, name: str, got: list[Step], expected: list[Step], hint: str = "") -> None:
+def _check_order(report: Report, name: str, got: list[Step], expected: list[Step]) -> None:
     for step, (mine, theirs) in enumerate(zip(got, expected), start=1):
         if mine != theirs:
             agree = f"the first {step - 1} agree" if step > 1 else "the very first differs"
             report.add(f"{name}: order", False,
                        f"step {step} of the positions generated: yours is {describe_step(mine)}; the "
-                       f"textbook's is {describe_step(theirs)} ({agree}){hint}")
+                       f"textbook's is {describe_step(theirs)} ({agree})")
             return
     if len(got) != len(expected):
         more = len(got) > len(expected)
@@ -377,7 +395,7 @@ def _check_order(report: Report, name: str, got: list[Step], expected: list[Step
                 if more else f"the textbook generates {len(expected) - len(got)} more (next: "
                 f"{describe_step(expected[len(got)])})")
         report.add(f"{name}: order", False, f"the first {min(len(got), len(expected))} positions generated "
-                   f"agree, then {what}{hint}")
+                   f"agree, then {what}")
         return
     report.add(f"{name}: order", True, f"the same {len(expected)} positions, in the same order")
 
@@ -504,6 +522,9 @@ def grade_file(path: str | Path, games: list[str] | None = None, prune_ties: boo
         return report.to_json()
     for i, position in enumerate(positions):
         grade_position(position, run.results, 3 * i, report, prune_ties, order, run.path)
+    from .grade_bugs import settle  # (it builds on this module)
+
+    settle(report.checks)
     return report.to_json()
 
 

@@ -59,7 +59,9 @@ def test_the_right_value_with_a_losing_move_fails_the_move():
     failed = failures(grade_file(STUDENTS / "losing_move.py", games=["nim"]))
     assert set(failed) == {c for c in failed if c.endswith(": move")}
     assert failed["alphabeta: nim(piles=2,3) from the start, depth 9: move"] == (
-        "returned the move 2:3, worth -999998; a best move is worth 999997: 2:1")
+        "returned the move 2:3, worth -999998; a best move is worth 999997: 2:1. Likely bug: the wrong move returned: "
+        "the value is right but the move is not one that gives it (keep the move of the best child, changed only "
+        "when a child is strictly better)")
 
 
 def test_broken_student_code_is_reported_not_raised(tmp_path):
