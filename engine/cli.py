@@ -284,6 +284,8 @@ def _print_report(report: dict, as_json: bool) -> None:
         print(f"{'PASS' if check['passed'] else 'FAIL'}  {check['name']}")
         if not check["passed"]:
             print(f"      {check['message']}")
+            for line in check.get("drawing", "").splitlines():
+                print(f"        {line}")
     failed = sum(not c["passed"] for c in report["checks"])
     print(f"{len(report['checks']) - failed} of {len(report['checks'])} checks passed"
           f"{'' if failed else ': all right'}")

@@ -38,6 +38,7 @@ from .agents import Agent, AgentError
 from .game import Game
 from .games import get_game
 from .grade_sandbox import Limits, run_student
+from .grade_trees import TREES, TreeGame, drawing, height
 from .search import SearchResult, Stats
 
 STUDENTS = Path(__file__).resolve().parents[1] / "tests" / "engine" / "students"
@@ -58,6 +59,8 @@ class Position:
         return {"game": self.game, "options": self.options, "moves": list(self.moves)}
 
     def label(self) -> str:
+        if self.game == "tree":
+            return f"tree {self.options['tree']}, depth {self.depth}"
         opts = ",".join(f"{k}={v}" for k, v in self.options.items())
         after = f" after {' '.join(self.moves)}" if self.moves else " from the start"
         return f"{self.game}{'(' + opts + ')' if opts else ''}{after}, depth {self.depth}"
@@ -74,6 +77,11 @@ POSITIONS = (
     Position("blacksin", {"deck": "3,5,1,6,2,4"}, (), 5, "open Blacksin, heuristic leaves"),
     Position("cantris", {"board": "6x3", "seed": "1"}, (), 2, "Cantris, heuristic leaves"),
 )
+
+
+#: The hand-sized trees (engine.grade_trees), graded first: a failure shows the tree drawn.
+TREE_POSITIONS = tuple(Position("tree", {"tree": name}, (), height(tree), "a tree to work through by hand")
+                       for name, (_, tree) in TREES.items())
 
 
 class StudentLimit(Exception):
@@ -154,7 +162,8 @@ class StudentGame(Game):
 
 def position_state(position: dict) -> tuple[Game, Any]:
     """The game and the state of a position given as ``{"game", "options", "moves"}``."""
-    real = get_game(position["game"]).from_options(position["options"])
+    real = (TreeGame(position["options"]["tree"]) if position["game"] == "tree" else
+            get_game(position["game"]).from_options(position["options"]))
     return real, real.replay(position["moves"])
 
 
@@ -315,6 +324,8 @@ def grade_position(position: Position, raw: dict[int, dict], base: int, report: 
         else:
             _check_order(report, name, steps, book.steps)
         failed = [c for c in report.checks[first:] if not c["passed"]]
+        if failed and position.game == "tree":
+            failed[0]["drawing"] = drawing(position.options["tree"])
         if failed:
             _name_the_bug(failed, real, evaluate, state, position.depth, function, prune_ties, order,
                           (got_value, got_move, steps), (book.value, book.steps))
@@ -494,8 +505,9 @@ ORDERS = ("exact", "set")
 
 def graded_positions(games: list[str] | None = None) -> list[Position]:
     for name in games or ():
-        get_game(name)  # an unknown game is an error naming the known ones
-    return [p for p in POSITIONS if games is None or p.game in games]
+        if name != "tree":
+            get_game(name)  # an unknown game is an error naming the known ones
+    return [p for p in TREE_POSITIONS + POSITIONS if games is None or p.game in games]
 
 
 def check_names(positions: list[Position]) -> list[str]:
@@ -528,5 +540,6 @@ def grade_file(path: str | Path, games: list[str] | None = None, prune_ties: boo
     return report.to_json()
 
 
-__all__ = ["ORDERS", "POSITIONS", "Book", "Position", "StudentAgent", "StudentGame", "check_names", "grade_file",
-           "grade_position", "graded_positions", "load_student", "position_state", "student_agent", "textbook_run"]
+__all__ = ["ORDERS", "POSITIONS", "TREE_POSITIONS", "Book", "Position", "StudentAgent", "StudentGame", "check_names",
+           "grade_file", "grade_position", "graded_positions", "load_student", "position_state", "student_agent",
+           "textbook_run"]

@@ -89,8 +89,9 @@ def scored(report: dict, names: list[str], rubric: Rubric) -> dict:
             tests.append({"name": name, "score": 0, "max_score": worth, "output": output,
                           "visibility": "visible", "status": "failed"})
         else:
+            output = check["message"] + ("\n\n" + check["drawing"] if "drawing" in check else "")
             tests.append({"name": name, "score": worth if check["passed"] else 0, "max_score": worth,
-                          "output": check["message"], "visibility": "visible",
+                          "output": output, "visibility": "visible",
                           "status": "passed" if check["passed"] else "failed"})
     return {"score": sum(t["score"] for t in tests), "max_score": sum(t["max_score"] for t in tests),
             "visibility": "visible", "tests": tests}

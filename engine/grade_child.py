@@ -76,9 +76,10 @@ def limit_self(cpu_seconds: int, memory_bytes: int) -> None:
 
 
 def number_or_none(value: Any) -> float | None:
+    """A number as JSON carries it (infinities too), else None (NaN, or not a number)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    return float(value) if math.isfinite(value) else None
+    return None if math.isnan(value) else float(value)
 
 
 def run_search(module: ModuleType, job: dict, unit: dict) -> dict:
