@@ -258,10 +258,10 @@ def cmd_grade(args: argparse.Namespace) -> int:
             sys.stderr.flush()
 
     reports = batch.grade_many(files, games, workers=args.workers, progress=progress, prune_ties=args.prune_ties,
-                               order=args.order, limits=limits)
+                               order=args.order, limits=limits, mcts=args.mcts)
     if bar:
         sys.stderr.write("\n")
-    table = batch.rows(files, reports, games, rubric)
+    table = batch.rows(files, reports, games, rubric, args.mcts)
     if args.csv:
         batch.write_csv(args.csv, table)
     if args.results_json:
@@ -346,6 +346,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="seconds each function may take on each position (default 10)")
     sp.add_argument("--memory-mb", type=int, default=1024, help="memory for each file's process (default 1024)")
     sp.add_argument("--workers", type=int, default=None, help="files graded at once (default: one per core)")
+    sp.add_argument("--mcts", action="store_true",
+                    help="grade the files' MCTS (select, expand, simulate, backpropagate) instead of minimax")
     sp.add_argument("--rubric", default=None, help="a TOML file of points per check (default: 1 each)")
     sp.add_argument("--csv", default=None, metavar="OUT", help="write one row per file")
     sp.add_argument("--results-json", default=None, metavar="OUT",

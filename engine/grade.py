@@ -59,11 +59,15 @@ class Position:
         return {"game": self.game, "options": self.options, "moves": list(self.moves)}
 
     def label(self) -> str:
+        return f"{self.where()}, depth {self.depth}"
+
+    def where(self) -> str:
+        """The game and the position, without the depth."""
         if self.game == "tree":
-            return f"tree {self.options['tree']}, depth {self.depth}"
+            return f"tree {self.options['tree']}"
         opts = ",".join(f"{k}={v}" for k, v in self.options.items())
         after = f" after {' '.join(self.moves)}" if self.moves else " from the start"
-        return f"{self.game}{'(' + opts + ')' if opts else ''}{after}, depth {self.depth}"
+        return f"{self.game}{'(' + opts + ')' if opts else ''}{after}"
 
 
 #: The positions graded, a few per game, small enough for plain minimax.
@@ -510,27 +514,37 @@ def graded_positions(games: list[str] | None = None) -> list[Position]:
     return [p for p in TREE_POSITIONS + POSITIONS if games is None or p.game in games]
 
 
-def check_names(positions: list[Position]) -> list[str]:
+def check_names(games: list[str] | None = None, mcts: bool = False) -> list[str]:
     """Every check a file that returns on every position gets, in the report's order."""
-    return [f"{function}: {p.label()}: {what}" for p in positions for function in ("minimax", "alphabeta")
+    if mcts:
+        from .grade_mcts import check_name, mcts_positions
+
+        return [check_name(p) for p in mcts_positions(games)]
+    return [f"{function}: {p.label()}: {what}" for p in graded_positions(games) for function in ("minimax", "alphabeta")
             for what in ("value", "move", "order")]
 
 
 def grade_file(path: str | Path, games: list[str] | None = None, prune_ties: bool = False, order: str = "exact",
-               limits: Limits | None = None) -> dict:
+               limits: Limits | None = None, mcts: bool = False) -> dict:
     """Grade a student's file on :data:`POSITIONS` (of ``games`` only, if given), the file
     run in a sandbox (:mod:`engine.grade_sandbox`): the ``grade --json`` object, ``passed``
     and ``checks``. ``order``: ``"exact"`` compares the positions generated step by step,
-    ``"set"`` (CS188's rule) only which positions were generated."""
-    positions = graded_positions(games)
+    ``"set"`` (CS188's rule) only which positions were generated. ``mcts``: grade the
+    file's MCTS steps instead (:mod:`engine.grade_mcts`)."""
+    from .grade_mcts import grade_mcts, mcts_positions, mcts_units
+
+    positions = mcts_positions(games) if mcts else graded_positions(games)
     if order not in ORDERS:
         raise ValueError(f"unknown order {order!r}: exact (step by step) or set (CS188's: which positions)")
     if not Path(path).is_file():
         raise ValueError(f"no such file: {path}")
-    run = run_student(path, units_of(positions), limits or Limits())
+    run = run_student(path, mcts_units(positions) if mcts else units_of(positions), limits or Limits())
     report = Report()
     if not run.loaded:
         report.add("load", False, run.load_error)
+        return report.to_json()
+    if mcts:
+        grade_mcts(positions, run.results, report)
         return report.to_json()
     for i, position in enumerate(positions):
         grade_position(position, run.results, 3 * i, report, prune_ties, order, run.path)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from .grade import check_names, grade_file, graded_positions
+from .grade import check_names, grade_file
 from .grade_sandbox import Limits
 
 
@@ -99,14 +99,14 @@ def scored(report: dict, names: list[str], rubric: Rubric) -> dict:
 
 def grade_many(files: list[Path], games: list[str] | None = None, workers: int | None = None,
                progress: Callable[[int, Path], None] | None = None, prune_ties: bool = False, order: str = "exact",
-               limits: Limits | None = None) -> list[dict]:
+               limits: Limits | None = None, mcts: bool = False) -> list[dict]:
     """Grade ``files`` in ``workers`` processes (default: one per core): one report each, in
     order (the options as :func:`engine.grade.grade_file` takes them)."""
-    graded_positions(games)  # an unknown game is an error before anything runs
+    check_names(games, mcts)  # an unknown game is an error before anything runs
     if workers is not None and workers < 1:
         raise ValueError("--workers must be at least 1")
     workers = max(1, min(workers or os.cpu_count() or 1, len(files)))
-    grade = partial(grade_file, games=games, prune_ties=prune_ties, order=order, limits=limits)
+    grade = partial(grade_file, games=games, prune_ties=prune_ties, order=order, limits=limits, mcts=mcts)
     if workers == 1:
         reports = []
         for i, path in enumerate(files, start=1):
@@ -123,10 +123,11 @@ def grade_many(files: list[Path], games: list[str] | None = None, workers: int |
         return [f.result() for f in futures]
 
 
-def rows(files: list[Path], reports: list[dict], games: list[str] | None, rubric: Rubric) -> list[dict]:
+def rows(files: list[Path], reports: list[dict], games: list[str] | None, rubric: Rubric,
+         mcts: bool = False) -> list[dict]:
     """One row per file: ``file``, ``score``, ``max_score``, ``passed``, ``first_failure``,
     and the file's ``results`` (Gradescope's shape) and ``report``."""
-    names = check_names(graded_positions(games))
+    names = check_names(games, mcts)
     out = []
     for path, report in zip(files, reports):
         results = scored(report, names, rubric)

@@ -158,7 +158,7 @@ def main() -> None:
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1):
         os.dup2(devnull, fd)  # the student's prints go nowhere; the pipe is for results
-    from . import grade  # noqa: F401 - imported before the student's file: its time is not theirs
+    from . import grade, grade_mcts  # noqa: F401 - imported before the student's file: its time is not theirs
 
     limit_self(job["cpu_seconds"], job["memory_bytes"])
 
@@ -174,8 +174,12 @@ def main() -> None:
     send({"loaded": True})
     for unit in job["units"]:
         send({"start": unit["id"]})
-        runner = run_evaluations if unit["kind"] == "evaluate" else run_search
-        result = runner(module, job, unit)
+        if unit["kind"] == "mcts":
+            from .grade_mcts import run_unit
+
+            result = run_unit(module, unit, lambda exc: describe_error(exc, job["path"]))
+        else:
+            result = (run_evaluations if unit["kind"] == "evaluate" else run_search)(module, job, unit)
         send({"unit": unit["id"], **result})
     send({"done": True})
     out.close()
