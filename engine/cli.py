@@ -1,4 +1,4 @@
-"""``python -m engine``: games, show, solve, trace, analyse, play, grade, bench (see CONTRACT.md).
+"""``python -m engine``: games, show, solve, trace, analyse, play, grade, tournament, bench (see CONTRACT.md).
 
 Every error is one line on stderr naming the problem, and exit status 2.
 """
@@ -291,6 +291,37 @@ def _print_report(report: dict, as_json: bool) -> None:
           f"{'' if failed else ': all right'}")
 
 
+def cmd_tournament(args: argparse.Namespace) -> None:
+    from .grade_sandbox import Limits
+    from .tournament import run_tournament, write_outputs
+
+    bar = sys.stderr.isatty() and not args.json
+
+    def progress(done: int, total: int) -> None:
+        if bar:
+            sys.stderr.write(f"\r[{'#' * (done * 30 // total):30s}] {done}/{total} games")
+            sys.stderr.flush()
+
+    result = run_tournament(args.game, parse_assignments(args.set), args.agents, games=args.games, seed=args.seed,
+                            limits=Limits(seconds=args.time_limit), progress=progress)
+    if bar:
+        sys.stderr.write("\n")
+    write_outputs(result, args.csv, args.records)
+    if args.json:
+        print(_dump(result))
+        return
+    agents, table = result["agents"], result["table"]
+    names = {a: chr(ord("A") + i) if i < 26 else str(i) for i, a in enumerate(agents)}
+    print(f"{result['game']}: {len(agents)} agents, {result['games_per_pair']} games a pair (wins-draws-losses)")
+    print(f"{'':3s}{'agent':30s} " + " ".join(f"{names[b]:>8s}" for b in agents))
+    for a in agents:
+        cells = ["" if a == b else "{wins}-{draws}-{losses}".format(**table[a][b]) for b in agents]
+        print(f"{names[a]:3s}{a[-30:]:30s} " + " ".join(f"{c:>8s}" for c in cells))
+    print("ratings (95 % interval):")
+    for r in result["ratings"]:
+        print(f"  {r['rating']:7.1f}  [{r['low']:.0f}, {r['high']:.0f}]  {r['agent']}")
+
+
 def cmd_bench(args: argparse.Namespace) -> None:
     from .bench import main as bench_main
 
@@ -354,6 +385,20 @@ def build_parser() -> argparse.ArgumentParser:
                     help="write Gradescope's results.json (several files: a folder of <file>.json)")
     sp.add_argument("--json", action="store_true")
     sp.set_defaults(func=cmd_grade)
+    sp = sub.add_parser("tournament", help="a round robin of agents and students' files, with ratings")
+    sp.add_argument("game")
+    sp.add_argument("--agents", nargs="+", required=True, metavar="SPEC_OR_FILE",
+                    help="agent specs, or students' files (my_agent.py, file:PATH,depth=D)")
+    sp.add_argument("--games", type=int, default=10, help="games a pair, seats alternating (default 10)")
+    sp.add_argument("--seed", type=int, default=None)
+    sp.add_argument("--set", action="append", metavar="KEY=VALUE")
+    sp.add_argument("--time-limit", type=float, default=10.0, metavar="S",
+                    help="seconds a student's file may take for one move (default 10): more loses the game")
+    sp.add_argument("--csv", default=None, metavar="OUT", help="write the cross-table and ratings")
+    sp.add_argument("--records", default=None, metavar="DIR",
+                    help="write each game's record (the replay page's \"Import a record\" opens them)")
+    sp.add_argument("--json", action="store_true")
+    sp.set_defaults(func=cmd_tournament)
     sp = sub.add_parser("bench", help="nodes and seconds of each algorithm, side by side")
     sp.add_argument("--games", nargs="*", default=None, help="games to bench (default: all)")
     sp.add_argument("--repeat", type=int, default=3, help="runs per row; the fastest counts")

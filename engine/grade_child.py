@@ -3,6 +3,9 @@ student's file and runs its functions, and sends back **raw results only** (the 
 move returned, the positions generated, the error and the student's line): the parent
 decides every verdict, so nothing the student's code patches here can pass a check.
 
+With ``serve`` after the descriptor it is a tournament's player instead (:func:`choose_move`):
+its job is stdin's first line, then each further line asks for a move.
+
 It reads its job (JSON) from stdin, limits its own CPU time and memory before it touches the
 student's file, and writes one JSON line per message to the pipe whose descriptor is its
 only argument:
@@ -152,12 +155,47 @@ def run_evaluations(module: ModuleType, job: dict, unit: dict) -> dict:
     return {"values": values}
 
 
+def choose_move(module: ModuleType, job: dict, request: dict) -> dict:
+    """A move of the student's agent (``serve``): its alphabeta (or minimax) to ``depth``, or
+    its MCTS steps for ``sims`` simulations, on the position after ``moves``."""
+    from .games import get_game
+    from .grade import StudentGame
+    from .grade_mcts import drive, student_steps
+
+    real = get_game(request["game"]).from_options(request["options"])
+    state = real.replay(request["moves"])
+    game = StudentGame(real)
+    game.begin(state)
+    try:
+        steps = student_steps(module)
+        function = next((f for f in ("alphabeta", "minimax") if callable(getattr(module, f, None))), None)
+        if function is None and steps is not None:
+            root, _ = drive(steps, game, state, request.get("sims") or 200, request.get("seed") or 0)
+            best = max(root.children, key=lambda ch: ch.visits)
+            return {"move": short_repr(best.move) if not isinstance(best.move, str) else best.move,
+                    "nodes": len(game.generated)}
+        if function is None:
+            return {"error": "defines neither alphabeta nor minimax(game, state, depth), nor the four MCTS steps"}
+        depth = request.get("depth") or getattr(module, "DEPTH", 4)
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 1:
+            return {"error": "DEPTH must be a whole number, 1 or more"}
+        answer = getattr(module, function)(game, state, depth)
+    except BaseException as exc:  # the student's code
+        return {"error": describe_error(exc, job["path"])}
+    if not isinstance(answer, (tuple, list)) or len(answer) != 2:
+        return {"error": f"{function} returned {short_repr(answer)}, not a pair (value, move)"}
+    move = answer[1]
+    return {"move": move if isinstance(move, str) else short_repr(move), "nodes": len(game.generated)}
+
+
 def main() -> None:
     out = os.fdopen(int(sys.argv[1]), "w", buffering=1, encoding="utf-8")
-    job = json.loads(sys.stdin.read())
+    serving = len(sys.argv) > 2 and sys.argv[2] == "serve"
+    job = json.loads(sys.stdin.readline() if serving else sys.stdin.read())
     devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1):
-        os.dup2(devnull, fd)  # the student's prints go nowhere; the pipe is for results
+    os.dup2(devnull, 1)  # the student's prints go nowhere; the pipe is for results
+    if not serving:
+        os.dup2(devnull, 0)
     from . import grade, grade_mcts  # noqa: F401 - imported before the student's file: its time is not theirs
 
     limit_self(job["cpu_seconds"], job["memory_bytes"])
@@ -172,6 +210,10 @@ def main() -> None:
               "syntax": isinstance(exc, SyntaxError)})
         return
     send({"loaded": True})
+    if serving:  # a tournament's player: one request (a position) a line, one move a line
+        for line in sys.stdin:
+            send(choose_move(module, job, json.loads(line)))
+        os._exit(0)
     for unit in job["units"]:
         send({"start": unit["id"]})
         if unit["kind"] == "mcts":

@@ -215,6 +215,11 @@ def check_mcts(game: Game, state: Any, sims: int, seed: int, mine: dict) -> tupl
     return False, message + (f". Likely bug: {MCTS_WORDS[bug]}" if bug else ""), bug
 
 
+def student_steps(module: Any) -> Any | None:
+    """The student's module if it defines the four steps, else None."""
+    return module if all(callable(getattr(module, name, None)) for name in STEPS) else None
+
+
 #: The positions an MCTS is graded on: games small enough that 200 simulations reach their ends.
 MCTS_GAMES = ("nim", "sim")
 
@@ -274,4 +279,4 @@ def grade_mcts(positions: list[Position], raw: dict[int, dict], report: Report) 
 
 __all__ = ["MCTS_BUGS", "MCTS_GAMES", "MCTS_WORDS", "MctsFlaw", "REFERENCE", "SEED", "SIMULATIONS", "STEPS", "Steps",
            "check_mcts", "check_name", "compare", "drive", "grade_mcts", "mcts_positions", "mcts_units",
-           "reference_run", "run_unit", "tree_json"]
+           "reference_run", "run_unit", "student_steps", "tree_json"]

@@ -87,27 +87,35 @@ def exit_calls(path: str) -> str:
     return f" (line {line} of {Path(path).name} calls {called})"
 
 
-class _Child:
-    """One child process and the lines it has sent."""
+class Child:
+    """One child process (:mod:`engine.grade_child`) and the lines it has sent. With
+    ``serve``, its stdin stays open for :meth:`ask` (a tournament's player)."""
 
-    def __init__(self, path: str, units: list[dict], limits: Limits, workdir: str) -> None:
+    def __init__(self, path: str, units: list[dict], limits: Limits, workdir: str, serve: bool = False) -> None:
         read_fd, write_fd = os.pipe()
         job = {"path": path, "units": units, "cpu_seconds": limits.cpu_seconds,
                "memory_bytes": limits.memory_mb * 2**20}
         code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
                 "from engine.grade_child import main; main()")
         env = {key: os.environ[key] for key in ("PATH", "LANG") if key in os.environ}
-        self.proc = subprocess.Popen([sys.executable, "-I", "-c", code, str(write_fd)], stdin=subprocess.PIPE,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(write_fd,),
-                                     cwd=workdir, env=env, start_new_session=True)
+        argv = [sys.executable, "-I", "-c", code, str(write_fd)] + (["serve"] if serve else [])
+        self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL, pass_fds=(write_fd,), cwd=workdir, env=env,
+                                     start_new_session=True)
         os.close(write_fd)
         self.fd, self.buffer, self.received = read_fd, b"", 0
+        self.ask(job)
+        if not serve:
+            with contextlib.suppress(BrokenPipeError):
+                assert self.proc.stdin is not None
+                self.proc.stdin.close()
+
+    def ask(self, message: dict) -> None:
+        """Send the child one line (a dead child's broken pipe is left for read_line to find)."""
         assert self.proc.stdin is not None
-        try:
-            self.proc.stdin.write(json.dumps(job).encode())
-            self.proc.stdin.close()
-        except BrokenPipeError:
-            pass  # the child died already: read_line says so
+        with contextlib.suppress(BrokenPipeError):
+            self.proc.stdin.write(json.dumps(message).encode() + b"\n")
+            self.proc.stdin.flush()
 
     def read_line(self, deadline: float) -> dict | str:
         """The next message, or why there is none: ``"timeout"``, ``"ended"``, ``"garbled"``."""
@@ -134,6 +142,9 @@ class _Child:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.proc.pid, signal.SIGKILL)
         os.close(self.fd)
+        if self.proc.stdin is not None:
+            with contextlib.suppress(BrokenPipeError):
+                self.proc.stdin.close()
         return self.proc.wait()
 
 
@@ -153,7 +164,7 @@ def run_student(path: str | Path, units: list[dict], limits: Limits = Limits()) 
     run, pending, stops = SandboxRun(path, shown), list(units), 0
     with tempfile.TemporaryDirectory(prefix="grade-") as workdir:
         while pending:
-            child = _Child(path, pending, limits, workdir)
+            child = Child(path, pending, limits, workdir)
             current, why = _collect(child, run, limits)
             status = child.stop()
             if current is None and not run.loaded:
@@ -172,7 +183,7 @@ def run_student(path: str | Path, units: list[dict], limits: Limits = Limits()) 
     return run
 
 
-def _collect(child: _Child, run: SandboxRun, limits: Limits) -> tuple[int | None, str]:
+def _collect(child: Child, run: SandboxRun, limits: Limits) -> tuple[int | None, str]:
     """Read the child's messages into ``run`` until it is done or stops: the unit it was
     running then (None: none) and why it stopped (``"done"`` when it finished)."""
     current: int | None = None
@@ -199,4 +210,4 @@ def _collect(child: _Child, run: SandboxRun, limits: Limits) -> tuple[int | None
             return current, "garbled"
 
 
-__all__ = ["Limits", "SandboxRun", "exit_calls", "run_student"]
+__all__ = ["Child", "Limits", "SandboxRun", "exit_calls", "run_student"]
