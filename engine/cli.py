@@ -328,6 +328,44 @@ def cmd_bench(args: argparse.Namespace) -> None:
     bench_main(args)
 
 
+def _add_grade_and_tournament(sub: Any) -> None:
+    """``grade`` and ``tournament``: a class's files, graded or played (docs/grading.md)."""
+    sp = sub.add_parser("grade", help="grade students' minimax and alpha-beta against the textbook")
+    sp.add_argument("files", nargs="+", metavar="FILE_OR_DIR",
+                    help="students' Python files, or folders of them (see docs/grading.md)")
+    sp.add_argument("--games", default=None, help="comma-separated games to grade on (default: all)")
+    sp.add_argument("--prune-ties", action="store_true",
+                    help="grade by AIMA's rule (alpha-beta prunes on a tie, <=) instead of CS188's (<)")
+    sp.add_argument("--order", choices=("exact", "set"), default="exact",
+                    help="exact: the positions generated, step by step (default); set: which ones (CS188's)")
+    sp.add_argument("--time-limit", type=float, default=10.0, metavar="S",
+                    help="seconds each function may take on each position (default 10)")
+    sp.add_argument("--memory-mb", type=int, default=1024, help="memory for each file's process (default 1024)")
+    sp.add_argument("--workers", type=int, default=None, help="files graded at once (default: one per core)")
+    sp.add_argument("--mcts", action="store_true",
+                    help="grade the files' MCTS (select, expand, simulate, backpropagate) instead of minimax")
+    sp.add_argument("--rubric", default=None, help="a TOML file of points per check (default: 1 each)")
+    sp.add_argument("--csv", default=None, metavar="OUT", help="write one row per file")
+    sp.add_argument("--results-json", default=None, metavar="OUT",
+                    help="write Gradescope's results.json (several files: a folder of <file>.json)")
+    sp.add_argument("--json", action="store_true")
+    sp.set_defaults(func=cmd_grade)
+    sp = sub.add_parser("tournament", help="a round robin of agents and students' files, with ratings")
+    sp.add_argument("game")
+    sp.add_argument("--agents", nargs="+", required=True, metavar="SPEC_OR_FILE",
+                    help="agent specs, or students' files (my_agent.py, file:PATH,depth=D)")
+    sp.add_argument("--games", type=int, default=10, help="games a pair, seats alternating (default 10)")
+    sp.add_argument("--seed", type=int, default=None)
+    sp.add_argument("--set", action="append", metavar="KEY=VALUE")
+    sp.add_argument("--time-limit", type=float, default=10.0, metavar="S",
+                    help="seconds a student's file may take for one move (default 10): more loses the game")
+    sp.add_argument("--csv", default=None, metavar="OUT", help="write the cross-table and ratings")
+    sp.add_argument("--records", default=None, metavar="DIR",
+                    help="write each game's record (the replay page's \"Import a record\" opens them)")
+    sp.add_argument("--json", action="store_true")
+    sp.set_defaults(func=cmd_tournament)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m engine", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
@@ -365,40 +403,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--set", action="append", metavar="KEY=VALUE")
     sp.add_argument("--json", action="store_true")
     sp.set_defaults(func=cmd_play)
-    sp = sub.add_parser("grade", help="grade students' minimax and alpha-beta against the textbook")
-    sp.add_argument("files", nargs="+", metavar="FILE_OR_DIR",
-                    help="students' Python files, or folders of them (see docs/grading.md)")
-    sp.add_argument("--games", default=None, help="comma-separated games to grade on (default: all)")
-    sp.add_argument("--prune-ties", action="store_true",
-                    help="grade by AIMA's rule (alpha-beta prunes on a tie, <=) instead of CS188's (<)")
-    sp.add_argument("--order", choices=("exact", "set"), default="exact",
-                    help="exact: the positions generated, step by step (default); set: which ones (CS188's)")
-    sp.add_argument("--time-limit", type=float, default=10.0, metavar="S",
-                    help="seconds each function may take on each position (default 10)")
-    sp.add_argument("--memory-mb", type=int, default=1024, help="memory for each file's process (default 1024)")
-    sp.add_argument("--workers", type=int, default=None, help="files graded at once (default: one per core)")
-    sp.add_argument("--mcts", action="store_true",
-                    help="grade the files' MCTS (select, expand, simulate, backpropagate) instead of minimax")
-    sp.add_argument("--rubric", default=None, help="a TOML file of points per check (default: 1 each)")
-    sp.add_argument("--csv", default=None, metavar="OUT", help="write one row per file")
-    sp.add_argument("--results-json", default=None, metavar="OUT",
-                    help="write Gradescope's results.json (several files: a folder of <file>.json)")
-    sp.add_argument("--json", action="store_true")
-    sp.set_defaults(func=cmd_grade)
-    sp = sub.add_parser("tournament", help="a round robin of agents and students' files, with ratings")
-    sp.add_argument("game")
-    sp.add_argument("--agents", nargs="+", required=True, metavar="SPEC_OR_FILE",
-                    help="agent specs, or students' files (my_agent.py, file:PATH,depth=D)")
-    sp.add_argument("--games", type=int, default=10, help="games a pair, seats alternating (default 10)")
-    sp.add_argument("--seed", type=int, default=None)
-    sp.add_argument("--set", action="append", metavar="KEY=VALUE")
-    sp.add_argument("--time-limit", type=float, default=10.0, metavar="S",
-                    help="seconds a student's file may take for one move (default 10): more loses the game")
-    sp.add_argument("--csv", default=None, metavar="OUT", help="write the cross-table and ratings")
-    sp.add_argument("--records", default=None, metavar="DIR",
-                    help="write each game's record (the replay page's \"Import a record\" opens them)")
-    sp.add_argument("--json", action="store_true")
-    sp.set_defaults(func=cmd_tournament)
+    _add_grade_and_tournament(sub)
     sp = sub.add_parser("bench", help="nodes and seconds of each algorithm, side by side")
     sp.add_argument("--games", nargs="*", default=None, help="games to bench (default: all)")
     sp.add_argument("--repeat", type=int, default=3, help="runs per row; the fastest counts")
