@@ -196,6 +196,7 @@ def main() -> None:
     os.dup2(devnull, 1)  # the student's prints go nowhere; the pipe is for results
     if not serving:
         os.dup2(devnull, 0)
+    os.close(devnull)
     from . import grade, grade_mcts  # noqa: F401 - imported before the student's file: its time is not theirs
 
     limit_self(job["cpu_seconds"], job["memory_bytes"])

@@ -97,3 +97,19 @@ def test_exit_calls_names_the_first_line_that_ends_the_process(tmp_path):
 def test_limits_say_what_is_wrong():
     with pytest.raises(ValueError, match="memory_mb >= 256"):
         Limits(memory_mb=10)
+
+
+def test_the_child_has_nothing_open_but_its_pipes_and_dev_null(tmp_path):
+    source = ("import os, sys\n\n"
+              "def minimax(game, state, depth):\n"
+              "    fds = sorted(os.listdir('/proc/self/fd'), key=int)\n"
+              "    where = [os.readlink(f'/proc/self/fd/{fd}').split(':')[0] for fd in fds[:3]]\n"
+              "    return 0, ' '.join(fds + where + [sys.argv[1]])\n")
+    report = grade(tmp_path, "fds.py", source)
+    move = next(c["message"] for c in report["checks"] if c["name"].endswith("depth 9: move"))
+    opened = move.split("returned '", 1)[1].split("'", 1)[0].split()
+    fds, (stdin, stdout, stderr), pipe = opened[:-4], opened[-4:-1], opened[-1]
+    # stdin (the job, read and emptied), stdout and stderr (/dev/null), the results pipe, and
+    # the descriptor listdir itself opened to read /proc/self/fd
+    assert len(fds) == 5 and fds[:3] == ["0", "1", "2"] and pipe in fds
+    assert (stdin, stdout, stderr) == ("/dev/null", "/dev/null", "/dev/null")
