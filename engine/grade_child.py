@@ -95,7 +95,7 @@ def run_search(module: ModuleType, job: dict, unit: dict) -> dict:
     if not callable(search):
         return {"missing": True}
     real, state = position_state(unit["position"])
-    game = StudentGame(real, student_evaluate(module, real), limit=unit["limit"])
+    game = StudentGame(real, _evaluate_for(module, real, unit), limit=unit["limit"])
     game.begin(state)
     out: dict[str, Any] = {"line": getattr(getattr(search, "__code__", None), "co_firstlineno", None)}
     try:
@@ -130,13 +130,19 @@ def student_evaluate(module: ModuleType, real: Any) -> Any:
     return lambda s: evaluate(view, s)
 
 
+def _evaluate_for(module: ModuleType, real: Any, unit: dict) -> Any:
+    """The student's evaluate on a game's position; a hand-made tree's leaves have their
+    numbers instead."""
+    return None if unit["position"]["game"] == "tree" else student_evaluate(module, real)
+
+
 def run_evaluations(module: ModuleType, job: dict, unit: dict) -> dict:
     """The student's ``evaluate`` on every position in play of the tree ``depth`` plies
     deep: ``[[path, value], ...]``."""
     from .grade import position_state
 
     real, root = position_state(unit["position"])
-    evaluate = student_evaluate(module, real)
+    evaluate = _evaluate_for(module, real, unit)
     if evaluate is None:
         return {"values": None}
     values: list = []
@@ -164,7 +170,7 @@ def choose_move(module: ModuleType, job: dict, request: dict) -> dict:
 
     real = get_game(request["game"]).from_options(request["options"])
     state = real.replay(request["moves"])
-    game = StudentGame(real)
+    game = StudentGame(real, student_evaluate(module, real))
     game.begin(state)
     try:
         steps = student_steps(module)

@@ -187,3 +187,16 @@ def test_the_reference_with_no_flaw_is_the_textbook(position):
             game.begin(state)
             mine, _ = reference(game, state, position.depth, function, Flaw(prune_ties=ties))
             assert (mine, steps_of(game)) == (value, book)
+
+
+def test_a_students_evaluate_stands_in_on_the_games_but_not_on_the_trees(tmp_path):
+    path = tmp_path / "own_eval.py"
+    path.write_text(CORRECT + "\n\ndef evaluate(game, state):\n    return len(game.moves(state)) * 10\n")
+    report = grade_file(path, games=["tree", "cantris"])
+    assert report["passed"] is True, [c for c in report["checks"] if not c["passed"]]
+    path.write_text(CORRECT + "\n\ndef evaluate(game, state):\n    return 1 / 0\n")
+    failed = {c["name"]: c["message"] for c in grade_file(path, games=["tree", "cantris"])["checks"] if not c["passed"]}
+    assert failed == {f"{f}: cantris(board=6x3,seed=1) from the start, depth 2":
+                      f"your evaluate raised ZeroDivisionError: division by zero (line {len(CORRECT.splitlines()) + 4} "
+                      "of own_eval.py)"
+                      for f in ("minimax", "alphabeta")}
