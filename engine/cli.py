@@ -1,4 +1,4 @@
-"""``python -m engine``: games, show, solve, trace, analyse, play, grade, bench (see CONTRACT.md).
+"""``python -m engine``: games, show, solve, trace, analyse, play, grade, tournament, bench (see CONTRACT.md).
 
 Every error is one line on stderr naming the problem, and exit status 2.
 """
@@ -9,6 +9,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from .agents import LOCAL_AGENTS, Agent, parse_agent
@@ -241,27 +242,128 @@ def cmd_play(args: argparse.Namespace) -> None:
 
 
 def cmd_grade(args: argparse.Namespace) -> int:
-    from .grade import grade_file
+    from . import grade_batch as batch
+    from .grade_sandbox import Limits
 
     games = [g.strip() for g in args.games.split(",") if g.strip()] if args.games else None
-    report = grade_file(args.file, games=games, prune_ties=args.prune_ties)
-    if args.json:
-        print(_dump(report))
+    files = batch.student_files(args.files)
+    rubric = batch.load_rubric(args.rubric) if args.rubric else batch.Rubric()
+    limits = Limits(seconds=args.time_limit, memory_mb=args.memory_mb)
+    one = len(args.files) == 1 and Path(args.files[0]).is_file()
+    bar = sys.stderr.isatty() and not args.json and not one
+
+    def progress(done: int, path: Path) -> None:
+        if bar:
+            sys.stderr.write(f"\r[{'#' * (done * 30 // len(files)):30s}] {done}/{len(files)} files graded")
+            sys.stderr.flush()
+
+    reports = batch.grade_many(files, games, workers=args.workers, progress=progress, prune_ties=args.prune_ties,
+                               order=args.order, limits=limits, mcts=args.mcts)
+    if bar:
+        sys.stderr.write("\n")
+    table = batch.rows(files, reports, games, rubric, args.mcts)
+    if args.csv:
+        batch.write_csv(args.csv, table)
+    if args.results_json:
+        batch.write_results(args.results_json, table)
+    if one:
+        _print_report(reports[0], args.json)
+    elif args.json:
+        print(_dump([{key: row[key] for key in ("file", "score", "max_score", "passed", "first_failure", "report")}
+                     for row in table]))
     else:
-        for check in report["checks"]:
-            print(f"{'PASS' if check['passed'] else 'FAIL'}  {check['name']}")
-            if not check["passed"]:
-                print(f"      {check['message']}")
-        failed = sum(not c["passed"] for c in report["checks"])
-        print(f"{len(report['checks']) - failed} of {len(report['checks'])} checks passed"
-              f"{'' if failed else ': all right'}")
-    return 0 if report["passed"] else 1
+        batch.print_table(table)
+    return 0 if all(r["passed"] for r in reports) else 1
+
+
+def _print_report(report: dict, as_json: bool) -> None:
+    if as_json:
+        print(_dump(report))
+        return
+    for check in report["checks"]:
+        print(f"{'PASS' if check['passed'] else 'FAIL'}  {check['name']}")
+        if not check["passed"]:
+            print(f"      {check['message']}")
+            for line in check.get("drawing", "").splitlines():
+                print(f"        {line}")
+    failed = sum(not c["passed"] for c in report["checks"])
+    print(f"{len(report['checks']) - failed} of {len(report['checks'])} checks passed"
+          f"{'' if failed else ': all right'}")
+
+
+def cmd_tournament(args: argparse.Namespace) -> None:
+    from .grade_sandbox import Limits
+    from .tournament import run_tournament, write_outputs
+
+    bar = sys.stderr.isatty() and not args.json
+
+    def progress(done: int, total: int) -> None:
+        if bar:
+            sys.stderr.write(f"\r[{'#' * (done * 30 // total):30s}] {done}/{total} games")
+            sys.stderr.flush()
+
+    result = run_tournament(args.game, parse_assignments(args.set), args.agents, games=args.games, seed=args.seed,
+                            limits=Limits(seconds=args.time_limit), progress=progress)
+    if bar:
+        sys.stderr.write("\n")
+    write_outputs(result, args.csv, args.records)
+    if args.json:
+        print(_dump(result))
+        return
+    agents, table = result["agents"], result["table"]
+    names = {a: chr(ord("A") + i) if i < 26 else str(i) for i, a in enumerate(agents)}
+    print(f"{result['game']}: {len(agents)} agents, {result['games_per_pair']} games a pair (wins-draws-losses)")
+    print(f"{'':3s}{'agent':30s} " + " ".join(f"{names[b]:>8s}" for b in agents))
+    for a in agents:
+        cells = ["" if a == b else "{wins}-{draws}-{losses}".format(**table[a][b]) for b in agents]
+        print(f"{names[a]:3s}{a[-30:]:30s} " + " ".join(f"{c:>8s}" for c in cells))
+    print("ratings (95 % interval):")
+    for r in result["ratings"]:
+        print(f"  {r['rating']:7.1f}  [{r['low']:.0f}, {r['high']:.0f}]  {r['agent']}")
 
 
 def cmd_bench(args: argparse.Namespace) -> None:
     from .bench import main as bench_main
 
     bench_main(args)
+
+
+def _add_grade_and_tournament(sub: Any) -> None:
+    """``grade`` and ``tournament``: a class's files, graded or played (docs/grading.md)."""
+    sp = sub.add_parser("grade", help="grade students' minimax and alpha-beta against the textbook")
+    sp.add_argument("files", nargs="+", metavar="FILE_OR_DIR",
+                    help="students' Python files, or folders of them (see docs/grading.md)")
+    sp.add_argument("--games", default=None, help="comma-separated games to grade on (default: all)")
+    sp.add_argument("--prune-ties", action="store_true",
+                    help="grade by AIMA's rule (alpha-beta prunes on a tie, <=) instead of CS188's (<)")
+    sp.add_argument("--order", choices=("exact", "set"), default="exact",
+                    help="exact: the positions generated, step by step (default); set: which ones (CS188's)")
+    sp.add_argument("--time-limit", type=float, default=10.0, metavar="S",
+                    help="seconds each function may take on each position (default 10)")
+    sp.add_argument("--memory-mb", type=int, default=1024, help="memory for each file's process (default 1024)")
+    sp.add_argument("--workers", type=int, default=None, help="files graded at once (default: one per core)")
+    sp.add_argument("--mcts", action="store_true",
+                    help="grade the files' MCTS (select, expand, simulate, backpropagate) instead of minimax")
+    sp.add_argument("--rubric", default=None, help="a TOML file of points per check (default: 1 each)")
+    sp.add_argument("--csv", default=None, metavar="OUT", help="write one row per file")
+    sp.add_argument("--results-json", default=None, metavar="OUT",
+                    help="write Gradescope's results.json (several files: a folder of <file>.json)")
+    sp.add_argument("--json", action="store_true")
+    sp.set_defaults(func=cmd_grade)
+    sp = sub.add_parser("tournament", help="a round robin of agents and students' files, with ratings")
+    sp.add_argument("game")
+    sp.add_argument("--agents", nargs="+", required=True, metavar="SPEC_OR_FILE",
+                    help="agent specs, or students' files (my_agent.py, file:PATH,depth=D)")
+    sp.add_argument("--games", type=int, default=10, help="games a pair, seats alternating (default 10)")
+    sp.add_argument("--seed", type=int, default=None)
+    sp.add_argument("--set", action="append", metavar="KEY=VALUE")
+    sp.add_argument("--time-limit", type=float, default=10.0, metavar="S",
+                    help="seconds a student's file may take for one move (default 10): more loses the game")
+    sp.add_argument("--csv", default=None, metavar="OUT", help="write the cross-table and ratings")
+    sp.add_argument("--records", default=None, metavar="DIR",
+                    help="write each game's record (the replay page's \"Import a record\" opens them)")
+    sp.add_argument("--json", action="store_true")
+    sp.set_defaults(func=cmd_tournament)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -301,13 +403,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--set", action="append", metavar="KEY=VALUE")
     sp.add_argument("--json", action="store_true")
     sp.set_defaults(func=cmd_play)
-    sp = sub.add_parser("grade", help="grade a student's minimax and alpha-beta against the textbook")
-    sp.add_argument("file", help="the student's Python file (see docs/grading.md)")
-    sp.add_argument("--games", default=None, help="comma-separated games to grade on (default: all)")
-    sp.add_argument("--prune-ties", action="store_true",
-                    help="grade by AIMA's rule (alpha-beta prunes on a tie, <=) instead of CS188's (<)")
-    sp.add_argument("--json", action="store_true")
-    sp.set_defaults(func=cmd_grade)
+    _add_grade_and_tournament(sub)
     sp = sub.add_parser("bench", help="nodes and seconds of each algorithm, side by side")
     sp.add_argument("--games", nargs="*", default=None, help="games to bench (default: all)")
     sp.add_argument("--repeat", type=int, default=3, help="runs per row; the fastest counts")

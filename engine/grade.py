@@ -12,8 +12,10 @@ game the grader checks, for each function, as Berkeley's CS188 autograder does:
   step by step: a different child order, a prune on a tie (``<=`` where CS188 has ``<``) or a
   missed prune shows at its first differing step.
 
-Student code runs here, on the grader's machine (and in ``play --agents file:PATH``, on
-the command line): the server never loads it.
+The grader runs a student's file in a child process of its own, with limits
+(:mod:`engine.grade_sandbox`), and decides every verdict here from the raw results the child
+sends. ``play --agents file:PATH`` (the command line) loads the file in its own process; the
+server never loads it.
 
 >>> report = grade_file(STUDENTS / "correct.py", games=["nim"])
 >>> report["passed"], len(report["checks"]) > 0
@@ -22,7 +24,6 @@ the command line): the server never loads it.
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import time
 import traceback
@@ -36,6 +37,8 @@ from . import textbook
 from .agents import Agent, AgentError
 from .game import Game
 from .games import get_game
+from .grade_sandbox import Limits, run_student
+from .grade_trees import TREES, TreeGame, drawing, height
 from .search import SearchResult, Stats
 
 STUDENTS = Path(__file__).resolve().parents[1] / "tests" / "engine" / "students"
@@ -52,10 +55,19 @@ class Position:
     depth: int
     why: str = ""  # what the position tests, for the report
 
+    def to_json(self) -> dict:
+        return {"game": self.game, "options": self.options, "moves": list(self.moves)}
+
     def label(self) -> str:
+        return f"{self.where()}, depth {self.depth}"
+
+    def where(self) -> str:
+        """The game and the position, without the depth."""
+        if self.game == "tree":
+            return f"tree {self.options['tree']}"
         opts = ",".join(f"{k}={v}" for k, v in self.options.items())
         after = f" after {' '.join(self.moves)}" if self.moves else " from the start"
-        return f"{self.game}{'(' + opts + ')' if opts else ''}{after}, depth {self.depth}"
+        return f"{self.game}{'(' + opts + ')' if opts else ''}{after}"
 
 
 #: The positions graded, a few per game, small enough for plain minimax.
@@ -69,6 +81,11 @@ POSITIONS = (
     Position("blacksin", {"deck": "3,5,1,6,2,4"}, (), 5, "open Blacksin, heuristic leaves"),
     Position("cantris", {"board": "6x3", "seed": "1"}, (), 2, "Cantris, heuristic leaves"),
 )
+
+
+#: The hand-sized trees (engine.grade_trees), graded first: a failure shows the tree drawn.
+TREE_POSITIONS = tuple(Position("tree", {"tree": name}, (), height(tree), "a tree to work through by hand")
+                       for name, (_, tree) in TREES.items())
 
 
 class StudentLimit(Exception):
@@ -147,20 +164,25 @@ class StudentGame(Game):
         return "?" if path is None else " ".join(path + (move,))
 
 
+def position_state(position: dict) -> tuple[Game, Any]:
+    """The game and the state of a position given as ``{"game", "options", "moves"}``."""
+    real = (TreeGame(position["options"]["tree"]) if position["game"] == "tree" else
+            get_game(position["game"]).from_options(position["options"]))
+    return real, real.replay(position["moves"])
+
+
 def load_student(path: str | Path) -> ModuleType:
-    """Import a student's file (raises ValueError saying why it cannot be loaded)."""
+    """Import a student's file in this process (raises ValueError saying why it cannot be
+    loaded): for ``play --agents file:PATH`` only; the grader loads it in a sandbox."""
+    from .grade_child import describe_error, load
+
     path = Path(path)
     if not path.is_file():
         raise ValueError(f"no such file: {path}")
-    spec = importlib.util.spec_from_file_location(f"student_{path.stem}", path)
-    if spec is None or spec.loader is None:
-        raise ValueError(f"{path} is not a Python file")
-    module = importlib.util.module_from_spec(spec)
     try:
-        spec.loader.exec_module(module)
+        return load(str(path.resolve()))
     except Exception as exc:  # the student's code: any error is theirs to read
-        raise ValueError(f"{path} cannot be loaded: {_last_line(exc)}") from None
-    return module
+        raise ValueError(f"{path} cannot be loaded: {describe_error(exc, str(path.resolve()))}") from None
 
 
 def _last_line(exc: BaseException) -> str:
@@ -173,15 +195,38 @@ def _last_line(exc: BaseException) -> str:
 class Report:
     checks: list[dict] = field(default_factory=list)
 
-    def add(self, name: str, passed: bool, message: str) -> None:
-        self.checks.append({"name": name, "passed": passed, "message": message})
+    def add(self, name: str, passed: bool, message: str, bug: str | None = None) -> None:
+        check = {"name": name, "passed": passed, "message": message}
+        if bug:
+            check["bug"] = bug
+        self.checks.append(check)
 
     def to_json(self) -> dict:
         return {"passed": bool(self.checks) and all(c["passed"] for c in self.checks), "checks": self.checks}
 
 
-def _textbook_run(game: StudentGame, state: Any, depth: int, function: str,
-                  prune_ties: bool) -> tuple[float, dict[str, float], list[tuple[Any, str]]]:
+#: A position generated: the moves from the graded position to its parent (None: a parent
+#: the search did not reach by ``play`` from there), and the move played.
+Step = tuple[tuple[str, ...] | None, str]
+
+
+@dataclass(frozen=True)
+class Book:
+    """What the textbook did on a position: its value, each root move's value, its steps."""
+
+    value: float
+    move_values: dict[str, float]
+    steps: list[Step]
+
+
+_BOOKS: dict[tuple, Book] = {}  # the textbook's runs with the game's own evaluation, kept
+
+
+def steps_of(game: StudentGame) -> list[Step]:
+    return [(game.paths.get(parent), move) for parent, move in game.generated]
+
+
+def textbook_run(game: StudentGame, state: Any, depth: int, function: str, prune_ties: bool) -> Book:
     """The textbook's value, the value of each root move, and the positions it generated."""
     values: dict[str, float] = {}
 
@@ -194,58 +239,145 @@ def _textbook_run(game: StudentGame, state: Any, depth: int, function: str,
     if function == "alphabeta":
         game.begin(state)
         value = textbook.alphabeta(game, state, depth, game.evaluate, prune_ties=prune_ties)
-    return value, values, list(game.generated)
+    return Book(value, values, steps_of(game))
 
 
-def grade_position(student: ModuleType, position: Position, report: Report, prune_ties: bool = False) -> None:
-    """Check the student's minimax and alphabeta on one position."""
-    real = get_game(position.game).from_options(position.options)
-    state = real.replay(position.moves)
+def _book(position: Position, game: StudentGame, state: Any, function: str, prune_ties: bool,
+          own_evaluate: bool) -> Book:
+    key = (position.label(), function, prune_ties)
+    if own_evaluate:
+        return textbook_run(game, state, position.depth, function, prune_ties)
+    if key not in _BOOKS:
+        _BOOKS[key] = textbook_run(game, state, position.depth, function, prune_ties)
+    return _BOOKS[key]
+
+
+def search_limit(position: Position) -> int:
+    """How many positions a student's search may generate here: 10x plain minimax's."""
+    real, state = position_state(position.to_json())
+    game = StudentGame(real)
+    return max(MIN_LIMIT, 10 * len(_book(position, game, state, "minimax", False, False).steps))
+
+
+def units_of(positions: list[Position]) -> list[dict]:
+    """The sandbox's units: per position, the evaluations, then minimax, then alphabeta."""
+    units = []
+    for i, position in enumerate(positions):
+        common = {"position": position.to_json(), "depth": position.depth, "limit": search_limit(position)}
+        units.append({"id": 3 * i, "kind": "evaluate", **common})
+        units += [{"id": 3 * i + k, "kind": "search", "function": f, **common}
+                  for k, f in ((1, "minimax"), (2, "alphabeta"))]
+    return units
+
+
+def _evaluation_table(real: Game, root: Any, raw: dict) -> Callable[[Any], float] | str:
+    """The student's evaluate as the child computed it, as a function; or why it cannot be."""
+    if "stopped" in raw or "error" in raw:
+        return f"your evaluate {raw.get('stopped') or raw.get('error')}"
+    table: dict[Any, float] = {}
+    for path, value, text in raw["values"]:
+        if value is None:
+            return f"your evaluate returned {text}, not a number (after {' '.join(path) or 'no move'})"
+        table[real.replay(path, root)] = value
+
+    def evaluate(state: Any) -> float:
+        return table[state]
+
+    return evaluate
+
+
+def grade_position(position: Position, raw: dict[int, dict], base: int, report: Report, prune_ties: bool = False,
+                   order: str = "exact", path: str = "") -> None:
+    """Check the student's minimax and alphabeta on one position from the child's raw
+    results (units ``base`` .. ``base + 2``, see :func:`units_of`)."""
+    real, state = position_state(position.to_json())
     evaluate = None
-    if callable(getattr(student, "evaluate", None)):
-        def evaluate(s: Any) -> float:
-            value: float = student.evaluate(StudentGame(real), s)  # (the student's code is untyped)
-            return value
-    book_game = StudentGame(real, evaluate)
-    for function in ("minimax", "alphabeta"):
-        name = f"{function}: {position.label()}"
-        search = getattr(student, function, None)
-        if not callable(search):
-            report.add(name, False, f"the file defines no function {function}(game, state, depth)")
-            continue
-        value, move_values, expected = _textbook_run(book_game, state, position.depth, function, prune_ties)
-        game = StudentGame(real, evaluate, limit=max(MIN_LIMIT, 10 * len(expected)))
-        game.begin(state)
+    raw_eval = raw.get(base, {"stopped": "was not run"})
+    if raw_eval.get("values") is not None or "values" not in raw_eval and "not run" not in raw_eval.get("stopped", ""):
         try:
-            answer = search(game, state, position.depth)
-            got_value, got_move = answer
-        except StudentLimit as exc:
-            report.add(name, False, f"your {function} {exc}")
+            table = _evaluation_table(real, state, raw_eval)
+        except (KeyError, TypeError, ValueError):
+            table = "your evaluate's process sent results the grader did not write"
+        if isinstance(table, str):
+            for function in ("minimax", "alphabeta"):
+                report.add(f"{function}: {position.label()}", False, table)
+            return
+        evaluate = table
+    book_game = StudentGame(real, evaluate)
+    for k, function in ((1, "minimax"), (2, "alphabeta")):
+        name = f"{function}: {position.label()}"
+        mine = raw.get(base + k, {"stopped": "was not run"})
+        failure = _failure(mine, function, path)
+        if failure:
+            report.add(name, False, failure)
             continue
-        except Exception as exc:  # the student's code
-            report.add(name, False, f"your {function} raised {_last_line(exc)}")
+        book = _book(position, book_game, state, function, prune_ties, evaluate is not None)
+        try:
+            steps = [(None if p is None else tuple(str(m) for m in p), str(m)) for p, m in mine["generated"]]
+            got_value = None if mine["value"] is None else float(mine["value"])
+            got_move = None if mine["move"] is None else str(mine["move"])
+            texts = str(mine["value_repr"]), str(mine["move_repr"])
+        except (KeyError, TypeError, ValueError):
+            report.add(name, False, f"your {function}'s process sent results the grader did not write")
             continue
-        _check_value(report, name, got_value, value)
-        _check_move(report, name, got_move, value, move_values)
-        hint = ""
-        if function == "alphabeta" and game.generated != expected:
-            other = _textbook_run(book_game, state, position.depth, function, not prune_ties)[2]
-            if game.generated == other:
-                hint = (": your search prunes on a tie (<=), as AIMA's does; CS188's prunes only when a value "
-                        "passes the bound (<)" if not prune_ties else
-                        ": your search prunes only when a value passes the bound (<), as CS188's does; "
-                        "graded here by AIMA's rule, which prunes on a tie (<=)")
-        _check_order(report, name, game, game.generated, expected, book_game, hint)
+        first = len(report.checks)
+        _check_value(report, name, got_value, texts[0], book.value)
+        _check_move(report, name, got_move, texts[1], book.value, book.move_values)
+        if order == "set":
+            _check_set(report, name, real, state, steps, book.steps)
+        else:
+            _check_order(report, name, steps, book.steps)
+        failed = [c for c in report.checks[first:] if not c["passed"]]
+        if failed and position.game == "tree":
+            failed[0]["drawing"] = drawing(position.options["tree"])
+        if failed:
+            _name_the_bug(failed, real, evaluate, state, position.depth, function, prune_ties, order,
+                          (got_value, got_move, steps), (book.value, book.steps))
 
 
-def _check_value(report: Report, name: str, got: Any, expected: float) -> None:
-    ok = isinstance(got, (int, float)) and not isinstance(got, bool) and math.isclose(got, expected, abs_tol=1e-9)
+def _name_the_bug(failed: list[dict], real: Game, evaluate: Callable[[Any], float] | None, state: Any, depth: int,
+                  function: str, prune_ties: bool, order: str, got: tuple[float | None, str | None, list[Step]],
+                  book: tuple[float, list[Step]]) -> None:
+    """Note on the first failed check the bugs whose flawed references share the student's
+    search (:func:`engine.grade_bugs.settle` names one); add to an order check what the textbook did at the first step where
+    the student's search differs."""
+    from .grade_bugs import explain_step, name_bugs
+
+    value, move, steps = got
+    expected = book[1]
+    if order == "exact" and steps != expected:
+        k = next((i for i, (a, b) in enumerate(zip(steps, expected)) if a != b), min(len(steps), len(expected)))
+        check = next(c for c in failed if c["name"].endswith(": order"))
+        why = explain_step(real, evaluate, state, depth, function, prune_ties, steps, k)
+        check["message"] += f"; {why}" if why else ""
+    bugs = name_bugs(real, evaluate, state, depth, function, prune_ties, value, move, steps, book)
+    if not bugs and [c["name"].rsplit(": ", 1)[1] for c in failed] == ["move"]:
+        bugs = ["wrong_move"]
+    failed[0]["candidates"] = bugs  # settled once every position is graded (grade_bugs.settle)
+
+
+def _failure(mine: dict, function: str, path: str) -> str:
+    """Why the student's function gave nothing to check ("" when it returned a pair)."""
+    if mine.get("missing"):
+        return f"the file defines no function {function}(game, state, depth)"
+    for key in ("stopped", "limit", "error"):
+        if key in mine:
+            return f"your {function} {mine[key]}"
+    if "shape" in mine:
+        where = f" (line {mine['line']} of {Path(path).name})" if mine.get("line") else ""
+        return f"your {function}{where} returned {mine['shape']}, not a pair (value, move)"
+    return ""
+
+
+def _check_value(report: Report, name: str, got: float | None, text: str, expected: float) -> None:
+    ok = got is not None and math.isclose(got, expected, abs_tol=1e-9)
     report.add(f"{name}: value", ok, "right value" if ok else
-               f"returned the value {got!r}; the textbook's is {_number(expected)} (seat 0's view: MAX is "
+               f"returned the value {text}; the textbook's is {_number(expected)} (seat 0's view: MAX is "
                "seat 0, MIN seat 1; a finished game is utility(state, ply))")
 
 
-def _check_move(report: Report, name: str, got: Any, value: float, move_values: dict[str, float]) -> None:
+def _check_move(report: Report, name: str, got: str | None, text: str, value: float,
+                move_values: dict[str, float]) -> None:
     best = [m for m, v in move_values.items() if math.isclose(v, value, abs_tol=1e-9)]
     if got in best:
         report.add(f"{name}: move", True, f"{got} keeps the value {_number(value)}")
@@ -253,29 +385,65 @@ def _check_move(report: Report, name: str, got: Any, value: float, move_values: 
         report.add(f"{name}: move", False, f"returned the move {got}, worth {_number(move_values[got])}; a best "
                    f"move is worth {_number(value)}: {', '.join(best)}")
     else:
-        report.add(f"{name}: move", False, f"returned {got!r}, which is not a legal move here "
+        report.add(f"{name}: move", False, f"returned {text}, which is not a legal move here "
                    f"(legal: {', '.join(move_values)}); a best move: {', '.join(best)}")
 
 
-def _check_order(report: Report, name: str, game: StudentGame, got: list, expected: list, book: StudentGame,
-                 hint: str = "") -> None:
+def describe_step(step: Step) -> str:
+    """``the position after 2:1 1:1`` (moves from the graded position)."""
+    path, move = step
+    return "a position your search did not reach by game.play from here" if path is None else \
+        "the position after " + " ".join(path + (move,))
+
+
+def _check_order(report: Report, name: str, got: list[Step], expected: list[Step]) -> None:
     for step, (mine, theirs) in enumerate(zip(got, expected), start=1):
         if mine != theirs:
             agree = f"the first {step - 1} agree" if step > 1 else "the very first differs"
             report.add(f"{name}: order", False,
-                       f"step {step} of the positions generated: yours is the position after "
-                       f"{game.describe_path(*mine)}; the textbook's is the position after "
-                       f"{book.describe_path(*theirs)} ({agree}){hint}")
+                       f"step {step} of the positions generated: yours is {describe_step(mine)}; the "
+                       f"textbook's is {describe_step(theirs)} ({agree})")
             return
     if len(got) != len(expected):
         more = len(got) > len(expected)
-        what = (f"you generated {len(got) - len(expected)} more (next: {game.describe_path(*got[len(expected)])})"
+        what = (f"you generated {len(got) - len(expected)} more (next: {describe_step(got[len(expected)])})"
                 if more else f"the textbook generates {len(expected) - len(got)} more (next: "
-                f"{book.describe_path(*expected[len(got)])})")
+                f"{describe_step(expected[len(got)])})")
         report.add(f"{name}: order", False, f"the first {min(len(got), len(expected))} positions generated "
-                   f"agree, then {what}{hint}")
+                   f"agree, then {what}")
         return
     report.add(f"{name}: order", True, f"the same {len(expected)} positions, in the same order")
+
+
+def _states(real: Game, root: Any, steps: list[Step]) -> dict[Any, Step]:
+    """The positions the steps generated (each with its first step)."""
+    reached: dict[tuple[str, ...], Any] = {(): root}
+    states: dict[Any, Step] = {}
+    for path, move in steps:
+        if path is None:
+            continue
+        if path not in reached:
+            reached[path] = real.replay(path, root)
+        child = reached.setdefault(path + (move,), real.push_notation(reached[path], move))
+        states.setdefault(child, (path, move))
+    return states
+
+
+def _check_set(report: Report, name: str, real: Game, root: Any, got: list[Step], expected: list[Step]) -> None:
+    """CS188's rule: the *set* of positions generated, whatever the order."""
+    mine, theirs = _states(real, root, got), _states(real, root, expected)
+    extra = [step for state, step in mine.items() if state not in theirs]
+    missed = [step for state, step in theirs.items() if state not in mine]
+    if not extra and not missed and all(p is not None for p, _ in got):
+        report.add(f"{name}: order", True, f"the same {len(theirs)} positions (in any order)")
+        return
+    parts = []
+    if extra:
+        parts.append(f"you generated {len(extra)} the textbook does not (first: {describe_step(extra[0])})")
+    if missed:
+        parts.append(f"the textbook generates {len(missed)} you did not (first: {describe_step(missed[0])})")
+    report.add(f"{name}: order", False, "; ".join(parts) or "your search generated positions it did not reach "
+               "from here by game.play")
 
 
 def _number(value: float) -> str:
@@ -336,24 +504,56 @@ def student_agent(spec: str) -> StudentAgent:
     return StudentAgent(spec=spec, name="file", depth=depth, module=module, function=function)
 
 
-def grade_file(path: str | Path, games: list[str] | None = None, prune_ties: bool = False) -> dict:
-    """Grade a student's file on :data:`POSITIONS` (of ``games`` only, if given): the
-    ``grade --json`` object, ``passed`` and ``checks``."""
+ORDERS = ("exact", "set")
+
+
+def graded_positions(games: list[str] | None = None) -> list[Position]:
     for name in games or ():
-        get_game(name)  # an unknown game is an error naming the known ones
+        if name != "tree":
+            get_game(name)  # an unknown game is an error naming the known ones
+    return [p for p in TREE_POSITIONS + POSITIONS if games is None or p.game in games]
+
+
+def check_names(games: list[str] | None = None, mcts: bool = False) -> list[str]:
+    """Every check a file that returns on every position gets, in the report's order."""
+    if mcts:
+        from .grade_mcts import check_name, mcts_positions
+
+        return [check_name(p) for p in mcts_positions(games)]
+    return [f"{function}: {p.label()}: {what}" for p in graded_positions(games) for function in ("minimax", "alphabeta")
+            for what in ("value", "move", "order")]
+
+
+def grade_file(path: str | Path, games: list[str] | None = None, prune_ties: bool = False, order: str = "exact",
+               limits: Limits | None = None, mcts: bool = False) -> dict:
+    """Grade a student's file on :data:`POSITIONS` (of ``games`` only, if given), the file
+    run in a sandbox (:mod:`engine.grade_sandbox`): the ``grade --json`` object, ``passed``
+    and ``checks``. ``order``: ``"exact"`` compares the positions generated step by step,
+    ``"set"`` (CS188's rule) only which positions were generated. ``mcts``: grade the
+    file's MCTS steps instead (:mod:`engine.grade_mcts`)."""
+    from .grade_mcts import grade_mcts, mcts_positions, mcts_units
+
+    positions = mcts_positions(games) if mcts else graded_positions(games)
+    if order not in ORDERS:
+        raise ValueError(f"unknown order {order!r}: exact (step by step) or set (CS188's: which positions)")
     if not Path(path).is_file():
         raise ValueError(f"no such file: {path}")
+    run = run_student(path, mcts_units(positions) if mcts else units_of(positions), limits or Limits())
     report = Report()
-    try:
-        student = load_student(path)
-    except ValueError as exc:
-        report.add("load", False, str(exc))
+    if not run.loaded:
+        report.add("load", False, run.load_error)
         return report.to_json()
-    for position in POSITIONS:
-        if games is None or position.game in games:
-            grade_position(student, position, report, prune_ties)
+    if mcts:
+        grade_mcts(positions, run.results, report)
+        return report.to_json()
+    for i, position in enumerate(positions):
+        grade_position(position, run.results, 3 * i, report, prune_ties, order, run.path)
+    from .grade_bugs import settle  # (it builds on this module)
+
+    settle(report.checks)
     return report.to_json()
 
 
-__all__ = ["POSITIONS", "Position", "StudentAgent", "StudentGame", "grade_file", "grade_position", "load_student",
-           "student_agent"]
+__all__ = ["ORDERS", "POSITIONS", "TREE_POSITIONS", "Book", "Position", "StudentAgent", "StudentGame", "check_names",
+           "grade_file", "grade_position", "graded_positions", "load_student", "position_state", "student_agent",
+           "textbook_run"]

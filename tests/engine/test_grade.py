@@ -10,7 +10,7 @@ import pytest
 from engine.agents import AgentError, parse_agent
 from engine.cli import main
 from engine.games import get_game
-from engine.grade import POSITIONS, STUDENTS, grade_file
+from engine.grade import POSITIONS, STUDENTS, TREE_POSITIONS, grade_file
 
 
 def failures(report):
@@ -21,8 +21,9 @@ def test_the_textbook_student_passes_every_check_on_every_game():
     report = grade_file(STUDENTS / "correct.py")
     assert report["passed"] is True and not failures(report)
     graded = {c["name"].split(": ")[1].split("(")[0].split(" ")[0] for c in report["checks"]}
-    assert graded == {"nim", "sim", "shannon", "blacksin", "cantris"}
-    assert len(report["checks"]) == len(POSITIONS) * 2 * 3  # value, move, order for both functions
+    assert graded == {"tree", "nim", "sim", "shannon", "blacksin", "cantris"}
+    assert report["checks"][0]["name"].startswith("minimax: tree first, depth 3")  # the hand-sized trees come first
+    assert len(report["checks"]) == (len(TREE_POSITIONS) + len(POSITIONS)) * 2 * 3  # value, move, order, both functions
 
 
 def test_pruning_on_ties_fails_the_order_at_the_first_differing_step():
@@ -59,7 +60,9 @@ def test_the_right_value_with_a_losing_move_fails_the_move():
     failed = failures(grade_file(STUDENTS / "losing_move.py", games=["nim"]))
     assert set(failed) == {c for c in failed if c.endswith(": move")}
     assert failed["alphabeta: nim(piles=2,3) from the start, depth 9: move"] == (
-        "returned the move 2:3, worth -999998; a best move is worth 999997: 2:1")
+        "returned the move 2:3, worth -999998; a best move is worth 999997: 2:1. Likely bug: the wrong move returned: "
+        "the value is right but the move is not one that gives it (keep the move of the best child, changed only "
+        "when a child is strictly better)")
 
 
 def test_broken_student_code_is_reported_not_raised(tmp_path):
@@ -102,3 +105,25 @@ def test_a_students_file_plays_in_the_arena_from_the_command_line(capsys):
     # only while the command plays: elsewhere (the server) a file is no agent
     with pytest.raises(AgentError, match="unknown agent 'file'"):
         parse_agent(spec, get_game("nim"))
+
+
+def test_a_hand_sized_tree_is_drawn_when_a_check_fails_on_it(capsys):
+    failed = [c for c in grade_file(STUDENTS / "prunes_on_ties.py", games=["tree"])["checks"] if not c["passed"]]
+    assert [c["name"] for c in failed] == ["alphabeta: tree ties, depth 3: order"]
+    assert failed[0]["message"].startswith("step 12 of the positions generated: yours is the position after c; the "
+                                           "textbook's is the position after b b (the first 11 agree)")
+    assert failed[0]["drawing"].splitlines()[:3] == [
+        "MAX to move (seat 0); the search goes 3 plies deep; leaves are seat 0's values", "├─ a: MIN", "│  ├─ a a: MAX"]
+    assert main(["grade", str(STUDENTS / "prunes_on_ties.py"), "--games", "tree"]) == 1
+    assert "        └─ c: MIN" in capsys.readouterr().out.splitlines()
+
+
+def test_order_set_compares_which_positions_are_generated_not_their_order():
+    exact = failures(grade_file(STUDENTS / "other_order.py", games=["nim"]))
+    assert "minimax: nim(piles=2,3) from the start, depth 9: order" in exact
+    as_a_set = failures(grade_file(STUDENTS / "other_order.py", games=["nim"], order="set"))
+    assert not any(name.startswith("minimax:") for name in as_a_set)  # minimax generates every position anyway
+    pruned = as_a_set["alphabeta: nim(piles=2,3) from the start, depth 9: order"]
+    assert pruned == "the textbook generates 1 you did not (first: the position after 1:1 1:1)"
+    with pytest.raises(ValueError, match="unknown order 'any'"):
+        grade_file(STUDENTS / "correct.py", order="any")
