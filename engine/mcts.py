@@ -30,7 +30,7 @@ from typing import Any
 
 from .game import CHANCE, DRAW, Game
 from .search import Cancel, SearchResult, Stats
-from .textbook_mcts import EXPLORATION, NOBODY, RESULT, sample
+from .values import EXPLORATION, NOBODY, RESULT, sample
 
 DEFAULT_SIMS = 1000  # an mcts agent given neither sims nor time
 MAX_SIMS = 200_000  # the tree lives in memory: about 340 bytes a node (Sim), so at most ~70 MB

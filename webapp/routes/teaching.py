@@ -18,7 +18,7 @@ from typing import Any, cast
 from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 
-from engine import analyse, experiments, mcts, textbook
+from engine import analyse, experiments, mcts, textbook, values
 from engine.agents import LADDER, Agent, AgentError, Rung, TreeSearchAgent, parse_agent, tree_search
 from engine.game import CHANCE, Game, IllegalMove
 from engine.options import OptionError
@@ -414,8 +414,11 @@ def _internal_path(game: Game, state: Any, path: list[str]) -> tuple:
 
 @bp.get("/textbook.py")
 def textbook_source() -> Response:
-    """The textbook algorithms the tree page shows at work (engine/textbook.py), as text."""
-    return Response(inspect.getsource(textbook), mimetype="text/plain")
+    """The textbook algorithms the tree page shows at work (engine/textbook.py), then the value
+    rules they import (engine/values.py's), as text."""
+    rules = "\n\n".join(inspect.getsource(rule) for rule in (values.utility, values.chance_value))
+    return Response(f"{inspect.getsource(textbook)}\n\n# ----- engine/values.py: the value rules it imports\n\n{rules}",
+                    mimetype="text/plain")
 
 
 # ----- theory ---------------------------------------------------------------------------------
