@@ -11,20 +11,18 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import flask_socketio
 from flask import current_app, request
 from flask_socketio import SocketIO, emit, join_room
 from socketio.packet import Packet
 
+from .arcade import Arcade
 from .clients import client
 from .errors import ArcadeError, clip
 from .security import check_payload
-
-if TYPE_CHECKING:
-    from . import Arcade
-    from .sessions import GameSession
+from .sessions import GameSession
 
 log = logging.getLogger(__name__)
 #: what answers one event: its payload in, anything (an acknowledgement) out

@@ -19,7 +19,7 @@ import time
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from limits import RateLimitItemPerSecond
 from limits.strategies import RateLimiter
@@ -29,14 +29,12 @@ from engine.game import Game, IllegalMove
 from engine.games import get_game
 from engine.options import OptionError
 
+from ..arcade import Arcade
 from ..errors import ArcadeError
 from ..sessions import GameSession, Seat
 from ..stores import hash_token
 from .challenges import challenge_in, challenge_summary, check_answer
 from .storage import ClassRecord, ClassStore
-
-if TYPE_CHECKING:  # (the app factory builds the classroom)
-    from .. import Arcade
 
 T = TypeVar("T")
 
