@@ -20,7 +20,7 @@ from socketio.packet import Packet
 
 from .arcade import Arcade
 from .clients import client
-from .errors import ArcadeError, clip
+from .errors import ArcadeError, socket_error
 from .security import check_payload
 from .sessions import GameSession
 
@@ -46,8 +46,8 @@ def within_budget(event: str) -> bool:
     """Count the event against its client's budget; past it, say so and close the socket."""
     if current_app.extensions["socket_budget"].take(client()):
         return True
-    emit("error", {"code": "rate_limited", "event": event,
-                   "message": "too many messages from you: this connection is closed, reload the page in a minute"})
+    socket_error("rate_limited", "too many messages from you: this connection is closed, reload the page in a minute",
+                 event=event)
     flask_socketio.disconnect()
     return False
 
@@ -68,10 +68,10 @@ def guarded(event: str) -> Callable[[Handler], Handler]:
                 check_payload(payload, code="bad_payload")  # the HTTP API's limits
                 return fn(payload)
             except ArcadeError as exc:
-                emit("error", {"code": exc.code, "message": clip(exc.message), "event": event})
+                socket_error(exc.code, exc.message, event=event)
             except Exception:  # never let one bad message take the connection down
                 log.exception("socket event %s failed", event)
-                emit("error", {"code": "internal", "message": f"the server failed to handle '{event}'", "event": event})
+                socket_error("internal", f"the server failed to handle '{event}'", event=event)
             return None
 
         return run
