@@ -21,6 +21,7 @@ from socketio.packet import Packet
 from .arcade import Arcade
 from .clients import client
 from .errors import ArcadeError, socket_error
+from .schemas import AISpeedEvent, GameEvent, MoveEvent, TakebackEvent, parse_event
 from .security import check_payload
 from .sessions import GameSession
 
@@ -93,10 +94,8 @@ class GameEvents(flask_socketio.Namespace):
             setattr(self, f"on_{event}", guarded(event)(functools.partial(self.control, change, stopped)))
 
     # ----- shared steps ------------------------------------------------------------------------
-    def session_of(self, payload: dict) -> GameSession:
-        if "game_id" not in payload:
-            raise ArcadeError("bad_payload", "missing field 'game_id'")
-        return self.store.get(payload["game_id"])
+    def session_of(self, event: GameEvent) -> GameSession:
+        return self.store.get(event.game_id)
 
     def after_change(self, session: GameSession, stopped: bool = False) -> None:
         """Tell the room (the change is stored already) and start the AI if it is due."""
@@ -123,8 +122,9 @@ class GameEvents(flask_socketio.Namespace):
 
     # ----- events ------------------------------------------------------------------------------
     def join(self, payload: dict) -> None:
-        session = self.session_of(payload)
-        token = payload.get("token")
+        event = parse_event(GameEvent, payload)
+        session = self.session_of(event)
+        token = event.token
         seat = session.authorize(token, manage=True) if token not in (None, "") else None
         join_room(session.id)
         self.store.connect(socket_id(), session.id, seat.index if seat else None)
@@ -135,58 +135,58 @@ class GameEvents(flask_socketio.Namespace):
         self.arcade.maybe_sweep()
 
     def move(self, payload: dict) -> None:
-        session = self.session_of(payload)
-        if "move" not in payload:
-            raise ArcadeError("bad_payload", "missing field 'move'")
-        seat = session.seat_for_token(payload.get("token"))
-        session, _ = self.store.update(session.id, lambda s: s.play(seat.index, payload["move"]))
+        event = parse_event(MoveEvent, payload)
+        session = self.session_of(event)
+        seat = session.seat_for_token(event.token)
+        session, _ = self.store.update(session.id, lambda s: s.play(seat.index, event.move))
         self.after_change(session)
 
     def hint(self, payload: dict) -> None:
-        session = self.session_of(payload)
-        seat = session.seat_for_token(payload.get("token"))
+        event = parse_event(GameEvent, payload)
+        session = self.session_of(event)
+        seat = session.seat_for_token(event.token)
         self.ai.hint(session, seat.index, socket_id())
 
     def takeback(self, payload: dict) -> None:
         """Take back the seat's last move and the replies after it: at once against the AI;
         against a human an offer (``takeback_offer`` to the room) that the other seat's own
         ``takeback`` accepts and its ``takeback_decline`` refuses."""
-        session = self.session_of(payload)
-        seat = session.seat_for_token(payload.get("token"))
-        ply = payload.get("ply")
-        if ply is not None and (type(ply) is not int or ply < 0):
-            raise ArcadeError("bad_payload", "'ply' must be the number of plies you saw, a whole number from 0")
-        session, outcome = self.store.update(session.id, lambda s: s.request_takeback(seat.index, ply))
+        event = parse_event(TakebackEvent, payload)
+        session = self.session_of(event)
+        seat = session.seat_for_token(event.token)
+        session, outcome = self.store.update(session.id, lambda s: s.request_takeback(seat.index, event.ply))
         if outcome == "offered":
             self.socketio.emit("takeback_offer", {"game_id": session.id, "seat": seat.index}, to=session.id)
         self.after_change(session, stopped=outcome != "offered")
 
     def takeback_decline(self, payload: dict) -> None:
-        session = self.session_of(payload)
-        seat = session.seat_for_token(payload.get("token"))
+        event = parse_event(GameEvent, payload)
+        session = self.session_of(event)
+        seat = session.seat_for_token(event.token)
         session, _ = self.store.update(session.id, lambda s: s.decline_takeback(seat.index))
         self.after_change(session)
 
     def control(self, change: Callable[[GameSession], object], stopped: bool, payload: dict) -> None:
         """A game control any seat's token or the manage token may use (:data:`CONTROLS`):
         ``change(session)`` stored, then the room told."""
-        session = self.session_of(payload)
-        session.authorize(payload.get("token"), manage=True)
+        event = parse_event(GameEvent, payload)
+        session = self.session_of(event)
+        session.authorize(event.token, manage=True)
         session, _ = self.store.update(session.id, change)
         self.after_change(session, stopped=stopped)
 
     def ai_speed(self, payload: dict) -> None:
         """A seat's token or the manage token: seconds between two AI moves (``pause``)."""
-        session = self.session_of(payload)
-        session.authorize(payload.get("token"), manage=True)
-        if "pause" not in payload:
-            raise ArcadeError("bad_payload", "missing field 'pause' (seconds between two AI moves)")
-        session, _ = self.store.update(session.id, lambda s: s.set_ai_pause(payload["pause"]))
+        event = parse_event(AISpeedEvent, payload)
+        session = self.session_of(event)
+        session.authorize(event.token, manage=True)
+        session, _ = self.store.update(session.id, lambda s: s.set_ai_pause(event.pause))
         self.after_change(session)
 
     def retry_ai(self, payload: dict) -> None:
-        session = self.session_of(payload)
-        session.authorize(payload.get("token"), manage=True)
+        event = parse_event(GameEvent, payload)
+        session = self.session_of(event)
+        session.authorize(event.token, manage=True)
         self.ai.retry(session)
 
 

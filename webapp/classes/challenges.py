@@ -15,9 +15,9 @@ from typing import Any
 from engine.analyse import VERDICT_BUDGET, best_moves, move_verdicts
 from engine.game import CHANCE, Game, IllegalMove
 from engine.games import get_game
-from engine.options import OptionError
 
 from ..errors import ArcadeError
+from ..schemas import game_from_request
 from ..search_pool import Deadline, SearchCancelled, SearchPool
 from ..sessions import replay_record
 from .storage import ClassRecord
@@ -30,12 +30,7 @@ def position_of(record: ClassRecord, body: dict) -> tuple[Game, Any, list[str]]:
     after ``moves``, and the moves in the game's own notation."""
     game_name = body.get("game", record.game)
     options = body.get("options", record.settings if game_name == record.game else {})
-    try:
-        if not isinstance(options, dict):
-            raise OptionError("'options' must be an object of name: value")
-        game = get_game(game_name).from_options(options)
-    except (OptionError, IllegalMove) as exc:
-        raise ArcadeError("bad_request", str(exc)) from None
+    game = game_from_request(game_name, options)
     states, history = replay_record(game, body.get("moves", []))
     state = states[-1]
     if game.status(state) is not None:
