@@ -27,7 +27,7 @@ from collections import OrderedDict
 from typing import Any
 
 from .game import CHANCE, DRAW, Game
-from .search import MATE_BOUND, WIN, TranspositionTable, search_root
+from .search import MATE_BOUND, WIN, Cancel, TranspositionTable, describe_score, search_root
 
 DEFAULT_BUDGET = 2.0  # seconds for all the moves of one position
 MAX_CONFIGS = 16  # game configurations whose solved positions are kept (least recently used go)
@@ -126,7 +126,9 @@ def analyse(game: Game, state: Any, budget: float = DEFAULT_BUDGET) -> dict:
     return dict(answer, cached=False, nodes=nodes, elapsed_ms=round((time.perf_counter() - started) * 1000, 3))
 
 
-RANK = {"win": 2, "draw": 1, "loss": 0}
+#: outcomes from best to worst (None, not proved, between a draw and a loss)
+RANK = {"win": 2, "draw": 1, None: 0, "loss": -1}
+VERDICT_BUDGET = 8.0  # seconds the verdicts of one position may take in all (move_verdicts)
 
 
 def game_verdicts(game: Game, moves: list[str], budget: float = DEFAULT_BUDGET) -> dict:
@@ -167,4 +169,73 @@ def game_verdicts(game: Game, moves: list[str], budget: float = DEFAULT_BUDGET) 
     return out
 
 
-__all__ = ["DEFAULT_BUDGET", "analyse", "config_key", "forget", "game_verdicts", "verdict"]
+def verdict_words(outcome: str, distance: int | None) -> str:
+    """A proved verdict in the words the pages show (the one place that says it).
+
+    >>> verdict_words("win", 1), verdict_words("loss", 4), verdict_words("draw", None)
+    ('win at once', 'loss in 4', 'draw')
+    """
+    return outcome if distance is None else f"{outcome} at once" if distance == 1 else f"{outcome} in {distance}"
+
+
+def move_verdicts(game: Game, state: Any, *, cancel: Cancel) -> dict[str, dict]:
+    """The verdict on every legal move of ``state``, from the side to move's point of view:
+    ``{move: {"outcome", "distance", "score", "depth", "exact", "text"}}`` (a pool function).
+    Solved by :func:`analyse` (the same verdicts as ``python -m engine
+    analyse``, kept per game configuration) within half the budget; a move it could not solve
+    gets the search's score at the deepest depth it finished within the other half.
+
+    >>> from engine.games import get_game
+    >>> nim = get_game("nim").from_options({"piles": [1, 2]})
+    >>> v = move_verdicts(nim, nim.start(), cancel=None)
+    >>> {m: (x["outcome"], x["distance"], x["text"]) for m, x in sorted(v.items())}
+    {'1:1': ('loss', 2, 'loss in 2'), '2:1': ('loss', 2, 'loss in 2'), '2:2': ('win', 1, 'win at once')}
+    >>> best_moves(v)
+    ['2:2']
+    """
+    answer = analyse(game, state, budget=VERDICT_BUDGET / 2)
+    unsolved = [m["move"] for m in answer["moves"] if m["outcome"] is None]
+    share = VERDICT_BUDGET / 2 / max(1, len(unsolved))
+    verdicts = {}
+    for m in answer["moves"]:
+        if m["outcome"] is None:
+            verdicts[m["move"]] = _score_after(game, game.push_notation(state, m["move"]), game.to_move(state),
+                                               share, cancel)
+            continue
+        outcome, distance = m["outcome"], m["distance"]
+        verdicts[m["move"]] = {"outcome": outcome, "distance": distance, "score": None, "depth": None,
+                               "exact": True, "text": verdict_words(outcome, distance)}
+    return verdicts
+
+
+def _score_after(game: Game, after: Any, mover: int, seconds: float, cancel: Cancel) -> dict:
+    """A move too big to solve: the search's score at the deepest depth it finished, as
+    ``mover`` sees it, said to be no proved result."""
+    if game.to_move(after) == CHANCE:
+        return {"outcome": None, "distance": None, "score": None, "depth": 0, "exact": False,
+                "text": "chance moves next: no proved verdict"}
+    found = search_root(game, after, time_limit=seconds, cancel=cancel)
+    score = found.score if game.to_move(after) == mover else -found.score
+    return {"outcome": None, "distance": None, "score": score, "depth": found.stats.depth, "exact": False,
+            "text": f"not solved: score {describe_score(score)} at depth {found.stats.depth}"}
+
+
+def best_moves(verdict: dict[str, dict]) -> list[str]:
+    """The moves with the best verdict: the best outcome, and among wins the quickest, among
+    losses the slowest; unsolved moves compared by score."""
+    def key(item: tuple[str, dict]) -> tuple:
+        v = item[1]
+        if v["outcome"] == "win":
+            return (RANK["win"], -v["distance"])
+        if v["outcome"] == "loss":
+            return (RANK["loss"], v["distance"])
+        return (RANK[v["outcome"]], v["score"] or 0)
+
+    if not verdict:
+        return []
+    top = max(key(item) for item in verdict.items())
+    return sorted(move for move, v in verdict.items() if key((move, v)) == top)
+
+
+__all__ = ["DEFAULT_BUDGET", "RANK", "VERDICT_BUDGET", "analyse", "best_moves", "config_key", "forget", "game_verdicts",
+           "move_verdicts", "verdict", "verdict_words"]

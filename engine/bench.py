@@ -50,21 +50,14 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from .agents import LADDER, parse_agent
+from .agents import LADDER
 from .game import Game
 from .games import GAMES
 from .search import describe_score, search_root
 from .search_techniques import Techniques
 
-
-def _search_args(spec: str) -> dict:
-    options = parse_agent(spec).search_options()
-    del options["depth"], options["time_limit"]  # the row's depth; no deepening
-    return options
-
-
 #: The ladder's rungs: key, title, search_root arguments (the last is the default search).
-CONFIGS = tuple((r.key, r.label, _search_args(r.spec)) for r in LADDER)
+CONFIGS = tuple((r.key, r.label, {"techniques": r.techniques}) for r in LADDER)  # the row's depth; no deepening
 FULL = LADDER[-1].key
 SLOW_BUDGET = 2.0  # CPU seconds before a run of minimax or table-less alpha-beta is stopped
 BUDGET = 20.0  # CPU seconds before any other run is stopped

@@ -456,6 +456,7 @@ class StudentAgent(Agent):
     ``alphabeta`` (or ``minimax``) picks the move, to ``depth`` plies (default: the file's
     ``DEPTH``, else 4)."""
 
+    depth: int = 4
     module: Any = None
     function: str = "alphabeta"
 

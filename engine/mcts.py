@@ -26,14 +26,11 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .game import CHANCE, DRAW, Game
 from .search import Cancel, SearchResult, Stats
-from .textbook_mcts import EXPLORATION, NOBODY, RESULT, sample
-
-if TYPE_CHECKING:
-    from .agents import Agent  # (agents imports this module)
+from .values import EXPLORATION, NOBODY, RESULT, sample
 
 DEFAULT_SIMS = 1000  # an mcts agent given neither sims nor time
 MAX_SIMS = 200_000  # the tree lives in memory: about 340 bytes a node (Sim), so at most ~70 MB
@@ -61,7 +58,7 @@ def parse_exploration(text: str) -> float:
     return c
 
 
-#: the ``mcts`` agent's own settings (agents.py adds ``time``, ``solver`` and ``seed``)
+#: the ``mcts`` agent's own settings (engine.agents.MCTSAgent adds ``time``, ``solver`` and ``seed``)
 SETTINGS: dict[str, Callable[[str], Any]] = {"sims": parse_sims, "c": parse_exploration}
 
 
@@ -372,16 +369,4 @@ def path_notation(game: Game, node: Node) -> list[str]:
     return moves[::-1]
 
 
-def choose(agent: Agent, game: Game, state: Any, *, cancel: Cancel | None = None,
-           progress: Callable[[dict], None] | None = None, time_cap: float | None = None,
-           trace_limit: int | None = None, budget: float | None = None) -> MCTSResult:
-    """The ``mcts`` agent's move (``agent``: its parsed spec, :class:`engine.agents.Agent`):
-    ``sims`` simulations, or ``time`` seconds, capped by ``time_cap`` and ``budget``."""
-    limits = [t for t in (agent.time, time_cap, budget) if t]
-    time_limit = min(limits) if limits else None
-    sims = agent.sims or (None if agent.time else DEFAULT_SIMS)
-    return search(game, state, sims=sims, time_limit=time_limit, c=agent.c, solver=agent.solver,
-                  rng=agent.rng, cancel=cancel, progress=progress, trace_limit=trace_limit)
-
-
-__all__ = ["DEFAULT_SIMS", "EXPLORATION", "MCTSResult", "MCTSStats", "SETTINGS", "Tree", "choose", "search"]
+__all__ = ["DEFAULT_SIMS", "EXPLORATION", "MCTSResult", "MCTSStats", "SETTINGS", "Tree", "search"]

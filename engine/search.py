@@ -48,7 +48,7 @@ from .search_result import Cancel, SearchResult, Stats, describe_score, json_num
 from .search_table import EXACT, LOWER, MOVE, UPPER, Entry, TranspositionTable, from_stored, table_answerer, to_stored
 from .search_techniques import FULL, MINIMAX, Techniques
 from .search_trace import Tracer
-from .textbook import chance_value
+from .values import chance_value
 
 EXACT_DEPTH = 1 << 30  # the remaining depth of a search without a depth limit
 MAX_PLY = 4096

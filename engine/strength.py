@@ -30,7 +30,7 @@ from typing import Any
 
 from .game import CHANCE, Game
 from .search import MATE_BOUND, Cancel, SearchResult, Stats, search_root
-from .textbook import chance_value, utility
+from .values import chance_value, utility
 
 LEVELS = range(1, 11)
 FULL = 10

@@ -7,7 +7,8 @@ engine (:mod:`engine.search`) must return exactly these values, and its
 ``alphabeta:tt=off,order=off,sym=off,mate=off`` must visit exactly these nodes, in this
 order: the tests use this module as their oracle.
 
-A finished game scores ``WIN - ply`` when seat 0 won (``ply - WIN`` when seat 1 won, 0 for a
+A finished game scores (:func:`engine.values.utility`, the rules both it and the engine
+follow) ``WIN - ply`` when seat 0 won (``ply - WIN`` when seat 1 won, 0 for a
 draw), so that a faster win is a better one; ``depth`` plies down (0: no limit) the game's
 ``evaluate`` stands in for the truth.
 
@@ -22,24 +23,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .game import CHANCE, DRAW, INF, MATE_BOUND, WIN, Game
-
-
-def utility(status: int, ply: int) -> int:
-    """A finished game's value for seat 0, ``ply`` plies from the root."""
-    return 0 if status == DRAW else WIN - ply if status == 0 else ply - WIN
-
-
-def chance_value(values_probs: list[tuple[float, float]]) -> float:
-    """The expectation at a chance node. A mix of outcomes is no proved result, so a mixed
-    average is squeezed, keeping its order, below MATE_BOUND."""
-    total = sum(p * v for v, p in values_probs)
-    if all(v >= MATE_BOUND for v, _ in values_probs) or all(v <= -MATE_BOUND for v, _ in values_probs):
-        return total
-    edge, span = MATE_BOUND - 1, WIN - MATE_BOUND + 1
-    if abs(total) <= edge:
-        return total
-    return (edge + 0.5 * (abs(total) - edge) / span) * (1 if total > 0 else -1)
+from .game import CHANCE, INF, MATE_BOUND, WIN, Game
+from .values import chance_value, utility
 
 
 def minimax(game: Game, state: Any, depth: int = 0, evaluate: Callable | None = None,

@@ -38,10 +38,8 @@ import random
 from typing import Any
 
 from .game import CHANCE, DRAW, Game
+from .values import EXPLORATION, NOBODY, RESULT, sample
 
-EXPLORATION = math.sqrt(2)  # UCB1's constant for results in [-1, 1]
-RESULT = {0: 1.0, 1: -1.0, DRAW: 0.0}
-NOBODY = -2  # to_move of a finished game's node  # a finished game's result, for seat 0
 PROVEN_NAME = {True: "win", False: "loss"}
 
 
@@ -58,16 +56,6 @@ class Node:
         self.visits = 0
         self.total = 0.0  # sum of the results (for seat 0) of the simulations through here
         self.proven: int | None = None  # with the solver: the exact status (0, 1 or DRAW)
-
-
-def sample(outcomes: list[tuple[Any, float]], rng: random.Random) -> Any:
-    """A chance outcome drawn with its probability."""
-    r, acc = rng.random(), 0.0
-    for move, p in outcomes:
-        acc += p
-        if r < acc:
-            return move
-    return outcomes[-1][0]
 
 
 def playout(game: Game, state: Any, rng: random.Random) -> float:

@@ -15,11 +15,7 @@ concurrency.patch_if_asked()  # first: the production server's process runs on g
 
 import atexit
 import logging
-import multiprocessing
 import os
-import threading
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from flask import Flask
@@ -28,6 +24,7 @@ from flask_socketio import SocketIO
 from engine.games import prepare_all
 
 from .ai import AIRunner
+from .arcade import Arcade
 from .arena import ArenaRuns
 from .config import configure
 from .sessions import SessionStore
@@ -36,64 +33,6 @@ from .stores import DAY, Retention, open_store
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger(__name__)
 
-
-
-@dataclass
-class Arcade:
-    """What the blueprints and socket handlers of one app share."""
-
-    socketio: SocketIO
-    store: SessionStore
-    ai: AIRunner
-    arenas: ArenaRuns
-    sweep_interval: float = 60.0
-    _next_sweep: float = 0.0
-    _sweep_lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def maybe_sweep(self) -> None:
-        """Run an expiry sweep in the background if the last one is older than the interval."""
-        with self._sweep_lock:
-            now = time.monotonic()
-            if now < self._next_sweep:
-                return
-            self._next_sweep = now + self.sweep_interval
-        self.socketio.start_background_task(self.sweep)
-
-    def sweep(self) -> None:
-        """Drop expired games and runs, and start any AI turn that is due with nobody on it."""
-        try:
-            gone = self.store.sweep()
-            if gone:
-                log.info("expired %d game(s)", len(gone))
-            self.ai.turns.resume_all()
-        except Exception:  # a sweep must never break the request that triggered it
-            log.exception("store sweep failed")
-
-    def shutdown(self, timeout: float = 5.0) -> None:
-        """Stop every search and child process (games are stored already: nothing is lost)."""
-        self.ai.turns.stopping = True  # no new search starts; a stopped one stores nothing
-        self.store.stop_searches()
-        self.arenas.stop()
-        self.ai.leases.close()  # other processes take this one's AI turns at once
-        try:
-            self.ai.pool.shutdown()
-        except Exception:
-            log.exception("search pool shutdown failed")
-        stop_children(timeout)
-        self.store.backend.close()
-
-
-def stop_children(timeout: float) -> None:
-    """Terminate the child processes still alive (workers, a manager), killing the stubborn."""
-    children = multiprocessing.active_children()
-    for child in children:
-        child.terminate()
-    deadline = time.monotonic() + timeout
-    for child in children:
-        child.join(max(0.0, deadline - time.monotonic()))
-        if child.is_alive():
-            child.kill()
-            child.join(1.0)
 
 
 def store_url(app: Flask) -> str:
@@ -111,7 +50,7 @@ def create_app(config: dict | None = None) -> Flask:
                           arena=app.config["KEEP_ARENA_DAYS"] * DAY)
     store = SessionStore(open_store(store_url(app), retention), hot_games=int(app.config["HOT_GAMES"]))
     arenas = ArenaRuns(store.backend, keep_per_client=int(app.config["MAX_ARENA_RUNS_KEPT"]),
-                       address_factor=int(app.config.get("ADDRESS_FACTOR") or 20))
+                       address_factor=int(app.config["ADDRESS_FACTOR"]))
     arcade = Arcade(socketio, store, AIRunner(socketio, app.config, store), arenas,
                     sweep_interval=float(app.config["SWEEP_INTERVAL"]))
     atexit.register(arcade.ai.shutdown)

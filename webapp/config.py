@@ -33,6 +33,9 @@ DEFAULTS = {
     "AI_PAUSE": 0.8,  # seconds between moves when AI plays AI, so people can watch
     "HINT_TIME": 2.0,  # seconds a hint may search
     "HINT_AGENT": "alphabeta",
+    # seconds each bounded teaching search (Compare's rungs, the tree's deepening) may take
+    # (None: 5, or AI_TIME_CAP if less)
+    "COMPARE_TIME_CAP": None,
     # worker processes for searches (0: search in a thread of the server process): one per core
     # this process may run on (its CPU affinity), at most MAX_DEFAULT_WORKERS; python -m webapp --workers
     "AI_PROCESSES": search_workers(),

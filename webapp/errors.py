@@ -1,6 +1,7 @@
 """The web layer's one error: :class:`ArcadeError` (a refused request: a code for programs, a
-message for people, an HTTP status), and its one JSON shape, ``{"error", "code", "message"}``
-(:func:`error_payload`), with the message clipped so that it never repeats a huge value.
+message for people, an HTTP status), its one JSON shape, ``{"error", "code", "message"}``
+(:func:`error_payload`), with the message clipped so that it never repeats a huge value, and
+its one Socket.IO event, ``error`` ``{"code", "message", "event"?}`` (:func:`socket_error`).
 
 >>> error_payload("bad_request", "depth must be an integer, got 'x'")["message"]
 "depth must be an integer, got 'x'"
@@ -10,7 +11,11 @@ True
 
 from __future__ import annotations
 
+import functools
 import re
+from typing import Any
+
+import flask_socketio
 
 ECHO = 80  # characters of a client's value that an error message may repeat
 
@@ -43,3 +48,13 @@ def error_payload(code: str, message: str) -> dict:
     """The one JSON shape of every refusal: ``{"error", "code", "message"}``."""
     message = clip(message)
     return {"error": message, "code": code, "message": message}
+
+
+def socket_error(code: str, message: str, *, event: str | None = None, socketio: Any = None,
+                 to: str | None = None) -> None:
+    """Send the ``error`` event ``{"code", "message", "event"?}`` (``event``: the event refused)
+    to one client: the sender of the event being handled, or, from a background task, the
+    connection ``to`` through ``socketio`` (the app's ``flask_socketio.SocketIO``)."""
+    payload = {"code": code, "message": clip(message)} | ({"event": event} if event else {})
+    emit = flask_socketio.emit if socketio is None else functools.partial(socketio.emit, to=to)
+    emit("error", payload)

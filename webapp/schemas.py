@@ -27,6 +27,10 @@ from typing import Annotated, Any, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, ValidationError, ValidationInfo
 from pydantic_core import PydanticCustomError, PydanticUseDefault
 
+from engine.game import Game, IllegalMove
+from engine.games import get_game
+from engine.options import OptionError
+
 from .errors import ArcadeError
 
 MAX_DEPTH = 30  # deepest fixed depth the teaching tools accept (0 = to the end)
@@ -44,32 +48,41 @@ S = TypeVar("S", bound=Schema)
 def parse(model: type[S], data: Mapping[str, Any], **limits: int | float) -> S:
     """``data`` (a JSON body, ``request.args``) read as ``model``; ``limits`` are the bounds the
     field types name. An :class:`ArcadeError` naming the field when it does not fit."""
+    return _read(model, data, "bad_request", limits)
+
+
+def parse_event(model: type[S], payload: Mapping[str, Any]) -> S:
+    """A socket event's ``payload`` read as ``model``: :func:`parse`, a refusal's code ``bad_payload``."""
+    return _read(model, payload, "bad_payload", {})
+
+
+def _read(model: type[S], data: Mapping[str, Any], code: str, limits: dict) -> S:
     try:
         return model.model_validate(dict(data.items()), context=limits)
     except ValidationError as exc:
-        raise refusal(model, exc) from None
+        raise refusal(model, exc, code) from None
 
 
-def refusal(model: type[Schema], exc: ValidationError) -> ArcadeError:
+def refusal(model: type[Schema], exc: ValidationError, code: str = "bad_request") -> ArcadeError:
     """The API's error for a pydantic refusal (see the module's docstring)."""
     errors = exc.errors(include_url=False)
     unknown = [str(e["loc"][0]) for e in errors if e["type"] == "extra_forbidden"]
     if unknown:
-        return unknown_fields(unknown)
+        return unknown_fields(unknown, code)
     first = errors[0]
     name = str(first["loc"][0]) if first["loc"] else "the body"
     if first["type"] == "missing":
         what = model.model_fields[name].description
-        return ArcadeError("bad_request", f"missing field {name!r}" + (f" ({what})" if what else ""))
+        return ArcadeError(code, f"missing field {name!r}" + (f" ({what})" if what else ""))
     context = first.get("ctx") or {}
     if "message" in context:  # a field type's refusal (:func:`refuse`): its own code and words
         words = context["message"]
         return ArcadeError(first["type"], f"{name} {words}" if context["named"] else words)
-    return ArcadeError("bad_request", f"{name}: {first['msg']}")  # a plain pydantic type
+    return ArcadeError(code, f"{name}: {first['msg']}")  # a plain pydantic type
 
 
-def unknown_fields(names: Iterable[str]) -> ArcadeError:
-    return ArcadeError("bad_request", f"unknown field(s): {', '.join(sorted(names))}")
+def unknown_fields(names: Iterable[str], code: str = "bad_request") -> ArcadeError:
+    return ArcadeError(code, f"unknown field(s): {', '.join(sorted(names))}")
 
 
 def refuse_unknown(model: type[Schema], data: Mapping) -> None:
@@ -128,6 +141,41 @@ def QueryNumber(low: int | float | str, high: int | float | str, kind: type = in
 
 
 # ----- games and teaching ------------------------------------------------------------------
+def _players(value: Any) -> list:
+    if not isinstance(value, list) or len(value) != 2:
+        raise refuse("'players' must be a list of two agent specs, e.g. [\"human\", \"alphabeta:depth=6\"]",
+                     named=False)
+    return value
+
+
+class GameCreate(Schema):
+    """``POST /api/games`` (and a class's or a lesson's new game): the game, its options, its
+    two players' specs and the moves already played (the engine checks each: its messages)."""
+
+    game: Any
+    options: Any = None
+    players: Annotated[list, PlainValidator(_players)] = ["human", "human"]
+    moves: Any = Field(default_factory=list)
+
+
+def game_from_request(name: Any, options: Any) -> Game:
+    """The game a request names, configured by its ``options`` (None: the defaults); an
+    :class:`ArcadeError` (400) with the engine's words when either is wrong.
+
+    >>> game_from_request("nim", None).settings["piles"]
+    [3, 4, 5]
+    >>> game_from_request("nim", [1, 2])
+    Traceback (most recent call last):
+    webapp.errors.ArcadeError: 'options' must be an object of name: value
+    """
+    try:
+        if options is not None and not isinstance(options, dict):
+            raise OptionError("'options' must be an object of name: value")
+        return get_game(name).from_options(options or {})
+    except (OptionError, IllegalMove) as exc:
+        raise ArcadeError("bad_request", str(exc)) from None
+
+
 class PlyQuery(Schema):
     """``?ply=``: a position of a stored game (default: now). Other arguments are ignored, as they
     always were (a page's own ride along: ``algo=``, ``theory=``)."""
@@ -205,3 +253,37 @@ class PageQuery(Schema):
     model_config = ConfigDict(extra="ignore")
     offset: Annotated[int, QueryNumber(0, 10**9)] = 0
     limit: Annotated[int | None, QueryNumber(1, "page_max")] = None
+
+
+# ----- socket events (webapp.sockets): a refusal's code is bad_payload -----------------------
+class GameEvent(Schema):
+    """A game's event: ``game_id``, and the seat's (or the manage) ``token`` where it acts.
+    Other fields are ignored, as they always were."""
+
+    model_config = ConfigDict(extra="ignore")
+    game_id: Any
+    token: Any = None
+
+
+class MoveEvent(GameEvent):
+    """``move``: the move in the game's notation (the game checks it)."""
+
+    move: Any
+
+
+def _seen_ply(value: Any) -> int | None:
+    if value is not None and (type(value) is not int or value < 0):
+        raise refuse("'ply' must be the number of plies you saw, a whole number from 0", "bad_payload", named=False)
+    return value
+
+
+class TakebackEvent(GameEvent):
+    """``takeback``: ``ply``, the plies the client saw (a takeback for an older one is stale)."""
+
+    ply: Annotated[int | None, PlainValidator(_seen_ply)] = None
+
+
+class AISpeedEvent(GameEvent):
+    """``ai_speed``: ``pause``, seconds between two AI moves (the session checks its range)."""
+
+    pause: Any = Field(description="seconds between two AI moves")

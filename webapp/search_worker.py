@@ -131,7 +131,7 @@ class WorkerState:
         hold more than half a table's limit in all (the most recent one stays)."""
         budget = (TranspositionTable.default_max_entries or 0) // 2
         while len(self.agents) > 1:
-            entries = sum(len(a._table) for a in self.agents.values() if a._table is not None)
+            entries = sum(a.kept_entries for a in self.agents.values())
             if len(self.agents) <= KEPT_AGENTS and (not budget or entries <= budget):
                 break
             self.agents.popitem(last=False)

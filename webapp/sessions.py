@@ -22,13 +22,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from engine.agents import Agent, AgentError, agent_words, parse_agent
+from engine.agents import Agent, agent_words, parse_agent
 from engine.game import Game, IllegalMove
 from engine.games import get_game
 from engine.options import OptionError
 
 from .errors import ArcadeError
-from .schemas import unknown_fields
+from .schemas import GameCreate, game_from_request, parse
 from .stores import GameStore, SessionRecord, SessionState, hash_token
 
 if TYPE_CHECKING:
@@ -544,24 +544,13 @@ class SessionStore:
         only time tokens leave the server (the store keeps their hashes)."""
         if not isinstance(payload, dict):
             raise ArcadeError("bad_request", "the body must be a JSON object with game, options and players")
-        unknown = set(payload) - {"game", "options", "players", "moves"}
-        if unknown:
-            raise unknown_fields(unknown)
-        if "game" not in payload:
-            raise ArcadeError("bad_request", "missing field 'game'")
+        asked = parse(GameCreate, payload)
+        game = game_from_request(asked.game, asked.options)
         try:
-            game_cls = get_game(payload["game"])
-            options = payload.get("options") or {}
-            if not isinstance(options, dict):
-                raise OptionError("'options' must be an object of name: value")
-            game = game_cls.from_options(options)
-            players = payload.get("players", ["human", "human"])
-            if not isinstance(players, list) or len(players) != 2:
-                raise AgentError("'players' must be a list of two agent specs, e.g. [\"human\", \"alphabeta:depth=6\"]")
-            agents = [parse_agent(p, game) for p in players]  # the game as configured
-        except (OptionError, IllegalMove) as exc:
+            agents = [parse_agent(p, game) for p in asked.players]  # the game as configured
+        except OptionError as exc:
             raise ArcadeError("bad_request", str(exc)) from None
-        states, history = replay_record(game, payload.get("moves", []))
+        states, history = replay_record(game, asked.moves)
         tokens = [secrets.token_urlsafe(16) if agent.is_human else None for agent in agents]
         manage_token = secrets.token_urlsafe(16)
         seats = [Seat(i, agent, hash_token(t) if t else None) for i, (agent, t) in enumerate(zip(agents, tokens))]

@@ -11,20 +11,19 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import flask_socketio
 from flask import current_app, request
 from flask_socketio import SocketIO, emit, join_room
 from socketio.packet import Packet
 
+from .arcade import Arcade
 from .clients import client
-from .errors import ArcadeError, clip
+from .errors import ArcadeError, socket_error
+from .schemas import AISpeedEvent, GameEvent, MoveEvent, TakebackEvent, parse_event
 from .security import check_payload
-
-if TYPE_CHECKING:
-    from . import Arcade
-    from .sessions import GameSession
+from .sessions import GameSession
 
 log = logging.getLogger(__name__)
 #: what answers one event: its payload in, anything (an acknowledgement) out
@@ -48,8 +47,8 @@ def within_budget(event: str) -> bool:
     """Count the event against its client's budget; past it, say so and close the socket."""
     if current_app.extensions["socket_budget"].take(client()):
         return True
-    emit("error", {"code": "rate_limited", "event": event,
-                   "message": "too many messages from you: this connection is closed, reload the page in a minute"})
+    socket_error("rate_limited", "too many messages from you: this connection is closed, reload the page in a minute",
+                 event=event)
     flask_socketio.disconnect()
     return False
 
@@ -70,10 +69,10 @@ def guarded(event: str) -> Callable[[Handler], Handler]:
                 check_payload(payload, code="bad_payload")  # the HTTP API's limits
                 return fn(payload)
             except ArcadeError as exc:
-                emit("error", {"code": exc.code, "message": clip(exc.message), "event": event})
+                socket_error(exc.code, exc.message, event=event)
             except Exception:  # never let one bad message take the connection down
                 log.exception("socket event %s failed", event)
-                emit("error", {"code": "internal", "message": f"the server failed to handle '{event}'", "event": event})
+                socket_error("internal", f"the server failed to handle '{event}'", event=event)
             return None
 
         return run
@@ -95,10 +94,8 @@ class GameEvents(flask_socketio.Namespace):
             setattr(self, f"on_{event}", guarded(event)(functools.partial(self.control, change, stopped)))
 
     # ----- shared steps ------------------------------------------------------------------------
-    def session_of(self, payload: dict) -> GameSession:
-        if "game_id" not in payload:
-            raise ArcadeError("bad_payload", "missing field 'game_id'")
-        return self.store.get(payload["game_id"])
+    def session_of(self, event: GameEvent) -> GameSession:
+        return self.store.get(event.game_id)
 
     def after_change(self, session: GameSession, stopped: bool = False) -> None:
         """Tell the room (the change is stored already) and start the AI if it is due."""
@@ -125,8 +122,9 @@ class GameEvents(flask_socketio.Namespace):
 
     # ----- events ------------------------------------------------------------------------------
     def join(self, payload: dict) -> None:
-        session = self.session_of(payload)
-        token = payload.get("token")
+        event = parse_event(GameEvent, payload)
+        session = self.session_of(event)
+        token = event.token
         seat = session.authorize(token, manage=True) if token not in (None, "") else None
         join_room(session.id)
         self.store.connect(socket_id(), session.id, seat.index if seat else None)
@@ -137,58 +135,58 @@ class GameEvents(flask_socketio.Namespace):
         self.arcade.maybe_sweep()
 
     def move(self, payload: dict) -> None:
-        session = self.session_of(payload)
-        if "move" not in payload:
-            raise ArcadeError("bad_payload", "missing field 'move'")
-        seat = session.seat_for_token(payload.get("token"))
-        session, _ = self.store.update(session.id, lambda s: s.play(seat.index, payload["move"]))
+        event = parse_event(MoveEvent, payload)
+        session = self.session_of(event)
+        seat = session.seat_for_token(event.token)
+        session, _ = self.store.update(session.id, lambda s: s.play(seat.index, event.move))
         self.after_change(session)
 
     def hint(self, payload: dict) -> None:
-        session = self.session_of(payload)
-        seat = session.seat_for_token(payload.get("token"))
+        event = parse_event(GameEvent, payload)
+        session = self.session_of(event)
+        seat = session.seat_for_token(event.token)
         self.ai.hints.ask(session, seat.index, socket_id())
 
     def takeback(self, payload: dict) -> None:
         """Take back the seat's last move and the replies after it: at once against the AI;
         against a human an offer (``takeback_offer`` to the room) that the other seat's own
         ``takeback`` accepts and its ``takeback_decline`` refuses."""
-        session = self.session_of(payload)
-        seat = session.seat_for_token(payload.get("token"))
-        ply = payload.get("ply")
-        if ply is not None and (type(ply) is not int or ply < 0):
-            raise ArcadeError("bad_payload", "'ply' must be the number of plies you saw, a whole number from 0")
-        session, outcome = self.store.update(session.id, lambda s: s.request_takeback(seat.index, ply))
+        event = parse_event(TakebackEvent, payload)
+        session = self.session_of(event)
+        seat = session.seat_for_token(event.token)
+        session, outcome = self.store.update(session.id, lambda s: s.request_takeback(seat.index, event.ply))
         if outcome == "offered":
             self.socketio.emit("takeback_offer", {"game_id": session.id, "seat": seat.index}, to=session.id)
         self.after_change(session, stopped=outcome != "offered")
 
     def takeback_decline(self, payload: dict) -> None:
-        session = self.session_of(payload)
-        seat = session.seat_for_token(payload.get("token"))
+        event = parse_event(GameEvent, payload)
+        session = self.session_of(event)
+        seat = session.seat_for_token(event.token)
         session, _ = self.store.update(session.id, lambda s: s.decline_takeback(seat.index))
         self.after_change(session)
 
     def control(self, change: Callable[[GameSession], object], stopped: bool, payload: dict) -> None:
         """A game control any seat's token or the manage token may use (:data:`CONTROLS`):
         ``change(session)`` stored, then the room told."""
-        session = self.session_of(payload)
-        session.authorize(payload.get("token"), manage=True)
+        event = parse_event(GameEvent, payload)
+        session = self.session_of(event)
+        session.authorize(event.token, manage=True)
         session, _ = self.store.update(session.id, change)
         self.after_change(session, stopped=stopped)
 
     def ai_speed(self, payload: dict) -> None:
         """A seat's token or the manage token: seconds between two AI moves (``pause``)."""
-        session = self.session_of(payload)
-        session.authorize(payload.get("token"), manage=True)
-        if "pause" not in payload:
-            raise ArcadeError("bad_payload", "missing field 'pause' (seconds between two AI moves)")
-        session, _ = self.store.update(session.id, lambda s: s.set_ai_pause(payload["pause"]))
+        event = parse_event(AISpeedEvent, payload)
+        session = self.session_of(event)
+        session.authorize(event.token, manage=True)
+        session, _ = self.store.update(session.id, lambda s: s.set_ai_pause(event.pause))
         self.after_change(session)
 
     def retry_ai(self, payload: dict) -> None:
-        session = self.session_of(payload)
-        session.authorize(payload.get("token"), manage=True)
+        event = parse_event(GameEvent, payload)
+        session = self.session_of(event)
+        session.authorize(event.token, manage=True)
         self.ai.turns.retry(session)
 
 

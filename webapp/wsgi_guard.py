@@ -144,7 +144,7 @@ def protect(app: Any, socketio: Any) -> None:
     """Wire all of the above in front of ``app`` (after Flask-SocketIO wrapped its
     ``wsgi_app``), and believe ``TRUSTED_PROXIES`` proxies' forwarded address and scheme."""
     app.wsgi_app = RequestGuard(app.wsgi_app, int(app.config["MAX_CONTENT_LENGTH"]))
-    proxies = int(app.config.get("TRUSTED_PROXIES") or 0)
+    proxies = int(app.config["TRUSTED_PROXIES"] or 0)
     if proxies:
         from werkzeug.middleware.proxy_fix import ProxyFix
 

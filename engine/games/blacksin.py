@@ -47,16 +47,13 @@ from collections.abc import Hashable
 from typing import Any, Final, NoReturn
 
 from ..game import CHANCE, DRAW, Game, IllegalMove, Option, OptionError
-from .blacksin_endgame import Endgame
+from .blacksin_endgame import BlacksinState, Endgame
 
 DEFAULT_DECK_COUNT = 21
 MIN_DECK_COUNT, MAX_DECK_COUNT = 5, 30
 
 TAKE, STOP, ERASE_SELF, ERASE_OPPONENT = "draw", "stop", "erase_self", "erase_opponent"
 
-#: (deck position, or in the hidden model the unseen cards' mask; hands; erases left; stopped;
-#: side to move; sums)
-BlacksinState = tuple[int, tuple[int, ...], tuple[int, ...], int, int, bool, bool, int, int, int]
 # State fields, by position in the tuple (Final: a checker reads each field's type).
 DECK: Final = 0
 HAND0: Final = 1

@@ -5,13 +5,11 @@ without trying the moves, and the stops no better than another move left out.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..game import MATE_BOUND, WIN
 
-if TYPE_CHECKING:  # (Blacksin mixes these rules in)
-    from .blacksin import BlacksinState
-
+#: Blacksin's state: (deck position, or in the hidden model the unseen cards' mask; hands;
+#: erases left; stopped; side to move; sums)
+BlacksinState = tuple[int, tuple[int, ...], tuple[int, ...], int, int, bool, bool, int, int, int]
 Hand = tuple[int, ...]  # a side's cards, in the order drawn
 Reach = list[list[int]]  # _reachable_gains: table[pos][erases], a bitmask of gains
 Fewest = list[list[list[int]]]  # _fewest_moves: table[pos][erases][gain], a count of moves

@@ -5,8 +5,8 @@ import { ArcadeViews } from "./views.js";
 export const Teach = (function () {
   const { cap, fmt } = ArcadeViews;
   const { el, svg } = ArcadeViews;
-  const WIN = 1000000;
-  const MATE_BOUND = WIN - 10000;
+  // the engine's scale of proved results (engine/game.py), sent in every page
+  const { win: WIN, mate_bound: MATE_BOUND } = JSON.parse(document.getElementById("score-scale").textContent);
 
   /** A trace value (number, "inf" or "-inf") as a number. */
   function num(v) {

@@ -8,24 +8,18 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import redis
-import requests
 
+from tests.helpers import answers, eventually
+from tests.servers import free_port
 from webapp.server import start_process_group, stop_process_group
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 stop_group = stop_process_group  # the server processes these tests start die with them
@@ -75,17 +69,17 @@ class ServerProcess:
         self.args = args
 
     def wait_ready(self, timeout: float = 60.0) -> ServerProcess:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                if requests.get(f"{self.url}/api/catalog", timeout=2).status_code == 200:
-                    return self
-            except requests.RequestException:
-                pass
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"python -m webapp {' '.join(self.args)} did not start:\n{self.output()}")
-            time.sleep(0.1)
+        try:
+            up = eventually(lambda: self.proc.poll() is None and answers(f"{self.url}/api/catalog"),
+                            lambda ready: ready or self.proc.poll() is not None, timeout=timeout, every=0.1,
+                            what=lambda: f"python -m webapp {' '.join(self.args)} to start:\n{self.output()}")
+        except AssertionError:
+            self.stop()
+            raise
+        if not up:
+            self.stop()
+            raise RuntimeError(f"python -m webapp {' '.join(self.args)} exited:\n{self.output()}")
+        return self
 
     def output(self) -> str:
         return self.log.read_text(errors="replace")

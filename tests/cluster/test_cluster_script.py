@@ -4,12 +4,12 @@ import os
 import signal
 import socket
 import subprocess
-import time
 from pathlib import Path
 
 import requests
 
 from tests.cluster.procs import ROOT, free_port, start_process_group, stop_group
+from tests.helpers import eventually
 
 
 def listening(port: int) -> bool:
@@ -49,10 +49,10 @@ def test_cluster_script_serves_one_set_of_games_and_ctrl_c_stops_everything(redi
                                     "--data", str(tmp_path / "redis")],
                                    cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, preexec_fn=as_in_a_terminal)
     try:
-        deadline = time.monotonic() + 90
-        while "Ctrl-C stops everything" not in out.read_text(errors="replace"):
-            assert proc.poll() is None and time.monotonic() < deadline, out.read_text(errors="replace")
-            time.sleep(0.2)
+        started = eventually(lambda: "Ctrl-C stops everything" in out.read_text(errors="replace"),
+                             lambda up: up or proc.poll() is not None, timeout=90, every=0.2,
+                             what=lambda: f"the cluster to start:\n{out.read_text(errors='replace')}")
+        assert started, out.read_text(errors="replace")
         text = out.read_text()
         urls = [f"http://127.0.0.1:{port}/", f"http://127.0.0.1:{port + 1}/"]
         assert all(url in text for url in urls) and f"redis://127.0.0.1:{redis_port}/0" in text
@@ -65,9 +65,7 @@ def test_cluster_script_serves_one_set_of_games_and_ctrl_c_stops_everything(redi
         assert [server_flag(p, "--workers") for p in (port, port + 1)] == [share, share]
         os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in its terminal sends
         proc.wait(30)
-        deadline = time.monotonic() + 15
-        while any(listening(p) for p in (port, port + 1, redis_port)):
-            assert time.monotonic() < deadline, "a process of the cluster outlived Ctrl-C"
-            time.sleep(0.2)
+        eventually(lambda: not any(listening(p) for p in (port, port + 1, redis_port)), timeout=15, every=0.2,
+                   what="every process of the cluster to stop after Ctrl-C")
     finally:
         stop_group(proc)

@@ -4,7 +4,7 @@ cap (the server's AI moves and hints), and its statistics count both searches.""
 
 import pytest
 
-from engine.agents import SOLVE_FIRST_SECONDS, agent_words, counting_both, parse_agent
+from engine.agents import SOLVE_FIRST_SECONDS, AgentError, agent_words, counting_both, parse_agent, tree_search
 from engine.games import get_game
 
 BIG = ",".join(["30"] * 10)  # misère Nim no search solves in seconds: a search uses its whole time
@@ -68,7 +68,7 @@ def test_the_ladder_is_derived_from_the_techniques_one_technique_a_rung():
         "alphabeta:tt=off,order=on,sym=on,mate=on,scout=off,futility=off",
         "alphabeta:endgame=off,scout=off,futility=off", "alphabeta:scout=off,futility=off",
         "alphabeta:futility=off", "alphabeta"]
-    techniques = [parse_agent(r.spec).search_options()["techniques"] for r in LADDER]
+    techniques = [r.techniques for r in LADDER]
     assert techniques[0] == MINIMAX and techniques[-1] == FULL
     # (the textbook rung leaves endgame, scout and futility on: they act only with tt or order)
     assert techniques[1].switches() == dict.fromkeys(SWITCHES, False) | {"endgame": True, "scout": True,
@@ -95,3 +95,25 @@ def test_the_ladder_is_derived_from_the_techniques_one_technique_a_rung():
 ])
 def test_a_player_is_named_in_words_by_its_canonical_spec(spec, words):
     assert agent_words(parse_agent(spec).spec) == words
+
+
+@pytest.mark.parametrize("spec, kind, human, searches", [
+    ("human", "HumanAgent", True, False), ("random:seed=3", "RandomAgent", False, False),
+    ("rules", "PolicyAgent", False, False), ("minimax:depth=2", "MinimaxAgent", False, True),
+    ("alphabeta:strength=3", "AlphaBetaAgent", False, True), ("expecti:depth=2", "ExpectiAgent", False, True),
+    ("model:opponent=rules", "ModelAgent", False, True), ("mcts:sims=10", "MCTSAgent", False, True)])
+def test_each_kind_of_player_is_its_own_class_with_its_own_settings(spec, kind, human, searches):
+    """The spec's name picks the class (KINDS, else a game's policy); the class says whether
+    a person plays it, whether it searches, and what the pages call it."""
+    agent = parse_agent(spec)
+    assert (type(agent).__name__, agent.is_human, agent.searches) == (kind, human, searches)
+    assert agent.spec == spec and agent.describe() == agent_words(spec)
+
+
+def test_a_setting_of_another_kind_is_refused_naming_the_kinds_own():
+    with pytest.raises(AgentError, match=r"unknown setting 'depth' \(settings: sims, c, time, solver, seed\)"):
+        parse_agent("mcts:depth=3")
+    with pytest.raises(AgentError, match=r"unknown setting 'strength' \(settings: depth, time, eval, tt"):
+        parse_agent("expecti:strength=3")
+    with pytest.raises(AgentError, match="searches no game tree"):
+        tree_search("mcts")

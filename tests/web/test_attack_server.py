@@ -10,7 +10,7 @@ from contextlib import ExitStack
 import pytest
 import requests
 
-from tests.web.test_shutdown import Server
+from tests.servers import Server
 
 CONNECTIONS = 10  # served at once: a few requests held open would hold every one
 

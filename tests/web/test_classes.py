@@ -387,15 +387,14 @@ def test_the_dashboard_hears_of_every_students_move(app, client, klass):
     game = client.post(f"/api/classes/{klass['id']}/games", json={"token": pupil["student_token"]}).get_json()
     sio = get_socketio(app).test_client(app, flask_test_client=client)
     sio.emit("move", {"game_id": game["id"], "token": pupil["student_token"], "move": "2:2"})
-    deadline = time.monotonic() + 10
-    seen = []
-    while time.monotonic() < deadline:
-        seen += [e["args"][0] for e in teacher.get_received() if e["name"] == "class_state"]
-        moved = [s for s in seen if s["students"][0]["games"] and s["students"][0]["games"][-1]["moves"] >= 1]
-        if moved:
-            break
-        time.sleep(0.05)
-    assert moved and moved[-1]["students"][0]["current"]["board"]["piles"][1] == 0
+    seen: list[dict] = []
+
+    def moved() -> list[dict]:
+        seen.extend(e["args"][0] for e in teacher.get_received() if e["name"] == "class_state")
+        return [s for s in seen if s["students"][0]["games"] and s["students"][0]["games"][-1]["moves"] >= 1]
+
+    shown = eventually(moved, timeout=10, every=0.05, what="the teacher's class_state with the move")
+    assert shown[-1]["students"][0]["current"]["board"]["piles"][1] == 0
 
 
 @pytest.mark.parametrize("payload,code", [

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 import logging
@@ -338,23 +337,15 @@ def test_python_m_webapp_is_the_production_server_and_stops_on_sigterm(tmp_path)
     log, and SIGTERM to the main process stops every process of it (search pool included)."""
     import os
     import signal
-    import socket
-    import subprocess
-    import sys
-    import time
 
     import requests
 
-    from webapp.server import start_process_group
+    from tests.helpers import eventually
+    from tests.servers import Server
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     log = tmp_path / "server.log"
-    with open(log, "wb") as out:
-        proc = start_process_group([sys.executable, "-m", "webapp", "--port", str(port), "--access-log"],
-                                   stdout=out, stderr=subprocess.STDOUT)
-    group = proc.pid
+    server = Server(tmp_path / "games.sqlite3", log, "--access-log")  # started: it answers
+    proc, port, group = server.proc, server.port, server.proc.pid
 
     def alive() -> int:
         count = 0
@@ -368,15 +359,8 @@ def test_python_m_webapp_is_the_production_server_and_stops_on_sigterm(tmp_path)
         return count
 
     try:
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                r = requests.get(f"{url}/api/catalog", timeout=2)
-                break
-            except requests.RequestException:
-                assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
-                time.sleep(0.2)
+        url = server.url
+        r = requests.get(f"{url}/api/catalog", timeout=10)
         assert "Server" not in r.headers  # no banner (gunicorn is told by its log below)
         assert r.headers["Referrer-Policy"] == "no-referrer"
         game = requests.post(f"{url}/api/games", json=NIM, timeout=10).json()
@@ -384,16 +368,12 @@ def test_python_m_webapp_is_the_production_server_and_stops_on_sigterm(tmp_path)
         assert requests.get(f"{url}{game['seats'][0]['join_url']}", timeout=10).status_code == 200
         assert alive() >= 3  # the server, its worker, the search pool
         proc.send_signal(signal.SIGTERM)  # the main process only, as a service manager does
-        deadline = time.monotonic() + 15
-        while alive() and time.monotonic() < deadline:
-            proc.poll()  # reap the main process (a zombie still has its /proc entry)
-            time.sleep(0.2)
-        assert alive() == 0, "processes of the server outlived it by 15 s"
+        # (each look reaps the main process: a zombie still has its /proc entry)
+        eventually(lambda: (proc.poll(), alive())[1], lambda left: left == 0, timeout=15, every=0.2,
+                   what="every process of the server to stop")
         text = log.read_text()
         assert f"lobby at http://127.0.0.1:{port}/" in text
         assert "development server" not in text and "Listening at" in text
         assert f"/play/{game['id']}?token=***" in text and token not in text
     finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(group, signal.SIGKILL)
-        proc.wait(5)
+        server.kill_all()

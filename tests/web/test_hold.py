@@ -6,20 +6,15 @@ gevent worker) on loopback; every attack bounded."""
 
 from __future__ import annotations
 
-import contextlib
-import os
 import selectors
 import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 import requests
 
-from tests.web.test_shutdown import descendants, free_port
-from webapp.server import start_process_group
+from tests.servers import Server
 
 ROOT = Path(__file__).resolve().parents[2]
 SLOW = 40  # half-sent requests: ten addresses of four
@@ -28,33 +23,10 @@ SLOW = 40  # half-sent requests: ten addresses of four
 @pytest.fixture
 def server(tmp_path):
     """``python -m webapp`` with a 2 s read timeout and 4 waiting connections an address."""
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    env = {k: v for k, v in os.environ.items() if k != "ARCADE_STORE"}
-    env.update(ARCADE_READ_TIMEOUT="2", ARCADE_CONNECTIONS_PER_ADDRESS="4")
-    log = open(tmp_path / "server.log", "ab")
-    proc = start_process_group([sys.executable, "-m", "webapp", "--port", str(port),
-                                "--store", str(tmp_path / "games.sqlite3")], cwd=ROOT, stdout=log,
-                               stderr=subprocess.STDOUT, env=env)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if requests.get(f"{url}/api/catalog", timeout=2).status_code == 200:
-                    break
-            except requests.RequestException:
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, (tmp_path / "server.log").read_text()
-            time.sleep(0.1)
-        yield url, port, tmp_path / "server.log"
-    finally:
-        for pid in descendants(proc.pid):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, 9)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, 9)
-        proc.wait(10)
-        log.close()
+    started = Server(tmp_path / "games.sqlite3", tmp_path / "server.log",
+                     env={"ARCADE_READ_TIMEOUT": "2", "ARCADE_CONNECTIONS_PER_ADDRESS": "4"})
+    yield started.url, started.port, tmp_path / "server.log"
+    started.kill_all()
 
 
 def half_request(port: int, source: str) -> socket.socket:

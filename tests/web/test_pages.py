@@ -16,3 +16,17 @@ def test_a_missing_page_is_a_page_of_the_site_with_a_way_back(client, path):
 def test_the_api_still_answers_json(client):
     r = client.get("/api/no-such-endpoint")
     assert r.status_code == 404 and r.get_json()["error"] == "no such API endpoint"
+
+
+@pytest.mark.parametrize("path", ["/", "/arena", "/lessons"])
+def test_every_page_carries_the_engines_scale_of_proved_results(client, path):
+    """The teaching pages write a proved value (W3, "win in 3") from the engine's own WIN and
+    MATE_BOUND, sent in the page, never a copy in a script."""
+    import json
+    import re
+
+    from engine.game import MATE_BOUND, WIN
+
+    page = client.get(path).get_data(as_text=True)
+    block = re.search(r'<script type="application/json" id="score-scale">(.*?)</script>', page)
+    assert block and json.loads(block.group(1)) == {"win": WIN, "mate_bound": MATE_BOUND}

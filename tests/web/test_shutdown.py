@@ -8,7 +8,6 @@ import contextlib
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -18,35 +17,10 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.helpers import answers, eventually
-from webapp.server import start_process_group
+from tests.helpers import eventually
+from tests.servers import Server, descendants
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def descendants(pid: int) -> set[int]:
-    """Every live process below ``pid`` (from /proc: psutil is not installed)."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                stat = Path(f"/proc/{entry}/stat").read_text()
-            except OSError:
-                continue
-            ppid = int(stat.rsplit(")", 1)[1].split()[1])
-            children.setdefault(ppid, []).append(int(entry))
-    found, todo = set(), [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.add(child)
-            todo.append(child)
-    return found
 
 
 def alive(pid: int) -> bool:
@@ -55,33 +29,6 @@ def alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
-
-
-class Server:
-    """``python -m webapp --store PATH [ARGS]`` on a free port, in its own process group."""
-
-    def __init__(self, store: Path, log: Path, *args: str):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.out = open(log, "ab")
-        self.proc = start_process_group([sys.executable, "-m", "webapp", "--port", str(self.port), "--store", str(store),
-                                         *args],
-                                        cwd=ROOT, stdout=self.out, stderr=subprocess.STDOUT,
-                                     env={k: v for k, v in os.environ.items() if k != "ARCADE_STORE"})
-        started = eventually(lambda: self.proc.poll() is None and answers(f"{self.url}/api/catalog"),
-                             lambda up: up or self.proc.poll() is not None, timeout=60, every=0.1,
-                             what=lambda: f"the server to start:\n{log.read_text(errors='replace')}")
-        assert started, f"the server exited:\n{log.read_text(errors='replace')}"
-
-    def kill_all(self) -> None:
-        """Whatever happened, nothing of this server outlives the test."""
-        for pid in descendants(self.proc.pid):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
-        self.out.close()
 
 
 @pytest.fixture

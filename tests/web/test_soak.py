@@ -17,22 +17,17 @@ from __future__ import annotations
 import os
 import queue
 import random
-import socket
-import subprocess
-import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 import requests
 import socketio
 
-from webapp.server import start_process_group, stop_process_group
+from tests.servers import Server
 
 pytestmark = pytest.mark.soak
 
-ROOT = Path(__file__).resolve().parents[2]
 SECONDS = float(os.environ.get("ARCADE_SOAK_SECONDS", 300))
 GAMES = int(os.environ.get("ARCADE_SOAK_GAMES", 100))
 STALL = 60.0  # seconds without the state a player waits for: the game is stuck
@@ -46,34 +41,13 @@ MIX = (
 )
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def server():
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    log = open(ROOT / "instance" / f"soak-{port}.log" if (ROOT / "instance").is_dir() else os.devnull, "wb")
-    proc = start_process_group([sys.executable, "-m", "webapp", "--port", str(port)], cwd=ROOT,
-                               env=dict(os.environ, ARCADE_CREATE_LIMIT="100000", ARCADE_SOCKET_EVENT_LIMIT=""),
-                               stdout=log, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if requests.get(f"{url}/api/catalog", timeout=2).ok:
-                    break
-            except requests.RequestException:
-                pass
-            assert proc.poll() is None and time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.2)
-        yield url
-    finally:
-        stop_process_group(proc)
-        log.close()
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("soak")
+    started = Server(folder / "games.sqlite3", folder / "server.log",
+                     env={"ARCADE_CREATE_LIMIT": "100000", "ARCADE_SOCKET_EVENT_LIMIT": ""})
+    yield started.url
+    started.kill_all()
 
 
 class Player(threading.Thread):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.agents import Agent
+from engine.agents import TreeSearchAgent
 
 
 def new_game(client, players=("human", "alphabeta"), piles="3,4,5"):
@@ -93,12 +93,12 @@ def test_ai_against_ai_plays_to_the_end_by_itself(client, socket_client, inbox):
 
 
 def test_a_crashing_search_is_reported_and_the_game_stays_playable(client, socket_client, inbox, monkeypatch):
-    real_choose = Agent.choose
+    real_choose = TreeSearchAgent.choose
 
     def exploding(self, *args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(Agent, "choose", exploding)
+    monkeypatch.setattr(TreeSearchAgent, "choose", exploding)
     gid, (token, _) = new_game(client)
     socket_client.emit("join", {"game_id": gid, "token": token})
     socket_client.emit("move", {"game_id": gid, "token": token, "move": "1:1"})
@@ -108,7 +108,7 @@ def test_a_crashing_search_is_reported_and_the_game_stays_playable(client, socke
     assert failed["status"] == "playing" and len(failed["history"]) == 1
     # the server still answers, and a retry after the fault is gone plays the AI's move
     assert client.get(f"/api/games/{gid}").status_code == 200
-    monkeypatch.setattr(Agent, "choose", real_choose)
+    monkeypatch.setattr(TreeSearchAgent, "choose", real_choose)
     socket_client.emit("retry_ai", {"game_id": gid, "token": token})
     done = inbox.wait("state", lambda s: len(s["history"]) == 2)
     assert done["ai"]["error"] is None and done["history"][1]["seat"] == 1
@@ -120,7 +120,7 @@ def test_a_failed_ai_is_named_in_the_lobbys_words(client, socket_client, inbox, 
     def exploding(self, *args, **kwargs):
         raise ValueError("chance is to move: there is no player's move to search")
 
-    monkeypatch.setattr(Agent, "choose", exploding)
+    monkeypatch.setattr(TreeSearchAgent, "choose", exploding)
     gid, (token, _) = new_game(client, players=("human", "alphabeta:strength=5"))
     socket_client.emit("join", {"game_id": gid, "token": token})
     socket_client.emit("move", {"game_id": gid, "token": token, "move": "1:1"})

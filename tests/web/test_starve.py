@@ -15,8 +15,8 @@ from benchmarks.serving import client_from
 from engine.agents import parse_agent
 from engine.games import get_game
 from tests.helpers import eventually
+from tests.servers import Server
 from tests.web.test_search_pool import big_nim, in_thread
-from tests.web.test_shutdown import Server
 from webapp.config import DEFAULTS
 from webapp.search_pool import SearchPool
 

@@ -267,4 +267,5 @@ def test_true_values_refuse_bad_input_and_huge_trees(client, app):
 def test_the_textbook_the_tree_page_links_to(client):
     r = client.get("/textbook.py")
     assert r.status_code == 200 and r.mimetype == "text/plain"
-    assert "def alphabeta(" in r.get_data(as_text=True)
+    text = r.get_data(as_text=True)
+    assert "def alphabeta(" in text and "def utility(" in text and "def chance_value(" in text

@@ -69,6 +69,7 @@ def test_a_tree_too_big_for_its_budget_is_drawn_at_its_deepest_finished_depth(cl
 @pytest.mark.parametrize("query, message", [({"seconds": "x"}, "seconds must be a number"),
                                             ({"seconds": "99"}, "seconds must be between"),
                                             ({"agent": "random"}, "does not search"),
+                                            ({"agent": "mcts:sims=50"}, "grows no game tree to deepen"),
                                             ({"agent": "alphabeta:depth=x"}, "depth must be a whole number, got 'x'")])
 def test_bad_deepening_requests_are_refused_clearly(client, query, message):
     gid = create(client, "nim", {})

@@ -1,7 +1,7 @@
 """Challenge the class: one position, one answer per student, and the engine's exact verdict.
 
-The verdict on every legal move is the engine's exact one (:mod:`engine.analyse`: the
-outcome proved, and its distance the plies to the end under perfect play). A move too big
+The verdict on every legal move is the engine's exact one (:func:`engine.analyse.move_verdicts`:
+the outcome proved, and its distance the plies to the end under perfect play). A move too big
 to solve within the budget gets the search's score at the depth it finished, said as such
 (``outcome: null``).
 """
@@ -12,80 +12,17 @@ import secrets
 import time
 from typing import Any
 
-from engine.analyse import analyse
+from engine.analyse import VERDICT_BUDGET, best_moves, move_verdicts
 from engine.game import CHANCE, Game, IllegalMove
 from engine.games import get_game
-from engine.options import OptionError
-from engine.search import Cancel, describe_score, search_root
 
 from ..errors import ArcadeError
+from ..schemas import game_from_request
 from ..search_pool import Deadline, SearchCancelled, SearchPool
 from ..sessions import replay_record
 from .storage import ClassRecord
 
 MIN_SECONDS, MAX_SECONDS = 5, 600
-VERDICT_BUDGET = 8.0  # seconds the verdicts of one position may take in all
-RANK = {"win": 2, "draw": 1, None: 0, "loss": -1}
-
-
-def move_verdicts(game: Game, state: Any, *, cancel: Cancel) -> dict[str, dict]:
-    """The verdict on every legal move of ``state``, from the side to move's point of view:
-    ``{move: {"outcome", "distance", "score", "depth", "exact", "text"}}`` (a pool function).
-    Solved by :func:`engine.analyse.analyse` (the same verdicts as ``python -m engine
-    analyse``, kept per game configuration) within half the budget; a move it could not solve
-    gets the search's score at the deepest depth it finished within the other half.
-
-    >>> from engine.games import get_game
-    >>> nim = get_game("nim").from_options({"piles": [1, 2]})
-    >>> v = move_verdicts(nim, nim.start(), cancel=None)
-    >>> {m: (x["outcome"], x["distance"], x["text"]) for m, x in sorted(v.items())}
-    {'1:1': ('loss', 2, 'loss in 2'), '2:1': ('loss', 2, 'loss in 2'), '2:2': ('win', 1, 'win at once')}
-    >>> best_moves(v)
-    ['2:2']
-    """
-    answer = analyse(game, state, budget=VERDICT_BUDGET / 2)
-    unsolved = [m["move"] for m in answer["moves"] if m["outcome"] is None]
-    share = VERDICT_BUDGET / 2 / max(1, len(unsolved))
-    verdicts = {}
-    for m in answer["moves"]:
-        if m["outcome"] is None:
-            verdicts[m["move"]] = _score_after(game, game.push_notation(state, m["move"]), game.to_move(state),
-                                               share, cancel)
-            continue
-        outcome, distance = m["outcome"], m["distance"]
-        text = outcome if distance is None else f"{outcome} at once" if distance == 1 else f"{outcome} in {distance}"
-        verdicts[m["move"]] = {"outcome": outcome, "distance": distance, "score": None, "depth": None,
-                               "exact": True, "text": text}
-    return verdicts
-
-
-def _score_after(game: Game, after: Any, mover: int, seconds: float, cancel: Cancel) -> dict:
-    """A move too big to solve: the search's score at the deepest depth it finished, as
-    ``mover`` sees it, said to be no proved result."""
-    if game.to_move(after) == CHANCE:
-        return {"outcome": None, "distance": None, "score": None, "depth": 0, "exact": False,
-                "text": "chance moves next: no proved verdict"}
-    found = search_root(game, after, time_limit=seconds, cancel=cancel)
-    score = found.score if game.to_move(after) == mover else -found.score
-    return {"outcome": None, "distance": None, "score": score, "depth": found.stats.depth, "exact": False,
-            "text": f"not solved: score {describe_score(score)} at depth {found.stats.depth}"}
-
-
-def best_moves(verdict: dict[str, dict]) -> list[str]:
-    """The moves with the best verdict: the best outcome, and among wins the quickest, among
-    losses the slowest; unsolved moves compared by score."""
-    def key(item: tuple[str, dict]) -> tuple:
-        v = item[1]
-        if v["outcome"] == "win":
-            return (RANK["win"], -v["distance"])
-        if v["outcome"] == "loss":
-            return (RANK["loss"], v["distance"])
-        return (RANK[v["outcome"]], v["score"] or 0)
-
-    if not verdict:
-        return []
-    top = max(key(item) for item in verdict.items())
-    return sorted(move for move, v in verdict.items() if key((move, v)) == top)
 
 
 def position_of(record: ClassRecord, body: dict) -> tuple[Game, Any, list[str]]:
@@ -93,12 +30,7 @@ def position_of(record: ClassRecord, body: dict) -> tuple[Game, Any, list[str]]:
     after ``moves``, and the moves in the game's own notation."""
     game_name = body.get("game", record.game)
     options = body.get("options", record.settings if game_name == record.game else {})
-    try:
-        if not isinstance(options, dict):
-            raise OptionError("'options' must be an object of name: value")
-        game = get_game(game_name).from_options(options)
-    except (OptionError, IllegalMove) as exc:
-        raise ArcadeError("bad_request", str(exc)) from None
+    game = game_from_request(game_name, options)
     states, history = replay_record(game, body.get("moves", []))
     state = states[-1]
     if game.status(state) is not None:

@@ -19,24 +19,23 @@ import time
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from limits import RateLimitItemPerSecond
 from limits.strategies import RateLimiter
 
 from engine.agents import parse_agent
-from engine.game import Game, IllegalMove
+from engine.game import Game
 from engine.games import get_game
 from engine.options import OptionError
 
+from ..arcade import Arcade
 from ..errors import ArcadeError
+from ..schemas import game_from_request
 from ..sessions import GameSession, Seat
 from ..stores import hash_token
 from .challenges import challenge_in, challenge_summary, check_answer
 from .storage import ClassRecord, ClassStore
-
-if TYPE_CHECKING:  # (the app factory builds the classroom)
-    from .. import Arcade
 
 T = TypeVar("T")
 
@@ -251,14 +250,10 @@ class Classroom:
     @staticmethod
     def settings(game_name: Any, options: Any, opponent: Any) -> tuple[Game, str]:
         """The class's game (built from its options) and its computer's canonical spec."""
+        game = game_from_request(game_name, options)
         try:
-            game_cls = get_game(game_name)
-            options = options or {}
-            if not isinstance(options, dict):
-                raise OptionError("'options' must be an object of name: value")
-            game = game_cls.from_options(options)
             agent = parse_agent(opponent, game)
-        except (OptionError, IllegalMove) as exc:
+        except OptionError as exc:
             raise ArcadeError("bad_request", str(exc)) from None
         if agent.is_human:
             raise ArcadeError("bad_request", "'opponent' is the computer the students play: an agent, not 'human'")

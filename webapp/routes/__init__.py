@@ -15,9 +15,16 @@ from __future__ import annotations
 
 from flask import Flask
 
+from engine.game import MATE_BOUND, WIN
+
 from . import arena, games, pages, teaching
+
+#: How the engine scores a proved result (engine/game.py), for the pages that write values
+#: (static/js/teach-common.js reads it from every page's ``score-scale`` block).
+SCORE_SCALE = {"win": WIN, "mate_bound": MATE_BOUND}
 
 
 def register(app: Flask) -> None:
     for module in (pages, games, teaching, arena):
         app.register_blueprint(module.bp)
+    app.context_processor(lambda: {"score_scale": SCORE_SCALE})

@@ -5,19 +5,17 @@ teaching views open at. Public by design: a blueprint imports these, never anoth
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar, cast, overload
+from typing import Any, TypeVar, cast, overload
 
 from flask import current_app, request
 
 from engine import textbook
 from engine.game import CHANCE, Game
 
+from ..arcade import Arcade
 from ..errors import ArcadeError
 from ..schemas import MAX_DEPTH, PlyQuery, parse
 from ..sessions import GameSession
-
-if TYPE_CHECKING:  # (the app factory imports the blueprints)
-    from .. import Arcade
 
 DEFAULT_BUDGET = 5.0  # seconds each bounded teaching search may take (config COMPARE_TIME_CAP)
 
@@ -33,7 +31,8 @@ def request_token() -> str | None:
 
 def budget() -> float:
     """Seconds each bounded teaching search may take."""
-    return float(current_app.config.get("COMPARE_TIME_CAP", min(DEFAULT_BUDGET, current_app.config["AI_TIME_CAP"])))
+    cap = current_app.config["COMPARE_TIME_CAP"]
+    return float(min(DEFAULT_BUDGET, current_app.config["AI_TIME_CAP"]) if cap is None else cap)
 
 
 Q = TypeVar("Q", bound=PlyQuery)

@@ -18,8 +18,8 @@ from typing import Any, cast
 from flask import Blueprint, Response, abort, current_app, jsonify, redirect, render_template, request
 from flask.typing import ResponseReturnValue
 
-from engine import analyse, experiments, mcts, textbook
-from engine.agents import LADDER, Agent, AgentError, Rung, parse_agent
+from engine import analyse, experiments, mcts, textbook, values
+from engine.agents import LADDER, Agent, AgentError, Rung, TreeSearchAgent, parse_agent, tree_search
 from engine.game import CHANCE, Game, IllegalMove
 from engine.options import OptionError
 from engine.search_result import Cancel, SearchResult, describe_score, json_number
@@ -149,14 +149,13 @@ def _compare_rung(pinned: Pinned, game: Game, state: Any, step: Rung, depth: int
                   seconds: float) -> tuple[SearchResult | None, bool]:
     """One rung of Compare searched within ``seconds``: (result, whether the time ran out), or
     (None, True) if the client has gone."""
-    options = parse_agent(step.spec).search_options()
-    del options["depth"], options["time_limit"]  # the page's depth; one search, no deepening
     with Deadline(seconds) as deadline:
         cancel = WhileConnected(deadline.event)
         if cancel.is_set():
             return None, True
         try:
-            r = pinned.search(game, state, depth=depth, cancel=cancel, eval_name=eval_name, **options)
+            r = pinned.search(game, state, depth=depth, cancel=cancel, eval_name=eval_name,  # one search, no deepening
+                              techniques=step.techniques)
         except ValueError as exc:
             raise ArcadeError("bad_request", str(exc)) from None
     return r, deadline.expired
@@ -267,6 +266,8 @@ def deepest_trace(game_id: str) -> Response:
         raise ArcadeError("bad_request", str(exc)) from None
     if not agent.searches:
         raise ArcadeError("bad_request", f"{agent.spec!r} does not search: pick one of the ladder's algorithms")
+    if not isinstance(agent, TreeSearchAgent):
+        raise ArcadeError("bad_request", f"{agent.spec!r} grows no game tree to deepen: pick one of the ladder's algorithms")
     state = states[ply]
     if game.status(state) is not None:
         raise ArcadeError("game_over", f"the position after ply {ply} is finished: nothing to search")
@@ -280,7 +281,7 @@ def deepest_trace(game_id: str) -> Response:
         left = seconds - (time.monotonic() - started)
         if left <= 0.01:
             break
-        step = parse_agent(_with_depth(agent.spec, depth), type(game))
+        step = tree_search(_with_depth(agent.spec, depth), type(game))
         result = _traced(step, game, state, max_nodes, left / 3 if depth == 0 else left)
         if result is None:
             if depth == 0:
@@ -413,8 +414,11 @@ def _internal_path(game: Game, state: Any, path: list[str]) -> tuple:
 
 @bp.get("/textbook.py")
 def textbook_source() -> Response:
-    """The textbook algorithms the tree page shows at work (engine/textbook.py), as text."""
-    return Response(inspect.getsource(textbook), mimetype="text/plain")
+    """The textbook algorithms the tree page shows at work (engine/textbook.py), then the value
+    rules they import (engine/values.py's), as text."""
+    rules = "\n\n".join(inspect.getsource(rule) for rule in (values.utility, values.chance_value))
+    return Response(f"{inspect.getsource(textbook)}\n\n# ----- engine/values.py: the value rules it imports\n\n{rules}",
+                    mimetype="text/plain")
 
 
 # ----- theory ---------------------------------------------------------------------------------
