@@ -14,7 +14,7 @@ from flask_socketio import SocketIO
 from engine.agents import parse_agent
 
 from . import clients
-from .errors import ArcadeError
+from .errors import ArcadeError, socket_error
 from .search_pool import SearchCancelled, SearchPool
 from .sessions import GameSession
 from .turns import stats_entry
@@ -67,11 +67,11 @@ class Hints:
             except SearchCancelled:  # the game is gone, or the asker
                 return
             except ArcadeError as exc:  # the asker has too many searches waiting
-                self.socketio.emit("error", {"code": exc.code, "message": exc.message, "event": "hint"}, to=sid)
+                socket_error(exc.code, exc.message, event="hint", socketio=self.socketio, to=sid)
                 return
             except Exception as exc:
                 log.exception("hint search failed in game %s", session.id)
-                self.socketio.emit("error", {"code": "hint_failed", "message": f"the hint search failed: {exc}"}, to=sid)
+                socket_error("hint_failed", f"the hint search failed: {exc}", socketio=self.socketio, to=sid)
                 return
             finally:
                 with self._hint_lock:
