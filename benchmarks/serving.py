@@ -23,8 +23,10 @@ def start_server(cmd: list[str], url: str, cwd: Path, *, real_limits: bool = Fal
     env = dict(os.environ)
     env.pop("ARCADE_CREATE_LIMIT", None)
     env.pop("ARCADE_SOCKET_EVENT_LIMIT", None)
+    env.pop("ARCADE_NEW_CLIENT_LIMIT", None)
     if not real_limits:
         env["ARCADE_CREATE_LIMIT"] = "100000"
+        env["ARCADE_NEW_CLIENT_LIMIT"] = ""  # every simulated browser is named, from one address
         env["ARCADE_SOCKET_EVENT_LIMIT"] = ""  # every player moves as fast as it can, from one address
     proc = start_process_group(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     deadline = time.monotonic() + 60

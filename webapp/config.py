@@ -77,6 +77,9 @@ DEFAULTS = {
     "ADDRESS_FACTOR": 20,
     "ADDRESS_CREATE_LIMIT": None,
     "ADDRESS_ARENA_LIMIT": None,
+    # New browsers (client cookies, webapp.clients) one address bucket may be given: two classes
+    # joining at once fit; past it a page is served without a cookie (the browser is its address)
+    "NEW_CLIENT_LIMIT": "200 per 10 minutes",
     # Socket.IO messages (and connections) per client ("": unlimited): a person's page sends a
     # few a second at most; thirty sockets asking hints in a loop sent 250 a second.
     "SOCKET_EVENT_LIMIT": "200 per 10 seconds",

@@ -27,8 +27,8 @@ BIG = ",".join(["30"] * 10)  # misère Nim no search solves in seconds
 def test_the_line_serves_clients_in_turn_whatever_they_queued():
     q = FairQueue()
     for game in range(30):  # one client, thirty games asking a hint each
-        q.put(SimpleNamespace(user="greedy", key=f"g{game}", table=None))
-    q.put(SimpleNamespace(user="person", key="mine", table=None))
+        q.put(SimpleNamespace(share="addr:1", user="greedy", key=f"g{game}", table=None))
+    q.put(SimpleNamespace(share="addr:2", user="person", key="mine", table=None))
     served = [q.pop().user for _ in range(3)]
     assert served == ["greedy", "person", "greedy"]  # second in line, not thirty-first
 
