@@ -67,6 +67,19 @@ DEFAULTS = {
     "KEEP_CLASS_DAYS": None,  # a class stays this long after its last change (None: as finished games)
     "CLASS_GAME_LIMIT": 600,  # games one class may start per CLASS_GAME_PERIOD seconds (60 students: 10 each)
     "CLASS_GAME_PERIOD": 60.0,
+    # Per CREATE_PERIOD per client (ADDRESS_FACTOR times that per address, as games): classes
+    # created, and a teacher's renames, challenges and pairings (webapp.security)
+    "CLASS_CREATE_LIMIT": 10,
+    "ADDRESS_CLASS_CREATE_LIMIT": None,
+    "CLASS_CHANGE_LIMIT": 60,
+    "ADDRESS_CLASS_CHANGE_LIMIT": None,
+    # Joining a class (webapp.classes.guard): joins per client per CREATE_PERIOD (ADDRESS_FACTOR
+    # times that per address), joins into one class's code, and the wrong codes one address may
+    # try: nested windows, so the delay grows with the misses
+    "JOIN_LIMIT": 10,
+    "ADDRESS_JOIN_LIMIT": None,
+    "CODE_JOIN_LIMIT": "150 per minute",
+    "JOIN_MISS_LIMITS": "10 per minute; 30 per 10 minutes; 100 per day",
     # requests (webapp.security, webapp.wsgi_guard)
     "MAX_CONTENT_LENGTH": 1_000_000,  # bytes of a request body (Flask's own setting too)
     "CREATE_PERIOD": 60.0,  # seconds of the creation limits' moving windows (webapp.security)

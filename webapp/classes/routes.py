@@ -18,12 +18,13 @@ from flask_socketio import SocketIO
 
 from engine.games import catalog
 
-from ..clients import client
+from ..clients import address, client
 from ..errors import ArcadeError
 from ..inputs import json_body
 from ..schemas import parse
 from .challenges import challenge_in, challenge_summary, make_challenge, student_view
 from .events import ClassPush, student_room, students_room
+from .guard import JoinGuard
 from .roster import Classroom, student_seat, suggest_nickname
 from .schemas import ChallengeAnswer, ChallengeStart, ClassCreate, ClassJoin
 from .storage import ClassRecord
@@ -37,6 +38,10 @@ def classroom() -> Classroom:
 
 def socketio() -> SocketIO:
     return current_app.extensions["arcade"].socketio
+
+
+def join_guard() -> JoinGuard:
+    return cast(JoinGuard, current_app.extensions["join_guard"])
 
 
 def push() -> ClassPush:
@@ -85,7 +90,15 @@ def create_class() -> ResponseReturnValue:
 def join_class() -> ResponseReturnValue:
     classroom().expire()
     body = parse(ClassJoin, json_body())
-    record, student, token = classroom().join(body.code, body.name)
+    guard, where = join_guard(), address()
+    guard.check(where, body.code)
+    try:
+        record, student, token = classroom().join(body.code, body.name)
+    except ArcadeError as exc:
+        if exc.code == "unknown_code":
+            guard.missed(where, body.code)
+        raise
+    guard.joined(where, record.id, body.code)
     changed(record.id)
     return jsonify({"class_id": record.id, "student_id": student["id"], "student_token": token,
                     "name": student["name"], "class_name": record.name}), 201
