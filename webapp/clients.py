@@ -138,7 +138,7 @@ class WhileConnected:
     deadline), or once the client has closed its connection (a closed page: nobody waits for
     the answer any more). The search pool polls ``is_set`` a few times a second."""
 
-    CHECK_EVERY = 0.2  # seconds between two looks at the connection
+    CHECK_EVERY = 0.1  # seconds between two looks at the connection (a search stops within 0.2 s of its client leaving)
 
     def __init__(self, event: threading.Event, environ: dict | None = None) -> None:
         self.event = event

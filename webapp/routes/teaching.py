@@ -216,12 +216,12 @@ def analyse_position(game_id: str) -> Response:
 
 def judge_position(game: Game, state: Any, seconds: float, *, cancel: Cancel | None) -> dict:
     """In a pool worker: :func:`engine.analyse.analyse` (bounded by ``seconds``)."""
-    return analyse.analyse(game, state, budget=seconds)
+    return analyse.analyse(game, state, budget=seconds, cancel=cancel)
 
 
 def judge_moves(game: Game, start: Any, moves: list[str], seconds: float, *, cancel: Cancel | None) -> dict:
     """In a pool worker: :func:`engine.analyse.game_verdicts` (bounded by ``seconds``)."""
-    return analyse.game_verdicts(game, moves, budget=seconds)
+    return analyse.game_verdicts(game, moves, budget=seconds, cancel=cancel)
 
 
 def mcts_rung(game: Game, state: Any, max_states: int | None, seconds: float, *, cancel: Cancel | None) -> dict:
