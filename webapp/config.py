@@ -61,6 +61,10 @@ DEFAULTS = {
     "TRACE_MAX_NODES": 5000,
     # redis://HOST:PORT/DB shared by several server processes
     "MESSAGE_QUEUE": None,
+    # The address people reach this server at, e.g. "https://games.school.example/": the class
+    # join link in the QR code starts with it. None: the address the request reached (the
+    # server's own socket, never the request's Host header); set it behind a proxy.
+    "PUBLIC_URL": None,
     # proxies in front of the server whose X-Forwarded-For / -Proto to believe (0: none; 1: nginx)
     "TRUSTED_PROXIES": 0,
     # classes (webapp.classes)

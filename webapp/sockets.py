@@ -156,8 +156,9 @@ class GameEvents(flask_socketio.Namespace):
         session = self.session_of(payload)
         seat = session.seat_for_token(payload.get("token"))
         ply = payload.get("ply")
-        if ply is not None and (type(ply) is not int or ply < 0):
-            raise ArcadeError("bad_payload", "'ply' must be the number of plies you saw, a whole number from 0")
+        if type(ply) is not int or ply < 0:  # required: without it a double click would undo two turns
+            raise ArcadeError("bad_payload", "'ply' must be the number of plies you saw, a whole number from 0"
+                                             + (" (it is required)" if ply is None else ""))
         session, outcome = self.store.update(session.id, lambda s: s.request_takeback(seat.index, ply))
         if outcome == "offered":
             self.socketio.emit("takeback_offer", {"game_id": session.id, "seat": seat.index}, to=session.id)
