@@ -15,16 +15,22 @@ from requests.adapters import HTTPAdapter
 
 from webapp.server import start_process_group, stop_process_group
 
+#: per-client limits lifted for load tests (every simulated player or student is one address)
+LIFTED = ("CREATE_LIMIT", "JOIN_LIMIT", "CLASS_CREATE_LIMIT", "CLASS_CHANGE_LIMIT")
+
 
 def start_server(cmd: list[str], url: str, cwd: Path, *, real_limits: bool = False) -> subprocess.Popen:
     """Run ``cmd`` (a server) in its own process group and wait until ``url`` answers.
     Every simulated player creates games from this one address: the creation limit is lifted
     (``real_limits`` keeps it, for the starvation benchmark)."""
     env = dict(os.environ)
-    env.pop("ARCADE_CREATE_LIMIT", None)
     env.pop("ARCADE_SOCKET_EVENT_LIMIT", None)
+    for lifted in LIFTED:
+        env.pop(f"ARCADE_{lifted}", None)
+    env.pop("ARCADE_NEW_CLIENT_LIMIT", None)
     if not real_limits:
-        env["ARCADE_CREATE_LIMIT"] = "100000"
+        env.update({f"ARCADE_{lifted}": "100000" for lifted in LIFTED})
+        env["ARCADE_NEW_CLIENT_LIMIT"] = ""  # every simulated browser is named, from one address
         env["ARCADE_SOCKET_EVENT_LIMIT"] = ""  # every player moves as fast as it can, from one address
     proc = start_process_group(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     deadline = time.monotonic() + 60

@@ -34,7 +34,11 @@ the per-address limits meet it and not the victims):
 - ``hints-by-games``: issue 33's hint attack: thirty Cantris 10x5 games (a minute's creation
   quota), re-asking a hint in each;
 - ``arena-flood``: issue 33's arena attack: one-game runs as fast as they are accepted, the
-  run list read after each (its size reported).
+  run list read after each (its size reported);
+- ``cookie-mint``: issue 41's attack: 25 browsers of one address (each page load mints a client
+  cookie), each creating AI-against-AI Cantris 10x5 games, playing a game against a greedy AI
+  and asking hints in it, as fast as each is allowed. Judged on a PASS line of its own: the
+  learner's hint and the victim's AI reply both within 2 s.
 
 A LEARNER meanwhile asks a hint and a Compare (Nim, depth 4) from a Nim game of its own, a
 second apart: each phase reports their latencies too.
@@ -72,7 +76,7 @@ from webapp.server import stop_process_group
 
 ROOT = Path(__file__).resolve().parent.parent
 PHASES = ("baseline", "hints-one", "hints-many", "create-flood", "ai-vs-ai", "arena", "bodies", "create-many",
-          "ai-moves-many", "hints-by-games", "arena-flood")
+          "ai-moves-many", "hints-by-games", "arena-flood", "cookie-mint")
 #: the attacks under which the victim's reply time is judged
 JUDGED = ("hints-one", "hints-many", "create-flood", "ai-vs-ai", "arena", "bodies")
 REPLY_TARGET = 2.0  # seconds: the victim's Nim AI reply, under any attack
@@ -80,16 +84,17 @@ HEAVY = {"game": "cantris", "options": {"board": "10x5", "seed": 3}}  # a search
 GREEDY = "alphabeta:time=60"  # asks for a minute a move: the server caps it
 
 
-def connect(url: str, on: dict, ip: str | None = None) -> socketio.Client:
+def connect(url: str, on: dict, ip: str | None = None, cookie: str = "") -> socketio.Client:
     """A Socket.IO client (websocket only) with handlers ``on``; with ``ip``, its connection
-    comes from that loopback address (the attacker's own, as its HTTP requests do)."""
+    comes from that loopback address (the attacker's own, as its HTTP requests do); with
+    ``cookie``, it sends that ``Cookie`` header (a browser's client cookie)."""
     for attempt in range(3):  # on a loaded machine the handshake can miss its 5 s
         extra = {"socket": serving.socket_from(ip, url)} if ip else {}
         sio = socketio.Client(reconnection=False, websocket_extra_options=extra)
         for name, handler in on.items():
             sio.on(name, handler)
         try:
-            sio.connect(url, transports=["websocket"], wait_timeout=30)
+            sio.connect(url, transports=["websocket"], wait_timeout=30, headers={"Cookie": cookie} if cookie else {})
             return sio
         except socketio.exceptions.ConnectionError:
             if attempt == 2:
@@ -224,6 +229,7 @@ class Learner(threading.Thread):
         self.hints: list[tuple[float, float]] = []  # (when asked, latency in s)
         self.compares: list[tuple[float, float]] = []
         self.errors: list[str] = []
+        self.pending: float | None = None  # when the question being waited for was asked
         self.stop = threading.Event()
         self.sio = connect(url, {"hint": lambda d: self.answers.put(("hint", d)),
                                  "error": lambda d: self.answers.put(("error", d))}, self.IP)
@@ -231,7 +237,7 @@ class Learner(threading.Thread):
 
     def run(self):
         while not self.stop.is_set():
-            asked = time.perf_counter()
+            asked = self.pending = time.perf_counter()
             self.sio.emit("hint", {"game_id": self.gid, "token": self.token})
             try:
                 name, data = self.answers.get(timeout=60)
@@ -240,8 +246,9 @@ class Learner(threading.Thread):
                 else:
                     self.errors.append(f"hint: {data.get('code')}: {data.get('message')}")
             except queue.Empty:
+                self.hints.append((asked, 60.0))  # no answer: counted as a 60 s wait
                 self.errors.append("hint: no answer within 60 s")
-            asked = time.perf_counter()
+            asked = self.pending = time.perf_counter()
             try:
                 r = self.session.get(f"{self.url}/api/games/{self.gid}/compare", params={"depth": 4}, timeout=60)
                 if r.status_code == 200:
@@ -250,6 +257,7 @@ class Learner(threading.Thread):
                     self.errors.append(f"compare: {r.status_code} {r.text[:200]}")
             except requests.RequestException as exc:
                 self.errors.append(f"compare: {type(exc).__name__}")
+            self.pending = None
             self.stop.wait(1.0)
 
     def close(self):
@@ -272,9 +280,9 @@ class Attack:
         self.session = serving.client_from(ip)
         self.lock = threading.Lock()
 
-    def post(self, path: str, **kwargs) -> requests.Response | None:
+    def post(self, path: str, session: requests.Session | None = None, **kwargs) -> requests.Response | None:
         try:
-            r = self.session.post(f"{self.url}{path}", timeout=30, **kwargs)
+            r = (session or self.session).post(f"{self.url}{path}", timeout=30, **kwargs)
         except requests.RequestException as exc:
             self.count_event(f"http {type(exc).__name__}", str(exc))
             return None
@@ -289,8 +297,8 @@ class Attack:
             self.events[code] += 1
             self.samples.setdefault(code, message[:300])
 
-    def create(self, players: list[str], game: dict = HEAVY) -> dict | None:
-        r = self.post("/api/games", json={**game, "players": players})
+    def create(self, players: list[str], game: dict = HEAVY, session: requests.Session | None = None) -> dict | None:
+        r = self.post("/api/games", session, json={**game, "players": players})
         if r is None or r.status_code != 201:
             return None
         data = r.json()
@@ -447,6 +455,61 @@ def bad_bodies(attack: Attack, stop: threading.Event) -> None:
         attack.post("/api/games", data=nested, headers={"Content-Type": "application/json"})
 
 
+MINTED = 25  # browsers (client cookies) the cookie-mint attacker makes on one address
+
+
+def minted_browsers(attack: Attack, stop: threading.Event, browsers: int = MINTED) -> None:
+    """Issue 41: ``browsers`` page loads from one address, each minting a client cookie; each
+    browser then plays a Cantris 10x5 game against a greedy AI (moving at once, a hint asked
+    whenever none is in flight) and creates AI-against-AI games as fast as it is allowed."""
+    def one_browser(n: int) -> None:
+        session = serving.client_from(attack.ip)
+        try:
+            session.get(f"{attack.url}/", timeout=30)  # the page names the browser (its cookie)
+        except requests.RequestException as exc:
+            attack.count_event(f"page {type(exc).__name__}", str(exc))
+            return
+        cookie = "; ".join(f"{k}={v}" for k, v in session.cookies.items())
+        attack.count_event("cookies" if cookie else "pages without a cookie")
+        game = attack.create(["human", GREEDY], session=session)
+        if game is None:
+            return
+        states: queue.Queue = queue.Queue()
+        try:
+            sio = connect(attack.url, {"state": lambda d: states.put(("state", d)),
+                                       "hint": lambda d: states.put(("hint", d)),
+                                       "error": lambda d: states.put(("error", d))}, attack.ip, cookie)
+        except Exception as exc:
+            attack.count_event(f"connect {type(exc).__name__}", str(exc))
+            return
+        attack.clients.append(sio)
+        token, rng, version, hinting, next_create = game["seats"][0]["token"], random.Random(n), 0, False, 0.0
+        sio.emit("join", {"game_id": game["id"], "token": token})
+        while not stop.is_set():
+            if time.monotonic() >= next_create:  # another AI-against-AI game, as often as allowed
+                attack.create([GREEDY, GREEDY], session=session)
+                next_create = time.monotonic() + 0.5
+            try:
+                name, data = states.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            if name == "hint":
+                hinting = False
+                attack.count_event("hint answered")
+            elif name == "error":
+                hinting = hinting and data.get("event") != "hint"
+                attack.count_event(data.get("code", "error"), data.get("message", ""))
+            elif data["version"] > version and data["status"] == "playing" and data["to_move"] == 0:
+                version = data["version"]
+                if not hinting:
+                    sio.emit("hint", {"game_id": game["id"], "token": token})
+                    hinting = True
+                sio.emit("move", {"game_id": game["id"], "token": token, "move": rng.choice(data["legal_moves"])})
+                attack.count_event("moves")
+
+    run_until_stopped(one_browser, range(browsers), stop)
+
+
 ATTACKS = {
     "baseline": lambda attack, stop: stop.wait(),
     "hints-one": lambda attack, stop: spam_hints(attack, stop, 1),
@@ -459,6 +522,7 @@ ATTACKS = {
     "ai-moves-many": play_greedy_ais,
     "hints-by-games": lambda attack, stop: spam_hints(attack, stop, 30),  # a minute's quota of games, each asking for hints
     "arena-flood": flood_arena,
+    "cookie-mint": minted_browsers,
 }
 
 
@@ -515,6 +579,8 @@ def run(url: str, phases: list[str], seconds: float, pgid: int | None) -> dict:
             while (time.monotonic() < deadline and victim.is_alive()
                    and not any(at - lat > ended for at, lat in list(victim.replies))):
                 time.sleep(0.1)
+            while time.monotonic() < deadline + 35 and (learner.pending or 0) and learner.pending < ended:
+                time.sleep(0.1)  # ... and the learner's question asked during it
             replies = [lat for at, lat in list(victim.replies) if started <= at - lat <= ended]
             hints = [lat for at, lat in list(learner.hints) if started <= at <= ended]
             compares = [lat for at, lat in list(learner.compares) if started <= at <= ended]
@@ -538,7 +604,9 @@ def run(url: str, phases: list[str], seconds: float, pgid: int | None) -> dict:
         victim.join(10)
     report["victim_errors"] = victim.errors + pair.errors + learner.errors
     report["replies"] = {what: replies_within(report["phases"], names)
-                         for what, names in (("issue 9's attacks", JUDGED), ("ai-moves-many", ("ai-moves-many",)))}
+                         for what, names in (("issue 9's attacks", JUDGED), ("ai-moves-many", ("ai-moves-many",)),
+                                             ("cookie-mint", ("cookie-mint",)))}
+    report["learner"] = learner_within(report["phases"], ("cookie-mint",))
     report["games_pass"] = all(p["pair"]["present"] and p["victim_present"]
                                and p["pair"]["acknowledged"] == p["pair"]["moves"] for p in report["phases"])
     return report
@@ -551,6 +619,16 @@ def replies_within(phases: list[dict], names) -> dict | None:
         return None
     worst = max(p["victim_ai_reply_s"]["max"] or 0.0 for p in judged)
     starved = [p["phase"] for p in judged if not p["victim_ai_reply_s"]["n"]]  # no reply at all
+    return {"pass": worst < REPLY_TARGET and not starved, "worst_s": worst, "starved": starved}
+
+
+def learner_within(phases: list[dict], names) -> dict | None:
+    """Whether the learner's every hint in the named phases came within REPLY_TARGET (None: none ran)."""
+    judged = [p for p in phases if p["phase"] in names]
+    if not judged:
+        return None
+    worst = max(p["learner_hint_s"]["max"] or 0.0 for p in judged)
+    starved = [p["phase"] for p in judged if not p["learner_hint_s"]["n"]]
     return {"pass": worst < REPLY_TARGET and not starved, "worst_s": worst, "starved": starved}
 
 
@@ -610,6 +688,9 @@ def main(argv=None):
             print(f"{'PASS' if verdict['pass'] else 'MISS'}: victim Nim AI reply < {REPLY_TARGET:g} s under {what} "
                   f"(worst {verdict['worst_s']} s" + (f"; no reply during {verdict['starved']}" if verdict["starved"]
                                                         else "") + ")")
+    if (verdict := report["learner"]) is not None:
+        print(f"{'PASS' if verdict['pass'] else 'MISS'}: learner's hint < {REPLY_TARGET:g} s under cookie-mint "
+              f"(worst {verdict['worst_s']} s" + ("; no hint answered" if verdict["starved"] else "") + ")")
     print(f"{'PASS' if report['games_pass'] else 'MISS'}: no played game disappears (and every move of the "
           f"two-person game is acknowledged)")
 

@@ -67,17 +67,19 @@ def forget() -> None:
         _CONFIGS.clear()
 
 
-def verdict(game: Game, state: Any, move: Any, mover: int, table: TranspositionTable, budget: float) -> tuple[dict, int]:
-    """The verdict on ``move`` for ``mover`` and the nodes searched for it."""
+def verdict(game: Game, state: Any, move: Any, mover: int, table: TranspositionTable, budget: float,
+            cancel: Cancel | None = None) -> tuple[dict, int]:
+    """The verdict on ``move`` for ``mover`` and the nodes searched for it (no verdict once
+    ``cancel`` is set: nobody waits for it)."""
     text = game.notation(state, move)
     after = game.play(state, move)
     status = game.status(after)
     if status is not None:
         outcome = "draw" if status == DRAW else "win" if status == mover else "loss"
         return {"move": text, "outcome": outcome, "distance": None if outcome == "draw" else 1}, 0
-    if budget <= 0:
+    if budget <= 0 or (cancel is not None and cancel.is_set()):
         return {"move": text, "outcome": None, "distance": None}, 0
-    result = search_root(game, after, depth=0, budget=budget, table=table)
+    result = search_root(game, after, depth=0, budget=budget, table=table, cancel=cancel)
     nodes = result.stats.nodes
     if not (result.completed and result.exact):
         return {"move": text, "outcome": None, "distance": None}, nodes
@@ -90,9 +92,10 @@ def verdict(game: Game, state: Any, move: Any, mover: int, table: TranspositionT
     return {"move": text, "outcome": None, "distance": None}, nodes  # a mix of chances: no result
 
 
-def analyse(game: Game, state: Any, budget: float = DEFAULT_BUDGET) -> dict:
+def analyse(game: Game, state: Any, budget: float = DEFAULT_BUDGET, cancel: Cancel | None = None) -> dict:
     """Every legal move of ``state`` with its verdict for the side to move (CONTRACT.md's
-    ``analyse --json``), plus ``nodes`` searched, ``elapsed_ms`` and ``cached``."""
+    ``analyse --json``), plus ``nodes`` searched, ``elapsed_ms`` and ``cached``. Once
+    ``cancel`` is set the searches stop: the moves not solved by then have no verdict."""
     if game.status(state) is not None:
         raise ValueError("the game is over at that position: there is no move to judge")
     mover = game.to_move(state)
@@ -111,7 +114,7 @@ def analyse(game: Game, state: Any, budget: float = DEFAULT_BUDGET) -> dict:
         moves, nodes = [], 0
         deadline = started + budget
         for move in game.moves(state):
-            entry, searched = verdict(game, state, move, mover, kept.table, deadline - time.perf_counter())
+            entry, searched = verdict(game, state, move, mover, kept.table, deadline - time.perf_counter(), cancel)
             moves.append(entry)
             nodes += searched
         answer = {"game": game.name, "to_move": game.to_move_name(state), "moves": moves}
@@ -131,12 +134,12 @@ RANK = {"win": 2, "draw": 1, None: 0, "loss": -1}
 VERDICT_BUDGET = 8.0  # seconds the verdicts of one position may take in all (move_verdicts)
 
 
-def game_verdicts(game: Game, moves: list[str], budget: float = DEFAULT_BUDGET) -> dict:
+def game_verdicts(game: Game, moves: list[str], budget: float = DEFAULT_BUDGET, cancel: Cancel | None = None) -> dict:
     """The verdict on each move of a game played from the start (a replay's marks): for every
     ply, the played move's ``outcome`` and ``distance`` for its mover, the ``best`` outcome any
     move had there, and ``blunder`` (True where the move threw away a win or a draw; None where
     it is not known). Positions share ``budget`` seconds; ``note`` says when some were not
-    solved in time.
+    solved in time (or before ``cancel`` was set).
 
     >>> from engine.games import get_game
     >>> nim = get_game("nim").from_options({"piles": "1,2"})
@@ -150,8 +153,8 @@ def game_verdicts(game: Game, moves: list[str], budget: float = DEFAULT_BUDGET) 
         entry: dict[str, Any] = {"ply": ply, "seat": mover, "move": text, "outcome": None, "distance": None, "best": None,
                  "blunder": None}
         left = deadline - time.perf_counter()
-        if mover != CHANCE and left > 0:
-            answer = analyse(game, state, budget=min(left, 600))
+        if mover != CHANCE and left > 0 and not (cancel is not None and cancel.is_set()):
+            answer = analyse(game, state, budget=min(left, 600), cancel=cancel)
             known = [m for m in answer["moves"] if m["outcome"] is not None]
             played = next(m for m in answer["moves"] if m["move"] == text)
             entry.update(outcome=played["outcome"], distance=played["distance"])

@@ -16,7 +16,8 @@ from webapp import create_app
 # tests/web/test_search_pool.py covers the process pool.
 # Tests create games quickly from one address: the rate limit has its own tests (test_hardening).
 FAST = {"TESTING": True, "AI_PAUSE": 0.05, "AI_TIME_CAP": 5.0, "HINT_TIME": 1.0, "AI_PROCESSES": 0,
-        "CREATE_LIMIT": 100_000}
+        "CREATE_LIMIT": 100_000, "NEW_CLIENT_LIMIT": "", "JOIN_LIMIT": 100_000, "CLASS_CREATE_LIMIT": 100_000,
+        "CLASS_CHANGE_LIMIT": 100_000}
 
 
 @pytest.fixture

@@ -58,6 +58,14 @@ def wait_for_arena_run(client, run_id: str, timeout: float = 20.0) -> dict:
                       timeout, every=0.05, what=f"arena run {run_id} to end")
 
 
+def as_creator(page, created: dict) -> None:
+    """Make ``page``'s browser the creator of the game ``created`` (POST /api/games's answer)
+    as the lobby does: its manage token kept in localStorage, which the teaching pages send (a
+    game still being played is searched for its creator only)."""
+    page.context.add_init_script(f"try {{ localStorage.setItem('arcade.manage.{created['id']}', "
+                                 f"'{created['manage_token']}'); }} catch (e) {{}}")
+
+
 def answers(url: str) -> bool:
     """Whether a GET of ``url`` answers 200 now (a server that is starting refuses connections)."""
     try:

@@ -91,7 +91,8 @@ class ArenaJob:
         if self.pool is None:
             return agent.choose(game, state, cancel=cancel)
         try:
-            return self.pool.choose(agent, game, state, cancel=cancel, key=f"arena:{self.id}", client=self.client)
+            return self.pool.choose(agent, game, state, cancel=cancel, key=f"arena:{self.id}", client=self.client,
+                                    address=self.address)
         except SearchCancelled:
             raise ArenaCancelled from None
 

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from flask import Flask, Response, current_app, has_request_context, request
 from itsdangerous import BadSignature, Signer
+from limits import parse as parse_limit
 
 COOKIE = "arcade_client"
 COOKIE_MAX_AGE = 365 * 24 * 3600  # seconds: a browser keeps its name for a school year
@@ -83,13 +84,26 @@ def client() -> str:
 
 def name_browser(response: Response) -> Response:
     """``after_request``: a page (HTML answer to a GET) sent to a browser without a valid
-    cookie sets one. API answers never do: a script stays its address."""
+    cookie sets one, while its address has new clients left (``NEW_CLIENT_LIMIT``, a moving
+    window per address bucket): past it, the page is served without one and the browser stays
+    its address. API answers never set one: a script stays its address."""
     if (request.method == "GET" and response.mimetype == "text/html" and response.status_code < 400
-            and _cookie_id() is None):
+            and _cookie_id() is None and may_name_another()):
         value = _signer().sign(secrets.token_urlsafe(12)).decode("ascii")
         response.set_cookie(COOKIE, value, max_age=COOKIE_MAX_AGE, httponly=True, samesite="Lax",
                             secure=request.is_secure, path="/")
     return response
+
+
+def may_name_another() -> bool:
+    """Count one new client of the request's address: False once the address has had its
+    ``NEW_CLIENT_LIMIT`` of them (counted where the other rate limits are: Redis when the
+    store is one)."""
+    limit = current_app.config.get("NEW_CLIENT_LIMIT")
+    limiter = current_app.extensions.get("rate_limits")
+    if not limit or limiter is None:
+        return True
+    return bool(limiter.limiter.hit(parse_limit(limit), "new-clients", address()))
 
 
 def secret_key(app: Flask) -> str:
@@ -124,7 +138,7 @@ class WhileConnected:
     deadline), or once the client has closed its connection (a closed page: nobody waits for
     the answer any more). The search pool polls ``is_set`` a few times a second."""
 
-    CHECK_EVERY = 0.2  # seconds between two looks at the connection
+    CHECK_EVERY = 0.1  # seconds between two looks at the connection (a search stops within 0.2 s of its client leaving)
 
     def __init__(self, event: threading.Event, environ: dict | None = None) -> None:
         self.event = event

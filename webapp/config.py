@@ -64,12 +64,29 @@ DEFAULTS = {
     "TRACE_MAX_NODES": 5000,
     # redis://HOST:PORT/DB shared by several server processes
     "MESSAGE_QUEUE": None,
+    # The address people reach this server at, e.g. "https://games.school.example/": the class
+    # join link in the QR code starts with it. None: the address the request reached (the
+    # server's own socket, never the request's Host header); set it behind a proxy.
+    "PUBLIC_URL": None,
     # proxies in front of the server whose X-Forwarded-For / -Proto to believe (0: none; 1: nginx)
     "TRUSTED_PROXIES": 0,
     # classes (webapp.classes)
     "KEEP_CLASS_DAYS": None,  # a class stays this long after its last change (None: as finished games)
     "CLASS_GAME_LIMIT": 600,  # games one class may start per CLASS_GAME_PERIOD seconds (60 students: 10 each)
     "CLASS_GAME_PERIOD": 60.0,
+    # Per CREATE_PERIOD per client (ADDRESS_FACTOR times that per address, as games): classes
+    # created, and a teacher's renames, challenges and pairings (webapp.security)
+    "CLASS_CREATE_LIMIT": 10,
+    "ADDRESS_CLASS_CREATE_LIMIT": None,
+    "CLASS_CHANGE_LIMIT": 60,
+    "ADDRESS_CLASS_CHANGE_LIMIT": None,
+    # Joining a class (webapp.classes.guard): joins per client per CREATE_PERIOD (ADDRESS_FACTOR
+    # times that per address), joins into one class's code, and the wrong codes one address may
+    # try: nested windows, so the delay grows with the misses
+    "JOIN_LIMIT": 10,
+    "ADDRESS_JOIN_LIMIT": None,
+    "CODE_JOIN_LIMIT": "150 per minute",
+    "JOIN_MISS_LIMITS": "10 per minute; 30 per 10 minutes; 100 per day",
     # requests (webapp.security, webapp.wsgi_guard)
     "MAX_CONTENT_LENGTH": 1_000_000,  # bytes of a request body (Flask's own setting too)
     "CREATE_PERIOD": 60.0,  # seconds of the creation limits' moving windows (webapp.security)
@@ -80,6 +97,9 @@ DEFAULTS = {
     "ADDRESS_FACTOR": 20,
     "ADDRESS_CREATE_LIMIT": None,
     "ADDRESS_ARENA_LIMIT": None,
+    # New browsers (client cookies, webapp.clients) one address bucket may be given: two classes
+    # joining at once fit; past it a page is served without a cookie (the browser is its address)
+    "NEW_CLIENT_LIMIT": "200 per 10 minutes",
     # Socket.IO messages (and connections) per client ("": unlimited): a person's page sends a
     # few a second at most; thirty sockets asking hints in a loop sent 250 a second.
     "SOCKET_EVENT_LIMIT": "200 per 10 seconds",

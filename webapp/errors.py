@@ -23,11 +23,12 @@ ECHO = 80  # characters of a client's value that an error message may repeat
 class ArcadeError(Exception):
     """A refused request: ``code`` for programs, ``message`` for people, HTTP ``status``."""
 
-    def __init__(self, code: str, message: str, status: int = 400):
+    def __init__(self, code: str, message: str, status: int = 400, headers: dict[str, str] | None = None):
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        self.headers = headers  # sent with the refusal (a 429's Retry-After)
 
 
 def clip(message: str, echo: int = ECHO, total: int = 600) -> str:

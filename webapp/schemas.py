@@ -271,16 +271,17 @@ class MoveEvent(GameEvent):
     move: Any
 
 
-def _seen_ply(value: Any) -> int | None:
-    if value is not None and (type(value) is not int or value < 0):
-        raise refuse("'ply' must be the number of plies you saw, a whole number from 0", "bad_payload", named=False)
+def _seen_ply(value: Any) -> int:
+    if type(value) is not int or value < 0:  # required: without it a double click would undo two turns
+        raise refuse("'ply' must be the number of plies you saw, a whole number from 0"
+                     + (" (it is required)" if value is None else ""), "bad_payload", named=False)
     return value
 
 
 class TakebackEvent(GameEvent):
     """``takeback``: ``ply``, the plies the client saw (a takeback for an older one is stale)."""
 
-    ply: Annotated[int | None, PlainValidator(_seen_ply)] = None
+    ply: Annotated[int | None, PlainValidator(_seen_ply)] = Field(default=None, validate_default=True)  # (required)
 
 
 class AISpeedEvent(GameEvent):

@@ -7,10 +7,12 @@ it sends back progress and the result, and a cancel goes down the same pipe (the
 polls it between nodes). No manager process, no per-search queue or event to set up. What
 runs inside a worker is :mod:`webapp.search_worker`.
 
-- **Fair by client**: waiting tasks queue per *client* (webapp.clients), and within a client
-  per *key* (a game, the teaching tools, an arena run): idle workers take the clients in turn
-  (:class:`~webapp.search_queue.FairQueue`), so a client with thirty games, or thirty hints,
-  has one turn as a client with one has. A client may have ``max_queued`` requests (hints,
+- **Fair by address, then by client**: waiting tasks queue per *address* bucket, within an
+  address per *client* (webapp.clients), and within a client per *key* (a game, the teaching
+  tools, an arena run): idle workers take the addresses in turn, and each address's clients in
+  turn (:class:`~webapp.search_queue.FairQueue`), so a client with thirty games, or thirty
+  hints, has one turn as a client with one has, and an address with twenty-five browsers (each
+  a minted cookie) one turn as an address with one person has. A client may have ``max_queued`` requests (hints,
   teaching tools) waiting; beyond, a clear 429 ``busy``.
 - **A worker kept for people**: an AI move that a person waits for (``person_waiting``: a game
   with a human seat) may take any worker; everything else (hints, AI against AI, arena games,
@@ -133,6 +135,21 @@ class Task:
     def user(self) -> str:
         """Whose worker time this task's time counts as: its client's, else its key's."""
         return f"client:{self.client}" if self.client else self.key
+
+    @property
+    def share(self) -> str:
+        """The share of the line and of worker time it belongs to: its address bucket (every
+        browser of one address together), else its client's."""
+        return self.address or self.user
+
+    @property
+    def share_user(self) -> str:
+        """The share's name in the pool's record of worker time (see SearchPool._used)."""
+        return f"share:{self.share}"
+
+    @property
+    def arena(self) -> bool:
+        return self.key.startswith("arena:")
 
     def finish(self, result: Any = None, error: BaseException | None = None) -> None:
         if not self.done.is_set():
@@ -313,7 +330,9 @@ class _Worker:
     def _finish(self, task: Task, result: Any = None, error: BaseException | None = None) -> None:
         with self.pool._cond:
             self.task = None
-            self.pool._charge(task.user, time.monotonic() - task.started)
+            seconds = time.monotonic() - task.started
+            self.pool._charge(task.user, seconds)
+            self.pool._charge(task.share_user, seconds)
         task.finish(result, error)
 
 
@@ -637,13 +656,16 @@ class SearchPool:
 
         Who waits: a person for the AI's move (every worker busy), or a person on a page for a
         hint or a teaching tool (``refusable``; the workers shared by such tasks busy). Of them,
-        the one whose client has had the least worker time lately (see ``_used``) goes, and only
-        ahead of a search whose client has had more: a person playing Nim is not kept behind
-        the ten games another client plays against a slow AI, nor a learner's hint behind
-        another client's thirty, while one client's own searches wait in turn as before. Only
-        an AI move a person waits for, or a hint, is hurried (an arena's or AI against AI's
-        searches keep their full time: their results are what they measure). One at a time:
-        the next one waiting waits until it has stopped."""
+        the one whose share (address), then client, has had the least worker time lately (see
+        ``_used``) goes, and only ahead of a search whose share has had more (or, of the same
+        share, whose client has had more): a person playing Nim is not kept behind the ten games
+        another client plays against a slow AI, nor a learner's hint behind another client's
+        thirty, nor behind twenty-five browsers of another address, while one client's own
+        searches wait in turn as before. An AI move a person waits for, or a hint, is hurried;
+        so is an AI-against-AI move of another share (an arena's searches keep their full time:
+        their results are what they measure). One at a time: the next one waiting waits until
+        it has stopped.
+        """
         with self._cond:
             running = [w.task for w in self._workers if w.task is not None]
             if any(t.hurried for t in running):
@@ -656,14 +678,20 @@ class SearchPool:
                 return
 
             def load(user: str) -> float:  # worker time lately, the searches running now included
-                return self._used(user, now) + sum(now - t.started for t in running if t.user == user)
+                return self._used(user, now) + sum(now - t.started for t in running if user in (t.user, t.share_user))
 
-            waiting = min(waiting_ones, key=lambda t: load(t.user))  # the client served least lately
-            used = load(waiting.user)
+            def lighter(a: Task, b: Task) -> bool:
+                """``a``'s share (or, in one share, its client) has had less worker time than ``b``'s."""
+                if a.share != b.share:
+                    return load(a.share_user) < load(b.share_user)
+                return load(a.user) < load(b.user)
+
+            waiting = min(waiting_ones, key=lambda t: (load(t.share_user), load(t.user)))  # served least lately
             long_ones = [t for t in (running if waiting.person_waiting else shared)
-                         if t.kind == "choose" and (t.person_waiting or t.refusable) and t.deepest >= 1
+                         if t.kind == "choose" and t.deepest >= 1
+                         and (t.person_waiting or t.refusable or (t.share != waiting.share and not t.arena))
                          and not t.cancel_sent and now - t.started >= FAIR_SLICE and t.key != waiting.key
-                         and load(t.user) > used]
+                         and lighter(waiting, t)]
             if not long_ones:
                 return
             task = min(long_ones, key=lambda t: t.started)

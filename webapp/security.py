@@ -8,10 +8,11 @@
 - **Shapes**: the JSON (and the query string, the URL's own parts, the Socket.IO payloads)
   must be small: strings of bounded length (:data:`FIELD_LIMITS`), bounded nesting and
   item count, no NaN or Infinity. A refusal names the field and never echoes it whole.
-- **Creation** of games and arena runs is rate limited with Flask-Limiter, per client
-  (``CREATE_LIMIT`` games, ``ARENA_LIMIT`` runs per ``CREATE_PERIOD`` seconds, a moving
-  window) and per address bucket (the generous ``ADDRESS_*`` flood guards); 429 with
-  ``Retry-After``. A client is its signed cookie, else its address (:mod:`webapp.clients`).
+- **Creation** of games, arena runs and classes, a teacher's changes to a class, and joins
+  are rate limited with Flask-Limiter (:data:`LIMITED`), per client (``CREATE_LIMIT`` games,
+  ``ARENA_LIMIT`` runs, ... per ``CREATE_PERIOD`` seconds, a moving window) and per address
+  bucket (the generous ``ADDRESS_*`` flood guards); 429 with ``Retry-After``. Join codes have
+  their own guard (:mod:`webapp.classes.guard`). A client is its signed cookie, else its address (:mod:`webapp.clients`).
 - **Errors** under ``/api`` (and for any JSON refusal) are JSON ``{"error", "code",
   "message"}``, 400/404/405/413/415/429/500 alike; messages are clipped (:func:`clip`).
 - **Headers** on every answer (added by :mod:`webapp.wsgi_guard`, ``/socket.io`` included): a
@@ -86,7 +87,7 @@ def error_response(code: str, message: str, status: int, headers: dict | None = 
 
 
 def refused(exc: ArcadeError) -> Response:
-    return error_response(exc.code, exc.message, exc.status, getattr(exc, "headers", None))
+    return error_response(exc.code, exc.message, exc.status, exc.headers)
 
 
 def search_not_run(exc: SearchCancelled) -> Response:
@@ -162,6 +163,10 @@ def parse_json_body(data: bytes) -> Any:
 LIMITED = {
     "games": ({"games.create_game", "teach.open_example"}, "CREATE_LIMIT", "ADDRESS_CREATE_LIMIT", "new games"),
     "arena": ({"arena.start_arena", "arena.run_preset"}, "ARENA_LIMIT", "ADDRESS_ARENA_LIMIT", "new arena runs"),
+    "classes": ({"classes.create_class"}, "CLASS_CREATE_LIMIT", "ADDRESS_CLASS_CREATE_LIMIT", "new classes"),
+    "class-changes": ({"classes.rename_student", "classes.start_challenge", "classes.pair_students"},
+                      "CLASS_CHANGE_LIMIT", "ADDRESS_CLASS_CHANGE_LIMIT", "changes to classes"),
+    "joins": ({"classes.join_class"}, "JOIN_LIMIT", "ADDRESS_JOIN_LIMIT", "class joins"),
 }
 
 
@@ -327,7 +332,7 @@ def mask_access_logs() -> None:
 def init_app(app: Flask, store_url: str) -> None:
     """Wire the hooks (the settings are in ``app.config``: :mod:`webapp.config`); ``store_url``:
     the game store's, whose Redis the rate limits share when it is one."""
-    for per_address, per_client in (("ADDRESS_CREATE_LIMIT", "CREATE_LIMIT"), ("ADDRESS_ARENA_LIMIT", "ARENA_LIMIT")):
+    for _, per_client, per_address, _ in LIMITED.values():
         if app.config[per_address] is None:
             app.config[per_address] = app.config[per_client] * app.config["ADDRESS_FACTOR"]
     clients.init_app(app)

@@ -73,7 +73,8 @@ class LiveGame:
         self.cancel: threading.Event | None = None  # cancels that search
         self.clients: set[str] = set()  # Socket.IO sids that joined the game here
         self.seat_clients: dict[str, int] = {}  # of those, the ones holding a seat: sid -> seat
-        self.client = ""  # address of the last person who changed the game here: its AI's client
+        self.client = ""  # the last person who changed the game here (webapp.clients.client): its AI's client
+        self.address = ""  # ... and their address bucket (webapp.clients.address): its AI's share of the line
 
     def stop_search(self) -> None:
         if self.cancel is not None:

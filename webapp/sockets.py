@@ -19,7 +19,7 @@ from flask_socketio import SocketIO, emit, join_room
 from socketio.packet import Packet
 
 from .arcade import Arcade
-from .clients import client
+from .clients import address, client
 from .errors import ArcadeError, socket_error
 from .schemas import AISpeedEvent, GameEvent, MoveEvent, TakebackEvent, parse_event
 from .security import check_payload
@@ -99,7 +99,7 @@ class GameEvents(flask_socketio.Namespace):
 
     def after_change(self, session: GameSession, stopped: bool = False) -> None:
         """Tell the room (the change is stored already) and start the AI if it is due."""
-        session.live.client = client()  # the AI's reply is this person's to wait for
+        session.live.client, session.live.address = client(), address()  # the AI's reply is this person's to wait for
         if stopped:
             session.stop_search()  # the running search searched an older version
         self.ai.broadcast.push_state(session)

@@ -151,6 +151,7 @@ class AITurns:
         try:
             result = self.pool.choose(seat.agent, session.game, session.state, cancel=cancel, progress=progress,
                                       time_cap=self.time_cap, key=room, client=session.live.client,
+                                      address=session.live.address,
                                       person_waiting=any(s.is_human for s in session.seats))
         except SearchCancelled:  # restarted, paused or gone while it waited for a worker: dropped
             return None

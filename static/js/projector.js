@@ -7,6 +7,12 @@ import { fmt } from "./views.js";
   const { drawBoard, statusText } = ArcadeClass;
   const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
   const gameId = document.querySelector(".projector").dataset.gameId;
+  // The tree of a game still being played is the teacher's to search: the link carries the
+  // teacher's token (kept by this browser for the class), which manages the class's games.
+  const classId = (/^\/class\/([^/]+)\//.exec(window.location.pathname) || [])[1];
+  let teacher = null;
+  try { teacher = classId && localStorage.getItem(`arcade.class.${decodeURIComponent(classId)}`); } catch (e) { teacher = null; }
+  if (teacher) $("open-tree").href += `?token=${encodeURIComponent(teacher)}`;
   const socket = io({ transports: ["websocket", "polling"] });
   socket.on("connect", () => socket.emit("join", { game_id: gameId }));
   socket.on("state", (state) => {

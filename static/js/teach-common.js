@@ -103,8 +103,20 @@ export const Teach = (function () {
     return el("a", { href: url, download: filename, class: "button-link", text: label, ...attrs });
   }
 
+  /** The creator's manage token for the game a URL names, as a header: the one this browser
+   * keeps (the lobby kept it), else the page's own `?token=`. A game still being played may be
+   * searched by its creator only. */
+  function creatorHeaders(url) {
+    const m = /\/api\/games\/([^/?]+)/.exec(url);
+    let token = null;
+    try { token = m && localStorage.getItem(`arcade.manage.${decodeURIComponent(m[1])}`); } catch (e) { token = null; }
+    token = token || PAGE_TOKEN;
+    return token ? { "X-Seat-Token": token } : {};
+  }
+  const PAGE_TOKEN = new URLSearchParams(window.location.search).get("token");  // (read before a page rewrites its URL)
+
   async function getJSON(url, init) {
-    const res = await fetch(url, init);
+    const res = await fetch(url, { ...(init || {}), headers: { ...creatorHeaders(url), ...((init && init.headers) || {}) } });
     let body = null;
     try { body = await res.json(); } catch (e) { body = null; }
     if (!res.ok) throw new Error((body && (body.error || body.message)) || `${res.status} ${res.statusText}`);
@@ -195,5 +207,5 @@ export const Teach = (function () {
   }
 
   return { WIN, MATE_BOUND, num, value, isMate, number, windowText, scoreText, fmt, ms, barChart, downloadLink,
-    getJSON, cap, renderTheory, el, svg };
+    getJSON, creatorHeaders, cap, renderTheory, el, svg };
 })();

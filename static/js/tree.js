@@ -147,7 +147,8 @@ import { makeWords } from "./tree/words.js";
   async function deepest(spec, ply, from, seconds) {
     const q = new URLSearchParams({ agent: spec, ply, max_nodes: controls.nodes.value, from: String(from) });
     if (seconds) q.set("seconds", String(seconds));
-    const res = await fetch(`/api/games/${gameId}/trace/deepest?${q}`);
+    const url = `/api/games/${gameId}/trace/deepest?${q}`;
+    const res = await fetch(url, { headers: T.creatorHeaders(url) });
     const body = await res.json().catch(() => null);
     if (!res.ok) throw new Error((body && body.error) || `${res.status} ${res.statusText}`);
     return body;
@@ -215,7 +216,8 @@ import { makeWords } from "./tree/words.js";
     dl.download = name;
     dl.hidden = false;
     const api = $("tree-json-url");
-    api.href = url;
+    const mine = T.creatorHeaders(url)["X-Seat-Token"];  // (a game being played: its creator's link)
+    api.href = mine ? `${url}&token=${encodeURIComponent(mine)}` : url;
     api.hidden = false;
     playback.goTo(1);
     if (truth.on) loadTruth();
@@ -262,7 +264,7 @@ import { makeWords } from "./tree/words.js";
     box.textContent = "Computing the true minimax values…";
     try {
       const res = await fetch(`/api/games/${gameId}/minimax`, {
-        method: "POST", headers: { "Content-Type": "application/json" },
+        method: "POST", headers: { "Content-Type": "application/json", ...T.creatorHeaders(`/api/games/${gameId}/`) },
         body: JSON.stringify({ ply: Number(trace.ply), depth: searched.depth, eval: searched.eval, paths: nodes.map(pathOf) }),
       });
       const body = await res.json();

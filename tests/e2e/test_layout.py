@@ -5,6 +5,8 @@ import pytest
 import requests
 from playwright.sync_api import Page, expect
 
+from tests.helpers import as_creator
+
 GAMES = {
     "nim": {},
     "sim": {},
@@ -45,7 +47,9 @@ def fits(page: Page, what: str) -> None:
 
 
 def test_site_pages_fit(phone: Page, base_url):
-    game_id = requests.post(f"{base_url}/api/games", json={"game": "nim", "players": ["human", "random"]}).json()["id"]
+    created = requests.post(f"{base_url}/api/games", json={"game": "nim", "players": ["human", "random"]}).json()
+    game_id = created["id"]
+    as_creator(phone, created)  # a game being played is searched for its creator only
     for path in ["/", "/?game=shannon", "/?game=blacksin", "/lessons", "/arena", f"/play/{game_id}/tree",
                  f"/replay/{game_id}"]:
         phone.goto(path)
@@ -57,6 +61,7 @@ def test_site_pages_fit(phone: Page, base_url):
 def test_play_pages_fit_and_read(phone: Page, base_url, game):
     created = requests.post(f"{base_url}/api/games", json={
         "game": game, "options": GAMES[game], "players": ["alphabeta:depth=1", "human"]}).json()
+    as_creator(phone, created)  # Compare and the theory below: a game being played is its creator's to search
     phone.goto(created["seats"][1]["join_url"])
     expect(phone.get_by_test_id("status")).to_contain_text("Your move")  # the AI moved: a score to chart
     fits(phone, game)

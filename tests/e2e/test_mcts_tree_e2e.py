@@ -13,11 +13,13 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.test_a11y import serious_violations
 from tests.e2e.test_layout import fits
+from tests.helpers import as_creator
 
 
 def create_game(page: Page, game: str, options: dict) -> str:
     r = page.request.post("/api/games", data={"game": game, "options": options, "players": ["human", "human"]})
     assert r.status == 201, r.text()
+    as_creator(page, r.json())  # a game being played is searched for its creator only
     return r.json()["id"]
 
 

@@ -5,10 +5,13 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from tests.helpers import as_creator
+
 
 def create_game(page: Page, piles: str, players=("human", "human")) -> str:
     r = page.request.post("/api/games", data={"game": "nim", "options": {"piles": piles}, "players": list(players)})
     assert r.status == 201, r.text()
+    as_creator(page, r.json())  # a game being played is searched for its creator only
     return r.json()["id"]
 
 

@@ -11,12 +11,14 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from engine.search import MATE_BOUND, WIN
+from tests.helpers import as_creator
 
 
 def create_game(page: Page, piles: str, game: str = "nim", options: dict | None = None) -> str:
     r = page.request.post("/api/games", data={"game": game, "options": options or {"piles": piles},
                                               "players": ["human", "human"]})
     assert r.status == 201, r.text()
+    as_creator(page, r.json())  # a game being played is searched for its creator only
     return r.json()["id"]
 
 

@@ -85,7 +85,8 @@ def test_unknown_game_id_is_404(client):
 
 def test_trace_of_the_current_position(client):
     data = create(client, options={"piles": "4,1"}, players=["human", "human"]).get_json()
-    r = client.get(f"/api/games/{data['id']}/trace?agent=alphabeta:tt=off,order=off&max_nodes=50")
+    r = client.get(f"/api/games/{data['id']}/trace?agent=alphabeta:tt=off,order=off&max_nodes=50",
+                   headers={"X-Seat-Token": data["manage_token"]})  # its creator asks (issue 41)
     assert r.status_code == 200
     tree = r.get_json()
     assert tree["move"] is None and tree["nodes"] >= len(tree["children"]) > 0
@@ -104,7 +105,7 @@ def test_trace_of_the_current_position(client):
 ])
 def test_bad_trace_requests(client, query, message):
     data = create(client, players=["human", "human"]).get_json()
-    r = client.get(f"/api/games/{data['id']}/trace?{query}")
+    r = client.get(f"/api/games/{data['id']}/trace?{query}", headers={"X-Seat-Token": data["manage_token"]})
     assert r.status_code == 400 and message in r.get_json()["error"]
 
 

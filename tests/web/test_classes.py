@@ -69,6 +69,22 @@ def test_a_class_has_a_short_code_without_look_alikes_and_its_links(client, klas
     assert view["students"] == []
 
 
+def test_the_qr_codes_link_comes_from_the_public_url_setting_not_the_host_header(tmp_path):
+    """Issue 41: the QR took its link from the request's Host header: a forged Host made it
+    send a class elsewhere."""
+    app = create_app(dict(CONFIG, STORE=str(tmp_path / "arcade.sqlite3"), PUBLIC_URL="https://games.school.example"))
+    client = app.test_client()
+    made = client.post("/api/classes", json=NIM).get_json()
+    svg = client.get(f"/api/classes/{made['id']}/qr.svg", headers={"Host": "evil.example"}).get_data(as_text=True)
+    assert f"QR code of https://games.school.example/join?code={made['code']}" in svg
+    assert "evil.example" not in svg
+    # without the setting: the server's own address, still not the Host header
+    plain = create_app(dict(CONFIG, STORE=str(tmp_path / "other.sqlite3"))).test_client()
+    made = plain.post("/api/classes", json=NIM).get_json()
+    svg = plain.get(f"/api/classes/{made['id']}/qr.svg", headers={"Host": "evil.example"}).get_data(as_text=True)
+    assert "evil.example" not in svg and f"join?code={made['code']}" in svg
+
+
 def test_the_qr_code_is_an_svg_drawn_by_the_server(client, klass):
     answer = client.get(f"/api/classes/{klass['id']}/qr.svg")
     assert answer.status_code == 200 and answer.mimetype == "image/svg+xml"

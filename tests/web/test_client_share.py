@@ -27,8 +27,8 @@ BIG = ",".join(["30"] * 10)  # misère Nim no search solves in seconds
 def test_the_line_serves_clients_in_turn_whatever_they_queued():
     q = FairQueue()
     for game in range(30):  # one client, thirty games asking a hint each
-        q.put(SimpleNamespace(user="greedy", key=f"g{game}", table=None))
-    q.put(SimpleNamespace(user="person", key="mine", table=None))
+        q.put(SimpleNamespace(share="addr:1", user="greedy", key=f"g{game}", table=None))
+    q.put(SimpleNamespace(share="addr:2", user="person", key="mine", table=None))
     served = [q.pop().user for _ in range(3)]
     assert served == ["greedy", "person", "greedy"]  # second in line, not thirty-first
 
@@ -87,11 +87,12 @@ def test_a_hint_is_cancelled_when_its_socket_disconnects(make_live_server, playe
 def test_a_teaching_search_is_cancelled_when_its_connection_closes(make_live_server):
     server = make_live_server(AI_PROCESSES=1, COMPARE_TIME_CAP=30.0, AI_TIME_CAP=30.0)
     assert server.app.extensions["arcade"].ai.pool.wait_ready()
-    gid = requests.post(f"{server.url}/api/games", timeout=10, json={
-        "game": "nim", "options": {"piles": BIG}, "players": ["human", "human"]}).json()["id"]
+    made = requests.post(f"{server.url}/api/games", timeout=10, json={
+        "game": "nim", "options": {"piles": BIG}, "players": ["human", "human"]}).json()
+    gid, token = made["id"], made["manage_token"]  # its creator asks (issue 41)
     where = urlsplit(server.url)
     page = socket.create_connection((where.hostname, where.port), timeout=10)
-    page.sendall(f"GET /api/games/{gid}/compare?depth=0 HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    page.sendall(f"GET /api/games/{gid}/compare?depth=0&token={token} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
     eventually(lambda: worker_busy(server), timeout=15)
     page.close()  # the page is closed: seven rungs of 30 s each are nobody's to wait for
     freed(server)

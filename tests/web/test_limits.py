@@ -111,13 +111,16 @@ def pooled(tmp_path_factory):
 def test_teaching_tools_answer_the_same_through_the_pool(pooled, client):
     """Compare, theory checks, traces and arena runs run in the pool's worker: same answers
     as in the server's own thread (the ``client`` app searches in-process)."""
-    here_id = client.post("/api/games", json={"game": "nim", "options": {"piles": "2,3,4"},
-                                              "players": ["human", "human"]}).get_json()["id"]
-    there_id = requests.post(f"{pooled.url}/api/games", timeout=10, json={
-        "game": "nim", "options": {"piles": "2,3,4"}, "players": ["human", "human"]}).json()["id"]
+    here = client.post("/api/games", json={"game": "nim", "options": {"piles": "2,3,4"},
+                                           "players": ["human", "human"]}).get_json()
+    there = requests.post(f"{pooled.url}/api/games", timeout=10, json={
+        "game": "nim", "options": {"piles": "2,3,4"}, "players": ["human", "human"]}).json()
+    here_id, there_id = here["id"], there["id"]
+    # the creator asks: a game being played is searched for its creator only (issue 41)
+    mine_here, mine_there = {"X-Seat-Token": here["manage_token"]}, {"X-Seat-Token": there["manage_token"]}
     for path in ("compare?depth=0", "theory", "trace?agent=alphabeta:depth=3&max_nodes=300"):
-        here = client.get(f"/api/games/{here_id}/{path}").get_json()
-        there = requests.get(f"{pooled.url}/api/games/{there_id}/{path}", timeout=30).json()
+        here = client.get(f"/api/games/{here_id}/{path}", headers=mine_here).get_json()
+        there = requests.get(f"{pooled.url}/api/games/{there_id}/{path}", headers=mine_there, timeout=30).json()
         if path.startswith("compare"):
             assert [(a["value"], a["nodes"], a["best_move"]) for a in there["algorithms"]] == \
                    [(a["value"], a["nodes"], a["best_move"]) for a in here["algorithms"]]
@@ -143,20 +146,24 @@ def test_true_minimax_values_are_searched_in_the_pool(pooled, client, monkeypatc
     from engine import textbook
 
     body = {"ply": 0, "depth": 0, "paths": [[], ["1:4"], ["1:3"], ["1:3", "1:1"], ["9:9"]]}
-    here_id = client.post("/api/games", json={"game": "nim", "options": {"piles": "4,1"},
-                                              "players": ["human", "human"]}).get_json()["id"]
-    here = client.post(f"/api/games/{here_id}/minimax", json=body).get_json()
-    there_id = requests.post(f"{pooled.url}/api/games", timeout=10, json={
-        "game": "nim", "options": {"piles": "4,1"}, "players": ["human", "human"]}).json()["id"]
+    made = client.post("/api/games", json={"game": "nim", "options": {"piles": "4,1"},
+                                           "players": ["human", "human"]}).get_json()
+    # the creator asks: a game being played is searched for its creator only (issue 41)
+    here = client.post(f"/api/games/{made['id']}/minimax", json=body,
+                       headers={"X-Seat-Token": made["manage_token"]}).get_json()
+    made = requests.post(f"{pooled.url}/api/games", timeout=10, json={
+        "game": "nim", "options": {"piles": "4,1"}, "players": ["human", "human"]}).json()
+    there_id, mine = made["id"], {"X-Seat-Token": made["manage_token"]}
 
     def not_here(*args, **kwargs):
         raise AssertionError("the textbook minimax ran in the server process")
 
     monkeypatch.setattr(textbook, "minimax", not_here)
-    r = requests.post(f"{pooled.url}/api/games/{there_id}/minimax", json=body, timeout=30)
+    r = requests.post(f"{pooled.url}/api/games/{there_id}/minimax", json=body, headers=mine, timeout=30)
     assert r.status_code == 200, r.text
     assert r.json() == here and here["values"][0] == 999_999 and here["nodes"] == 44
     big = requests.post(f"{pooled.url}/api/games", timeout=10, json={
-        "game": "nim", "options": {"piles": "5,6,7,8"}, "players": ["human", "human"]}).json()["id"]
-    r = requests.post(f"{pooled.url}/api/games/{big}/minimax", json={"paths": [[]]}, timeout=30)
+        "game": "nim", "options": {"piles": "5,6,7,8"}, "players": ["human", "human"]}).json()
+    r = requests.post(f"{pooled.url}/api/games/{big['id']}/minimax", json={"paths": [[]]}, timeout=30,
+                      headers={"X-Seat-Token": big["manage_token"]})
     assert r.status_code == 400 and "smaller depth" in r.json()["error"]

@@ -11,6 +11,8 @@ from webapp import get_socketio
 def new_nim(client, piles):
     r = client.post("/api/games", json={"game": "nim", "options": {"piles": piles}, "players": ["human", "human"]})
     assert r.status_code == 201
+    # the creator asks: a game being played is searched for its creator only (issue 41)
+    client.environ_base["HTTP_X_SEAT_TOKEN"] = r.get_json()["manage_token"]
     return r.get_json()["id"]
 
 
@@ -52,7 +54,7 @@ def test_verdicts_mark_the_move_that_threw_away_a_win(app):
     tokens = [s["token"] for s in body["seats"]]
     for seat, move in ((0, "2:1"), (1, "1:1"), (0, "1:1")):  # 2:1 keeps the win, then 1:1 throws it away
         sio.emit("move", {"game_id": body["id"], "token": tokens[seat], "move": move})
-    data = client.get(f"/api/games/{body['id']}/verdicts").get_json()
+    data = client.get(f"/api/games/{body['id']}/verdicts", headers={"X-Seat-Token": body["manage_token"]}).get_json()
     assert [(p["move"], p["outcome"], p["best"], p["blunder"]) for p in data["plies"]] == [
         ("2:1", "win", "win", False), ("1:1", "loss", "loss", False), ("1:1", "loss", "win", True)]
     assert data["plies"][0]["distance"] == 3  # 2:1 leaves 2,2: won in 3 plies (1:1, then 2:2 leaves the last stick)

@@ -32,7 +32,7 @@ def test_takeback_against_the_ai_returns_to_the_position_before_my_move(client, 
     socket_client.emit("move", {"game_id": gid, "token": token, "move": "1:1"})
     answered = inbox.wait("state", lambda s: len(s["history"]) == 2)
     assert answered["history"][1]["seat"] == 1  # the AI replied
-    socket_client.emit("takeback", {"game_id": gid, "token": token})
+    socket_client.emit("takeback", {"game_id": gid, "token": token, "ply": 2})
     back = inbox.wait("state", lambda s: s["version"] > answered["version"])
     assert back["history"] == [] and back["board"] == start["board"] and back["to_move"] == 0
     assert back["ai"]["last_stats"] is None  # nothing searched in the position now shown
@@ -48,7 +48,7 @@ def test_takeback_undoes_only_my_last_move_and_what_followed(client, socket_clie
     move = two["legal_moves"][0]
     socket_client.emit("move", {"game_id": gid, "token": token, "move": move})
     four = inbox.wait("state", lambda s: len(s["history"]) == 4)
-    socket_client.emit("takeback", {"game_id": gid, "token": token})
+    socket_client.emit("takeback", {"game_id": gid, "token": token, "ply": 4})
     back = inbox.wait("state", lambda s: s["version"] > four["version"])
     assert back["history"] == two["history"] and back["board"] == two["board"]
 
@@ -58,20 +58,20 @@ def test_takeback_against_a_human_needs_the_other_seats_consent(client, socket_c
     socket_client.emit("join", {"game_id": gid, "token": t0})
     socket_client.emit("move", {"game_id": gid, "token": t0, "move": "1:1"})
     moved = inbox.wait("state", lambda s: len(s["history"]) == 1)
-    socket_client.emit("takeback", {"game_id": gid, "token": t0})
+    socket_client.emit("takeback", {"game_id": gid, "token": t0, "ply": 1})
     assert inbox.wait("takeback_offer") == {"game_id": gid, "seat": 0}
     offered = inbox.wait("state", lambda s: s["takeback_offer"] is not None)
     assert offered["history"] == moved["history"]  # nothing taken back yet
-    socket_client.emit("takeback", {"game_id": gid, "token": t0})
+    socket_client.emit("takeback", {"game_id": gid, "token": t0, "ply": 1})
     assert inbox.wait("error")["code"] == "takeback_pending"
     # the other seat declines: the offer goes, the move stays
     socket_client.emit("takeback_decline", {"game_id": gid, "token": t1})
     declined = inbox.wait("state", lambda s: s["version"] > offered["version"])
     assert declined["takeback_offer"] is None and len(declined["history"]) == 1
     # asked again and accepted by the other seat's own takeback
-    socket_client.emit("takeback", {"game_id": gid, "token": t0})
+    socket_client.emit("takeback", {"game_id": gid, "token": t0, "ply": 1})
     inbox.wait("takeback_offer")
-    socket_client.emit("takeback", {"game_id": gid, "token": t1})
+    socket_client.emit("takeback", {"game_id": gid, "token": t1, "ply": 1})
     accepted = inbox.wait("state", lambda s: s["history"] == [] and s["version"] > declined["version"])
     assert accepted["board"]["piles"] == [3, 4, 5] and accepted["takeback_offer"] is None
 
@@ -80,7 +80,7 @@ def test_a_move_answers_a_pending_offer(client, socket_client, inbox):
     gid, (t0, t1), _ = new_game(client, players=("human", "human"))
     socket_client.emit("join", {"game_id": gid, "token": t0})
     socket_client.emit("move", {"game_id": gid, "token": t0, "move": "1:1"})
-    socket_client.emit("takeback", {"game_id": gid, "token": t0})
+    socket_client.emit("takeback", {"game_id": gid, "token": t0, "ply": 1})
     inbox.wait("state", lambda s: s["takeback_offer"] is not None)
     socket_client.emit("move", {"game_id": gid, "token": t1, "move": "2:1"})
     moved = inbox.wait("state", lambda s: len(s["history"]) == 2)
@@ -133,7 +133,7 @@ def test_a_bad_ply_is_refused(client, socket_client, inbox, ply, code):
 def test_takeback_refusals_change_nothing(client, socket_client, inbox, who, code):
     gid, (t0, _), _ = new_game(client, players=("human", "human"))
     before = client.get(f"/api/games/{gid}").get_json()
-    payload = {"game_id": gid} if who == "spectator" else {"game_id": gid, "token": t0}
+    payload = {"game_id": gid, "ply": 0} if who == "spectator" else {"game_id": gid, "token": t0, "ply": 0}
     socket_client.emit("takeback", payload)
     assert inbox.wait("error")["code"] == code
     assert client.get(f"/api/games/{gid}").get_json() == before
@@ -224,3 +224,18 @@ def test_presence_tells_who_holding_a_seat_has_the_game_open(app, client, socket
     assert inbox.wait("presence")["seats"] == [0, 1]
     friend.disconnect()
     assert inbox.wait("presence")["seats"] == [0]
+
+
+def test_a_takeback_without_the_ply_it_saw_is_refused(client, socket_client, inbox):
+    """Issue 41: ``takeback`` without ``ply`` undid two turns on a double click (CONTRACT.md
+    lists ``ply`` among its fields): it is refused, and nothing is taken back."""
+    gid, (t0, _), _ = new_game(client, players=("human", "alphabeta"))
+    socket_client.emit("join", {"game_id": gid, "token": t0})
+    socket_client.emit("move", {"game_id": gid, "token": t0, "move": "1:1"})
+    inbox.wait("state", lambda s: len(s["history"]) == 2)
+    before = client.get(f"/api/games/{gid}").get_json()
+    for _ in range(2):
+        socket_client.emit("takeback", {"game_id": gid, "token": t0})
+        error = inbox.wait("error")
+        assert error["code"] == "bad_payload" and "'ply'" in error["message"]
+    assert client.get(f"/api/games/{gid}").get_json() == before

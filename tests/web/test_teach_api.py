@@ -23,6 +23,8 @@ def new_game(client, piles="3,4,5", players=("human", "human"), game="nim"):
     options = {"piles": piles} if game == "nim" else {}
     r = client.post("/api/games", json={"game": game, "options": options, "players": list(players)})
     assert r.status_code == 201, r.get_json()
+    # the creator asks: a game still being played is searched for its creator only (issue 41)
+    client.environ_base["HTTP_X_SEAT_TOKEN"] = r.get_json()["manage_token"]
     return r.get_json()["id"]
 
 
@@ -56,7 +58,8 @@ def test_compare_at_an_earlier_ply(client, socket_client):
     socket_client.emit("move", {"game_id": gid, "token": tokens[1], "move": "2:2"})
     assert client.get(f"/api/games/{gid}").get_json()["ply"] == 2
     for ply in (0, 1, 2):
-        data = client.get(f"/api/games/{gid}/compare?ply={ply}&depth=0").get_json()
+        data = client.get(f"/api/games/{gid}/compare?ply={ply}&depth=0",
+                          headers={"X-Seat-Token": body["manage_token"]}).get_json()  # its creator asks (issue 41)
         assert data["ply"] == ply and data["agree"] is True
     pos = client.get(f"/api/games/{gid}/position?ply=1").get_json()
     assert pos["board"]["piles"] == [1, 3, 4] and pos["ply"] == 1 and len(pos["history"]) == 1

@@ -20,6 +20,8 @@ DEFAULTS = [("nim", {}), ("sim", {}), ("shannon", {}), ("shannon", {"board": "br
 def create(client, game, options):
     r = client.post("/api/games", json={"game": game, "options": options, "players": ["human", "human"]})
     assert r.status_code == 201, r.get_json()
+    # the creator asks: a game still being played is searched for its creator only (issue 41)
+    client.environ_base["HTTP_X_SEAT_TOKEN"] = r.get_json()["manage_token"]
     return r.get_json()["id"]
 
 

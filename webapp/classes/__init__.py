@@ -4,7 +4,8 @@ projects one, and challenges the class to find the best move (CONTRACT.md "Class
 - :mod:`.storage`: where classes live (SQLite next to the games, or the games' Redis);
 - :mod:`.roster`: classes, students and their games (:class:`~.roster.Classroom`);
 - :mod:`.challenges`: one position for the whole class and the engine's verdict on it;
-- :mod:`.routes`: the HTTP API and the pages; :mod:`.events`: Socket.IO.
+- :mod:`.routes`: the HTTP API and the pages; :mod:`.events`: Socket.IO;
+- :mod:`.guard`: join codes guarded against guessing.
 
 ``init_app(app)`` wires it into an app made by :func:`webapp.create_app`.
 """
@@ -19,6 +20,7 @@ from .storage import open_class_store
 
 def init_app(app: Flask) -> None:
     from . import events, routes
+    from .guard import JoinGuard
     from .roster import Classroom
 
     arcade = app.extensions["arcade"]
@@ -30,6 +32,8 @@ def init_app(app: Flask) -> None:
     push = events.ClassPush(arcade.socketio, classroom)
     arcade.ai.broadcast.listeners.append(push.game_changed)
     app.extensions["classes"] = classroom
+    app.extensions["join_guard"] = JoinGuard(app.extensions["rate_limits"].limiter, app.config["JOIN_MISS_LIMITS"],
+                                             app.config["CODE_JOIN_LIMIT"])
     app.extensions["class_push"] = push
     app.register_blueprint(routes.bp)
     events.register(arcade.socketio, classroom)

@@ -29,6 +29,7 @@ from engine.game import Game
 from engine.games import get_game
 from engine.options import OptionError
 
+from .. import clients
 from ..arcade import Arcade
 from ..errors import ArcadeError
 from ..schemas import game_from_request
@@ -390,7 +391,7 @@ class Classroom:
         except ArcadeError:
             self.drop_game(session.id)  # nothing half-made: the student (or class) went meanwhile
             raise
-        session.live.client = client
+        session.live.client, session.live.address = client, clients.address()
         self.arcade.ai.turns.kick(session)
         answer = {"id": session.id, "url": f"/play/{session.id}", "manage_token": None,
                   "seats": [dict(seat, token=None, join_url=None) for seat in created["seats"]]}

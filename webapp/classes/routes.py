@@ -18,12 +18,13 @@ from flask_socketio import SocketIO
 
 from engine.games import catalog
 
-from ..clients import client
+from ..clients import address, client
 from ..errors import ArcadeError
 from ..inputs import json_body
 from ..schemas import parse
 from .challenges import challenge_in, challenge_summary, make_challenge, student_view
 from .events import ClassPush, student_room, students_room
+from .guard import JoinGuard
 from .roster import Classroom, student_seat, suggest_nickname
 from .schemas import ChallengeAnswer, ChallengeStart, ClassCreate, ClassJoin
 from .storage import ClassRecord
@@ -37,6 +38,27 @@ def classroom() -> Classroom:
 
 def socketio() -> SocketIO:
     return current_app.extensions["arcade"].socketio
+
+
+def public_url() -> str:
+    """Where people reach this server, ending in ``/``: the ``PUBLIC_URL`` setting, else the
+    local address of the connection the request came on (the server's own; a request's Host
+    header is the client's to write, and a QR code must not send a class elsewhere)."""
+    configured = current_app.config.get("PUBLIC_URL")
+    if configured:
+        return str(configured).rstrip("/") + "/"
+    sock = request.environ.get("gunicorn.socket") or request.environ.get("werkzeug.socket")
+    try:
+        host, port = sock.getsockname()[:2] if sock is not None else ("localhost", 80)
+    except OSError:
+        host, port = "localhost", 80
+    host = f"[{host}]" if ":" in host else host
+    scheme = "https" if request.is_secure else "http"
+    return f"{scheme}://{host}{'' if (scheme, port) in (('http', 80), ('https', 443)) else f':{port}'}/"
+
+
+def join_guard() -> JoinGuard:
+    return cast(JoinGuard, current_app.extensions["join_guard"])
 
 
 def push() -> ClassPush:
@@ -85,7 +107,15 @@ def create_class() -> ResponseReturnValue:
 def join_class() -> ResponseReturnValue:
     classroom().expire()
     body = parse(ClassJoin, json_body())
-    record, student, token = classroom().join(body.code, body.name)
+    guard, where = join_guard(), address()
+    guard.check(where, body.code)
+    try:
+        record, student, token = classroom().join(body.code, body.name)
+    except ArcadeError as exc:
+        if exc.code == "unknown_code":
+            guard.missed(where, body.code)
+        raise
+    guard.joined(where, record.id, body.code)
     changed(record.id)
     return jsonify({"class_id": record.id, "student_id": student["id"], "student_token": token,
                     "name": student["name"], "class_name": record.name}), 201
@@ -115,7 +145,7 @@ def delete_class(class_id: str) -> Response:
 def join_qr(class_id: str) -> Response:
     """The join link as a QR code (SVG drawn here: no third party sees the code)."""
     record = classroom().get(class_id)
-    link = f"{request.host_url}join?code={record.code}"
+    link = f"{public_url()}join?code={record.code}"
     out = io.BytesIO()
     segno.make(link, error="m").save(out, kind="svg", scale=8, border=2, dark="#000", light="#fff",
                                      xmldecl=False, title=f"QR code of {link}")

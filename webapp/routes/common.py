@@ -5,6 +5,7 @@ teaching views open at. Public by design: a blueprint imports these, never anoth
 
 from __future__ import annotations
 
+import time
 from typing import Any, TypeVar, cast, overload
 
 from flask import current_app, request
@@ -27,6 +28,41 @@ def arcade() -> Arcade:
 def request_token() -> str | None:
     """The token a request carries: ``X-Seat-Token``, else ``?token=``."""
     return request.headers.get("X-Seat-Token") or request.args.get("token")
+
+
+def being_played(session: GameSession) -> bool:
+    """Not over, and someone may still move in it: an AI seat, or a human seat whose token was
+    handed out (a lesson's study position has none: nobody plays it)."""
+    return not session.over and any(not seat.is_human or seat.token_hash is not None for seat in session.seats)
+
+
+def class_challenge_open(session: GameSession) -> bool:
+    """The game is a class's, and that class has a challenge open now (its position may be
+    one of the class's games: nobody but the teacher may search them until the reveal)."""
+    classroom = current_app.extensions.get("classes")
+    if session.class_id is None or classroom is None:
+        return False
+    record = classroom.store.get(session.class_id)
+    challenge = record.challenges.get(record.current_challenge) if record is not None else None
+    return challenge is not None and not challenge["closed"] and time.time() <= challenge["deadline"]
+
+
+def engine_help_for(session: GameSession) -> None:
+    """Refuse (403) a search of a game's positions (trace, Compare, verdicts, analyse, true
+    values, theory) to anyone but its creator (the manage token: a projector demo; a class's
+    games are managed by their teacher) while the game is being played, or while its class has
+    a challenge open. Finished games are open to everyone."""
+    if not being_played(session) and not class_challenge_open(session):
+        return
+    token = request_token()
+    try:
+        if token and session.authorize(token, manage=True) is None:
+            return  # the manage token
+    except ArcadeError:
+        pass
+    why = "its class has a challenge open" if not being_played(session) else "it is still being played"
+    raise ArcadeError("bad_token", f"only the game's creator (in a class, the teacher) may ask the engine about "
+                                   f"this game while {why}: send the manage token", 403)
 
 
 def budget() -> float:

@@ -29,7 +29,7 @@ def create_game() -> ResponseReturnValue:
     with arcade().ai.caps.admit_game(body, client(), address()) as hold:
         session, created = arcade().store.create(body)
         hold(session)
-    session.live.client = client()
+    session.live.client, session.live.address = client(), address()
     arcade().ai.turns.kick(session)
     arcade().maybe_sweep()
     return jsonify({"id": session.id, "url": f"/play/{session.id}", **created}), 201

@@ -29,7 +29,18 @@ from ..errors import ArcadeError
 from ..inputs import json_body
 from ..schemas import CompareQuery, DeepestTraceQuery, MinimaxBody, TraceQuery, parse
 from ..search_pool import Deadline, Pinned, SearchCancelled
-from .common import MAX_DEPTH, TooBig, arcade, budget, opening_depth, position, request_token, searcher_view, stored_position
+from ..sessions import GameSession, Seat
+from .common import (
+    MAX_DEPTH,
+    TooBig,
+    arcade,
+    budget,
+    engine_help_for,
+    opening_depth,
+    position,
+    searcher_view,
+    stored_position,
+)
 
 bp = Blueprint("teach", __name__)
 
@@ -37,8 +48,9 @@ bp = Blueprint("teach", __name__)
 @bp.get("/api/games/<game_id>/trace")
 def game_trace(game_id: str) -> Response:
     """The tree an agent's search visits from the position after ``ply`` plies."""
-    _, game, ply, states, args = stored_position(game_id, TraceQuery,
-                                                 trace_max_nodes=current_app.config["TRACE_MAX_NODES"])
+    session, game, ply, states, args = stored_position(game_id, TraceQuery,
+                                                       trace_max_nodes=current_app.config["TRACE_MAX_NODES"])
+    engine_help_for(session)
     try:
         max_nodes = args.max_nodes
         agent = parse_agent(args.agent, type(game))
@@ -91,6 +103,7 @@ def compare(game_id: str) -> Response:
     """The same position searched by every rung of the ladder: nodes, time, value, best move,
     and whether the values agree (they must: each technique changes the cost, not the value)."""
     session, game, ply, state = position(game_id)
+    engine_help_for(session)
     args = parse(CompareQuery, request.args)
     depth = opening_depth(game_id, game, session.states[0]) if args.depth is None else args.depth
     eval_name = _eval_name(game, args.eval)
@@ -186,6 +199,7 @@ def verdicts(game_id: str) -> Response:
         game, states, moves = session.game, list(session.states), [m["move"] for m in session.history]
     if game.public_settings() != game.settings and game.status(states[-1]) is None:
         raise ArcadeError("bad_request", "this game hides information: its moves are judged once it is over")
+    engine_help_for(session)
     seconds = budget()
     with Deadline(seconds + 1) as deadline:
         data = arcade().ai.pool.call(judge_moves, game, states[0], moves, seconds, cancel=WhileConnected(deadline.event),
@@ -201,11 +215,9 @@ def analyse_position(game_id: str) -> Response:
     token) may, for teaching, and never in a game that hides something (the verdicts would give
     the hidden order away)."""
     session, game, ply, state = position(game_id)
-    if game.status(session.states[-1]) is None:
-        if game.public_settings() != game.settings:
-            raise ArcadeError("bad_request", "this game hides information: its moves are judged once it is over")
-        if session.authorize(request_token(), manage=True) is not None:
-            raise ArcadeError("bad_token", "only the game's creator may see perfect play before the game is over", 403)
+    if game.status(session.states[-1]) is None and game.public_settings() != game.settings:
+        raise ArcadeError("bad_request", "this game hides information: its moves are judged once it is over")
+    engine_help_for(session)
     seconds = budget()
     with Deadline(seconds + 1) as deadline:
         data = arcade().ai.pool.call(judge_position, game, state, seconds, cancel=WhileConnected(deadline.event),
@@ -215,12 +227,12 @@ def analyse_position(game_id: str) -> Response:
 
 def judge_position(game: Game, state: Any, seconds: float, *, cancel: Cancel | None) -> dict:
     """In a pool worker: :func:`engine.analyse.analyse` (bounded by ``seconds``)."""
-    return analyse.analyse(game, state, budget=seconds)
+    return analyse.analyse(game, state, budget=seconds, cancel=cancel)
 
 
 def judge_moves(game: Game, start: Any, moves: list[str], seconds: float, *, cancel: Cancel | None) -> dict:
     """In a pool worker: :func:`engine.analyse.game_verdicts` (bounded by ``seconds``)."""
-    return analyse.game_verdicts(game, moves, budget=seconds)
+    return analyse.game_verdicts(game, moves, budget=seconds, cancel=cancel)
 
 
 def mcts_rung(game: Game, state: Any, max_states: int | None, seconds: float, *, cancel: Cancel | None) -> dict:
@@ -256,8 +268,9 @@ def deepest_trace(game_id: str) -> Response:
     "finished", "seconds", "budget"}`` (``finished``: the asked depth, or every line searched to
     the end of the game; ``reached`` None: nothing finished). Each search is cancelled at the
     deadline, so a page that leaves holds a worker no longer than ``seconds``."""
-    _, game, ply, states, args = stored_position(game_id, DeepestTraceQuery, budget=budget(),
-                                                 trace_max_nodes=current_app.config["TRACE_MAX_NODES"])
+    session, game, ply, states, args = stored_position(game_id, DeepestTraceQuery, budget=budget(),
+                                                       trace_max_nodes=current_app.config["TRACE_MAX_NODES"])
+    engine_help_for(session)
     max_nodes = args.max_nodes
     seconds = FIRST_TREE_SECONDS if args.seconds is None else args.seconds
     try:
@@ -344,6 +357,7 @@ def true_values(game_id: str) -> Response:
     the minimax tree."""
     raw = json_body()
     session = arcade().store.get(game_id)
+    engine_help_for(session)
     with session.lock:
         game, states = session.game, list(session.states)
     body = parse(MinimaxBody, raw, last_ply=len(states) - 1, max_paths=current_app.config["TRACE_MAX_NODES"])
@@ -425,7 +439,8 @@ def textbook_source() -> Response:
 @bp.get("/api/games/<game_id>/theory")
 def theory(game_id: str) -> Response:
     """The game's theory for the position (``Game.theory``), checked by a search to the end."""
-    _, game, ply, state = position(game_id, playable=False)
+    session, game, ply, state = position(game_id, playable=False)
+    engine_help_for(session)
     hook = getattr(game, "theory", None)
     try:
         claim = hook(state) if callable(hook) else None
@@ -536,6 +551,12 @@ def open_example(name: str) -> ResponseReturnValue:
         raise ArcadeError("unknown_example", str(exc), 404) from None
     session, _ = arcade().store.create({"game": example.game, "options": dict(example.options),
                                         "players": ["human", "human"]})
+
+    def study(s: GameSession) -> None:  # nobody holds a seat: a position to study, open to every search
+        s.seats = [Seat(seat.index, seat.agent, None) for seat in s.seats]
+        s.touch()
+
+    session, _ = arcade().store.update(session.id, study)
     query = f"algo={example.algorithm}&depth={example.depth}&nodes={example.max_nodes}"
     if example.theory:
         query += "&theory=1"
