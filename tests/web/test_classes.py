@@ -118,10 +118,13 @@ def test_an_unknown_or_mistyped_code_is_refused(client, klass, code, status, wor
     ("", ["empty"]),
     ("   ", ["empty"]),
     ("x" * 1000, ["1,000 characters"]),
-    ("x" * 30, ["30 characters", "at most 24"]),
+    ("x" * 41, ["41 characters", "at most 40"]),
     ("<b>Bold</b>", ["plain text"]),
     ("<img src=x onerror=alert(1)>", ["plain text"]),
-    ("Tom & Jerry", ["plain text"]),
+    ("see https://evil.example", ["no links"]),
+    ("Bell\x07", ["control"]),
+    ("Ali\u202ece", ["invisible"]),
+    ("Teacher", ["kept for the class's teacher"]),
     (None, ["text"]),
 ])
 def test_a_bad_nickname_is_refused_clearly_and_nobody_joins(client, klass, name, words):

@@ -16,7 +16,6 @@ import re
 import secrets
 import threading
 import time
-import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -33,6 +32,7 @@ from ..errors import ArcadeError
 from ..sessions import GameSession, Seat
 from ..stores import hash_token
 from .challenges import challenge_in, challenge_summary, check_answer
+from .names import clean_nickname, name_key
 from .storage import ClassRecord, ClassStore
 
 if TYPE_CHECKING:  # (the app factory builds the classroom)
@@ -43,12 +43,9 @@ T = TypeVar("T")
 #: Join codes: no look-alikes (no 0/O/Q/D, 1/I/L/J, 2/Z, 5/S, 8/B, U/V) for codes read off a wall.
 CODE_ALPHABET = "ACEFGHKMNPRTWXY34679"
 CODE_LENGTH = 6
-NAME_MAX = 24  # characters of a nickname
-CLASS_NAME_MAX = 60
 MAX_STUDENTS = 200
 CAS_RETRIES = 30
 LOCK_STRIPES = 64
-HTML_ISH = re.compile(r"[<>&\"'`]|://")
 
 ADJECTIVES = ("Brave", "Calm", "Clever", "Curious", "Eager", "Gentle", "Happy", "Jolly", "Kind", "Lucky",
               "Mighty", "Nimble", "Patient", "Quick", "Quiet", "Shiny", "Smart", "Sunny", "Swift", "Witty")
@@ -57,42 +54,18 @@ ANIMALS = ("Badger", "Beaver", "Dolphin", "Falcon", "Fox", "Gecko", "Heron", "Ko
 
 
 def suggest_nickname(taken: Iterable[str] = (), rng: random.Random | None = None) -> str:
-    """A friendly two-word nickname not in ``taken`` (compared case-insensitively).
+    """A friendly two-word nickname not in ``taken`` (compared as names are: :func:`.names.name_key`).
 
     >>> suggest_nickname(rng=random.Random(1)).count(" ")
     1
     """
     rng = rng or random.SystemRandom()
-    lowered = {name.casefold() for name in taken}
+    keys = {name_key(name) for name in taken}
     for _ in range(50):
         name = f"{rng.choice(ADJECTIVES)} {rng.choice(ANIMALS)}"
-        if name.casefold() not in lowered:
+        if name_key(name) not in keys:
             return name
     return f"{rng.choice(ADJECTIVES)} {rng.choice(ANIMALS)} {rng.randint(2, 99)}"
-
-
-def clean_nickname(name: Any) -> str:
-    """A nickname as the class shows it (spaces collapsed), or ArcadeError saying what is wrong.
-
-    >>> clean_nickname("  Swift   Otter ")
-    'Swift Otter'
-    >>> clean_nickname("<b>me</b>")
-    Traceback (most recent call last):
-    ...
-    webapp.errors.ArcadeError: a nickname is plain text: no <, >, &, quotes or links
-    """
-    if not isinstance(name, str):
-        raise ArcadeError("bad_name", "the nickname must be text")
-    name = " ".join(unicodedata.normalize("NFC", name).split())
-    if not name:
-        raise ArcadeError("bad_name", "the nickname is empty: type a name your class will know you by")
-    if HTML_ISH.search(name):
-        raise ArcadeError("bad_name", "a nickname is plain text: no <, >, &, quotes or links")
-    if len(name) > NAME_MAX:
-        raise ArcadeError("bad_name", f"the nickname is {len(name)} characters long: at most {NAME_MAX}")
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise ArcadeError("bad_name", "a nickname cannot hold control characters")
-    return name
 
 
 def clean_code(code: Any) -> str:
@@ -288,10 +261,11 @@ class Classroom:
 
     @staticmethod
     def _check_name_free(record: ClassRecord, name: str, skip: str | None = None) -> None:
-        taken = {s["name"].casefold() for sid, s in record.students.items() if sid != skip}
-        if name.casefold() in taken:
+        taken = {name_key(s["name"]): s["name"] for sid, s in record.students.items() if sid != skip}
+        if name_key(name) in taken:
             others = {s["name"] for s in record.students.values()}
-            raise ArcadeError("name_taken", f"{name!r} is already in this class: try {suggest_nickname(others)!r}",
+            same = "" if taken[name_key(name)] == name else f" (as “{taken[name_key(name)]}”)"
+            raise ArcadeError("name_taken", f"“{name}” is already in this class{same}: try “{suggest_nickname(others)}”",
                               409)
 
     def rename(self, class_id: str, student_id: Any, name: Any) -> ClassRecord:

@@ -24,6 +24,7 @@ from ..inputs import json_body
 from ..schemas import parse
 from .challenges import challenge_in, challenge_summary, make_challenge, student_view
 from .events import ClassPush, student_room, students_room
+from .names import NAME_MAX, csv_cell
 from .roster import Classroom, student_seat, suggest_nickname
 from .schemas import ChallengeAnswer, ChallengeStart, ClassCreate, ClassJoin
 from .storage import ClassRecord
@@ -192,7 +193,7 @@ def results_csv(class_id: str) -> Response:
     writer.writerow(["student", "games", "wins", "losses", "draws"])
     for student in state["students"]:
         r = student["results"]
-        writer.writerow([student["name"], r["games"], r["wins"], r["losses"], r["draws"]])
+        writer.writerow([csv_cell(student["name"]), r["games"], r["wins"], r["losses"], r["draws"]])
     name = "".join(ch if ch.isalnum() else "-" for ch in state["name"]).strip("-") or "class"
     return Response(buf.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": f'attachment; filename="{name}-results.csv"'})
@@ -249,7 +250,7 @@ def reveal_challenge(class_id: str, challenge_id: str) -> Response:
 # ----- pages ------------------------------------------------------------------------------------------
 @bp.get("/join")
 def join_page() -> str:
-    return render_template("join.html", code=request.args.get("code", "")[:16], catalog=catalog())
+    return render_template("join.html", code=request.args.get("code", "")[:16], catalog=catalog(), name_max=NAME_MAX)
 
 
 @bp.get("/class/<class_id>")
