@@ -1,15 +1,16 @@
 /* The teacher's dashboard: the join code (large) and QR, every student's current game as a
  * live thumbnail (class_state over Socket.IO), rename/remove, random pairs, results and their
  * CSV, and "Challenge the class" with live answer counts and the engine's verdict. The
- * teacher's token is the one the lobby kept (localStorage "arcade.class.<id>"). */
+ * teacher's token comes from a teacher link or this browser's storage (teacher-link.js). */
 "use strict";
 import { ArcadeClass } from "./classroom-common.js";
+import { TeacherLink } from "./teacher-link.js";
 (function () {
   const { api, drawBoard, challengeState, moveWords, statusText, verdictTable, el, cap } = ArcadeClass;
   const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
   const root = document.querySelector(".dashboard");
   const classId = root.dataset.classId;
-  const token = localStorage.getItem(`arcade.class.${classId}`);
+  const { token, created } = TeacherLink.take(classId);
   const base = `/api/classes/${encodeURIComponent(classId)}`;
   const q = `token=${encodeURIComponent(token || "")}`;
   let last = null;        // the last class_state
@@ -18,11 +19,43 @@ import { ArcadeClass } from "./classroom-common.js";
   function note(text) { $("toolbar-note").textContent = text || ""; }
   function fail(text) { const box = $("dashboard-error"); box.textContent = text || ""; box.hidden = !text; }
 
+  /** One page instead of the dashboard: how to open the class on this device. */
+  function noTeacher(why) {
+    for (const node of root.children) node.hidden = node.dataset.testid !== "no-teacher-link";
+    if (why) $("no-teacher-why").textContent = why;
+    $("no-teacher-link").hidden = false;
+  }
+  $("paste-link-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const pasted = $("paste-link").value.trim();
+    const found = /\/class\/([^/#?\s]+)[^#]*#token=([\w-]+)/.exec(pasted);
+    const box = $("paste-link-error");
+    if (!found) { box.textContent = "That is not a teacher link: it looks like …/class/…#token=…"; box.hidden = false; return; }
+    location.href = `/class/${found[1]}#token=${found[2]}`;
+    if (found[1] === classId) location.reload();  // (only the fragment changed)
+  });
+
   if (!token) {
-    fail("This browser does not hold this class's teacher token: open the dashboard from the browser that created the class.");
-    root.querySelectorAll("section").forEach((s) => { s.hidden = true; });
+    noTeacher("");
     return;
   }
+  const teacherLink = TeacherLink.link(classId, token);
+  $("teacher-link").value = teacherLink;
+  if (created) {
+    $("teacher-link-title").textContent = "Your class is ready. Keep your teacher link";
+    $("teacher-link-panel").hidden = false;
+    $("open-teacher-link").setAttribute("aria-expanded", "true");
+  }
+  $("open-teacher-link").addEventListener("click", () => {
+    const panel = $("teacher-link-panel");
+    panel.hidden = !panel.hidden;
+    $("open-teacher-link").setAttribute("aria-expanded", String(!panel.hidden));
+  });
+  $("copy-teacher-link").addEventListener("click", async () => {
+    const ok = await TeacherLink.copy(teacherLink, $("teacher-link"));
+    $("copy-note").textContent = ok ? "Copied. Open it on the other device (send it to yourself by e-mail or chat)."
+      : "Select the link above and copy it.";
+  });
 
   $("qr").src = `${base}/qr.svg`;
   $("results-csv").href = `${base}/results.csv?${q}`;
@@ -30,10 +63,19 @@ import { ArcadeClass } from "./classroom-common.js";
   const socket = io({ transports: ["websocket", "polling"] });
   socket.on("connect", () => socket.emit("class_join", { class_id: classId, token }));
   socket.on("class_state", render);
-  socket.on("error", (msg) => fail(msg.message));
+  socket.on("error", (msg) => {
+    if (msg.event === "class_join" && ["bad_token", "token_required"].includes(msg.code)) {
+      localStorage.removeItem(TeacherLink.key(classId));
+      socket.close();
+      noTeacher("The teacher link this browser had is not this class's (or no longer is).");
+      return;
+    }
+    fail(msg.message);
+  });
 
   // ----- drawing ----------------------------------------------------------------------------------
   function render(state) {
+    if (!last || last.name !== state.name) TeacherLink.remember({ id: classId, name: state.name, code: state.code, game: state.game });
     last = state;
     fail("");
     $("class-title").textContent = state.name;
@@ -141,7 +183,7 @@ import { ArcadeClass } from "./classroom-common.js";
     if (!confirm("Delete the class? Its students and all their games are gone at once.")) return;
     const got = await api("DELETE", `${base}?${q}`);
     if (!got.ok) { note(got.error); return; }
-    localStorage.removeItem(`arcade.class.${classId}`);
+    TeacherLink.forget(classId);
     socket.close();
     root.replaceChildren(el("section", { class: "card", "data-testid": "class-deleted" },
       el("h1", { text: "The class is deleted" }),

@@ -2,6 +2,7 @@
  * game's view, and shows status, seats, the AI's search statistics, the move list and hints. */
 "use strict";
 import { ArcadeViews } from "./views.js";
+import { ClassStudent } from "./class-student.js";
 (function () {
   const { cap, fmt } = ArcadeViews;
   const { el } = ArcadeViews;
@@ -23,6 +24,7 @@ import { ArcadeViews } from "./views.js";
   let speed = Number(localStorage.getItem("arcade.speed") || "1");
 
   const socket = io({ transports: ["websocket", "polling"] });
+  ClassStudent.onGamePage(socket);  // a class's game: the class's challenges and news come here too
 
   // A reconnecting client has a new sid and is in no room: join again, get the full state.
   socket.on("connect", () => socket.emit("join", { game_id: gameId, token }));

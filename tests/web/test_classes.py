@@ -63,6 +63,7 @@ def test_a_class_has_a_short_code_without_look_alikes_and_its_links(client, klas
     assert not set("0O1IL") & set(CODE_ALPHABET)
     assert klass["join_url"] == f"/join?code={klass['code']}"
     assert klass["dashboard_url"] == f"/class/{klass['id']}"
+    assert klass["teacher_url"] == f"/class/{klass['id']}#token={klass['teacher_token']}"  # a fragment: never sent
     view = teacher_view(client, klass)
     assert (view["id"], view["code"], view["name"], view["game"]) == (klass["id"], klass["code"], "Year 9", "nim")
     assert view["options"]["piles"] == [1, 2, 3] and view["opponent"] == "alphabeta:strength=3"

@@ -79,7 +79,8 @@ def create_class() -> ResponseReturnValue:
     record, token = classroom().create(body.name, body.game, body.options, body.opponent)
     join_url = f"/join?code={record.code}"
     return jsonify({"id": record.id, "code": record.code, "teacher_token": token, "join_url": join_url,
-                    "dashboard_url": f"/class/{record.id}", "qr_url": f"/api/classes/{record.id}/qr.svg"}), 201
+                    "dashboard_url": f"/class/{record.id}", "teacher_url": f"/class/{record.id}#token={token}",
+                    "qr_url": f"/api/classes/{record.id}/qr.svg"}), 201
 
 
 @bp.post("/api/classes/join")
@@ -159,6 +160,8 @@ def rename_student(class_id: str, student_id: str) -> Response:
     body = json_body()
     as_teacher(class_id, body)
     record = classroom().rename(class_id, student_id, body.get("name"))
+    socketio().emit("class_renamed", {"class_id": record.id, "student_id": student_id,
+                                      "name": record.students[student_id]["name"]}, to=student_room(record.id, student_id))
     changed(record.id)
     return jsonify(classroom().state(record))
 

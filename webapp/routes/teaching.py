@@ -514,7 +514,7 @@ def tree_page(game_id: str) -> str:
     except ArcadeError:
         abort(404, description=f"no game with id {game_id!r}")
     info = type(session.game).describe()
-    return render_template("tree.html", game=session.game, game_id=game_id, game_info=info,
+    return render_template("tree.html", game=session.game, game_id=game_id, game_info=info, class_id=session.class_id or "",
                            teach=_page_data(), opening_depth=opening_depth(game_id, session.game, session.states[0]))
 
 

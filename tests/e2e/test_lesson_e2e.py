@@ -1,0 +1,180 @@
+"""A lesson that keeps (issue 40), in Chromium: the teacher on any device (a teacher link), every
+student in every challenge whatever page they are on, leaving and coming back, names as people
+write them, challenges kept with the class, big positions. Console errors fail the test; axe finds
+no serious or critical violation on the new and changed pages at 390 and 1280 px. Screenshots go to
+``$ARCADE_SHOTS`` (else the test's temporary folder)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+import requests
+from playwright.sync_api import Page, expect
+
+from tests.e2e.test_a11y import serious_violations
+from tests.e2e.test_classroom_e2e import DESKTOP, PHONE, shots  # noqa: F401 (a fixture)
+
+
+@pytest.fixture
+def pages(browser, base_url):
+    """``pages(**options)``: a page in a new browser context whose console errors are kept in
+    ``errors`` (checked at the end of the test)."""
+    made, errors = [], []
+
+    def watch(page: Page) -> Page:
+        page.on("console", lambda msg: errors.append(f"{page.url}: {msg.text}") if msg.type == "error" else None)
+        page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
+        return page
+
+    def make(**options):
+        options.setdefault("base_url", base_url)
+        context = browser.new_context(bypass_csp=True, **options)  # (axe is injected)
+        made.append(context)
+        return watch(context.new_page())
+
+    make.tab = lambda page: watch(page.context.new_page())  # another tab of the same browser
+    yield make
+    for context in made:
+        context.close()
+    assert errors == []
+
+
+def axe_at_both_sizes(page: Page) -> None:
+    for size in (PHONE["viewport"], DESKTOP["viewport"]):
+        page.set_viewport_size(size)
+        assert serious_violations(page) == [], size
+        assert page.evaluate("document.documentElement.scrollWidth") <= size["width"]
+
+
+def create_class_in_the_lobby(teacher: Page, game: str = "nim", name: str = "Year 9 algorithms") -> tuple[str, str]:
+    """The lobby's "Teach a class"; the dashboard opens with the teacher link shown once."""
+    teacher.goto(f"/?game={game}")
+    teacher.get_by_test_id("class-name").fill(name)
+    teacher.get_by_test_id("create-class").click()
+    teacher.wait_for_url(re.compile(r"/class/[^/#]+$"))  # the token is gone from the address bar
+    expect(teacher.get_by_test_id("class-code")).to_have_text(re.compile(r"^[A-Z0-9]{6}$"))
+    expect(teacher.get_by_test_id("teacher-link-panel")).to_be_visible()
+    expect(teacher.get_by_test_id("teacher-link-title")).to_contain_text("Keep your teacher link")
+    link = teacher.get_by_test_id("teacher-link").input_value()
+    assert re.search(r"/class/[^/#]+#token=[\w-]+$", link), link
+    return link, teacher.get_by_test_id("class-code").inner_text()
+
+
+def test_the_teacher_link_opens_the_dashboard_on_any_device(pages, base_url, shots):  # noqa: F811 (imported)
+    teacher = pages(**DESKTOP)
+    teacher.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    link, code = create_class_in_the_lobby(teacher)
+    teacher.screenshot(path=str(shots / "lesson-teacher-link-1280.png"))
+    teacher.get_by_test_id("copy-teacher-link").click()
+    expect(teacher.get_by_test_id("copy-note")).to_contain_text("Copied")
+    assert teacher.evaluate("navigator.clipboard.readText()") == link
+    axe_at_both_sizes(teacher)
+    requests.post(f"{base_url}/api/classes/join", json={"code": code, "name": "Brave Fox"})
+
+    # the projector PC: no token until the link is opened; then the whole dashboard
+    projector = pages(**DESKTOP)
+    class_url = link.split("#")[0]
+    projector.goto(class_url)
+    expect(projector.get_by_test_id("no-teacher-link")).to_be_visible()
+    for part in ("class-title", "qr", "pair", "delete-class", "students-heading"):
+        expect(projector.locator(f"[data-testid={part}], #{part}")).to_be_hidden()  # no half-drawn dashboard
+    axe_at_both_sizes(projector)
+    projector.screenshot(path=str(shots / "lesson-no-teacher-link-1280.png"))
+    projector.get_by_test_id("paste-link").fill("not a link")
+    projector.get_by_test_id("paste-link-form").get_by_role("button", name="Open").click()
+    expect(projector.get_by_test_id("paste-link-error")).to_contain_text("not a teacher link")
+    projector.get_by_test_id("paste-link").fill(link)
+    projector.get_by_test_id("paste-link-form").get_by_role("button", name="Open").click()
+    expect(projector.get_by_test_id("class-code")).to_have_text(code)
+    assert projector.url == class_url  # the token left the address bar
+    expect(projector.get_by_test_id("class-count")).to_have_text("1 student joined.")
+    expect(projector.locator("[data-student]")).to_have_count(1)
+    assert projector.evaluate("document.querySelector('[data-testid=qr]').naturalWidth") > 0
+    expect(projector.get_by_test_id("teacher-link-panel")).to_be_hidden()  # shown once, at creation
+    projector.get_by_test_id("open-teacher-link").click()
+    expect(projector.get_by_test_id("teacher-link")).to_have_value(link)
+
+    # another device opening the link directly; the lobby lists the class
+    phone = pages(**PHONE)
+    phone.goto(link)
+    expect(phone.get_by_test_id("class-code")).to_have_text(code)
+    assert "#" not in phone.url
+    phone.goto("/")
+    listed = phone.get_by_test_id("your-classes")
+    expect(listed).to_contain_text("Year 9 algorithms")
+    expect(listed).to_contain_text(f"code {code}")
+    expect(listed).to_contain_text("1 student")
+    axe_at_both_sizes(phone)
+    listed.get_by_role("link", name="Year 9 algorithms").click()
+    expect(phone.get_by_test_id("class-code")).to_have_text(code)
+
+    # a wrong token is one clear page too
+    stranger = pages(**DESKTOP)
+    stranger.goto(class_url + "#token=wrong")
+    expect(stranger.get_by_test_id("no-teacher-link")).to_be_visible()
+    expect(stranger.get_by_test_id("no-teacher-why")).to_contain_text("not this class's")
+
+
+def new_class(base_url: str, game: str = "nim", options: dict | None = None, name: str = "Lesson") -> dict:
+    return requests.post(f"{base_url}/api/classes", json={"name": name, "game": game, "options": options or {},
+                                                          "opponent": "alphabeta:strength=3"}).json()
+
+
+def join_on_the_page(student: Page, code: str, name: str) -> None:
+    student.goto(f"/join?code={code}")
+    expect(student.get_by_test_id("join-name")).not_to_have_value("")
+    student.get_by_test_id("join-name").fill(name)
+    student.get_by_test_id("join-button").click()
+    expect(student.get_by_test_id("student-name")).to_have_text(name)
+
+
+def challenge(base_url: str, made: dict, moves: list[str] | None = None, seconds: int = 60, **where) -> dict:
+    answer = requests.post(f"{base_url}/api/classes/{made['id']}/challenges",
+                           json={"token": made["teacher_token"], "moves": moves or [], "seconds": seconds, **where})
+    assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def test_a_student_on_the_full_game_page_or_the_tree_gets_everything(pages, base_url, shots):  # noqa: F811
+    made = new_class(base_url)
+    student = pages(**PHONE)
+    join_on_the_page(student, made["code"], "Tom & Jerry")
+    student.get_by_test_id("new-game").click()
+    expect(student.get_by_test_id("full-page")).to_be_visible()
+    student.get_by_test_id("full-page").click()
+    student.wait_for_url(re.compile(r"/play/[^/]+\?token="))
+    expect(student.get_by_test_id("class-bar-name")).to_have_text("Tom & Jerry")
+    game_id = student.url.split("/play/")[1].split("?")[0]
+    tree = pages.tab(student)
+    tree.goto(f"/play/{game_id}/tree")
+    expect(tree.get_by_test_id("class-bar-name")).to_have_text("Tom & Jerry")
+
+    made_challenge = challenge(base_url, made)
+    for page in (student, tree):
+        expect(page.get_by_test_id("challenge")).to_be_visible(timeout=3000)
+        expect(page.get_by_test_id("challenge-status")).to_contain_text("You play First, to move")
+    student.locator("[data-testid='challenge-board'] .move-target").first.click()
+    expect(student.get_by_test_id("challenge-status")).to_contain_text("Your answer")
+    state = requests.get(f"{base_url}/api/classes/{made['id']}/challenges/{made_challenge['id']}",
+                         params={"token": made["teacher_token"]}).json()
+    assert (state["answered"], state["students"]) == (1, 1)
+    student.screenshot(path=str(shots / "lesson-full-page-challenge-390.png"), full_page=True)
+    axe_at_both_sizes(student)
+    student.set_viewport_size(PHONE["viewport"])
+
+    requests.post(f"{base_url}/api/classes/{made['id']}/challenges/{made_challenge['id']}/reveal",
+                  json={"token": made["teacher_token"]})
+    expect(student.get_by_test_id("student-verdict")).to_contain_text(re.compile("Win|Loss"))
+    expect(student.locator("[data-testid='student-verdict'] tr.mine")).to_have_count(1)  # their own row
+
+    sid = requests.get(f"{base_url}/api/classes/{made['id']}", params={"token": made["teacher_token"]}).json()
+    sid = sid["students"][0]["id"]
+    requests.post(f"{base_url}/api/classes/{made['id']}/students/{sid}",
+                  json={"token": made["teacher_token"], "name": "Tom and Jerry"})
+    for page in (student, tree):
+        expect(page.get_by_test_id("class-bar-name")).to_have_text("Tom and Jerry", timeout=2000)
+
+    requests.delete(f"{base_url}/api/classes/{made['id']}", params={"token": made["teacher_token"]})
+    expect(student.get_by_test_id("status")).to_contain_text("ended the class", timeout=2000)
+    expect(tree.get_by_test_id("class-bar-note")).to_contain_text("ended the class", timeout=2000)

@@ -1,0 +1,64 @@
+"""A lesson that keeps (issue 40) over HTTP and Socket.IO: one student on every page, leaving and
+coming back, challenges kept with the class."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.test_classes import NIM, refused, student, teacher_view
+from webapp import create_app, get_socketio
+
+CONFIG = {"TESTING": True, "AI_PROCESSES": 0, "AI_PAUSE": 0.0, "AI_TIME_CAP": 2.0, "CREATE_LIMIT": 1000}
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app(dict(CONFIG, STORE=str(tmp_path / "arcade.sqlite3")))
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def klass(client):
+    return client.post("/api/classes", json=NIM).get_json()
+
+
+def phone(app, client, klass, who):
+    """A student's socket, joined to the class."""
+    sio = get_socketio(app).test_client(app, flask_test_client=client)
+    sio.emit("class_join", {"class_id": klass["id"], "token": who["student_token"]})
+    assert [e["name"] for e in sio.get_received()] == ["class_joined"]
+    return sio
+
+
+def events(sio, name):
+    return [e["args"][0] for e in sio.get_received() if e["name"] == name]
+
+
+# ----- one student, every page ---------------------------------------------------------------------
+def test_a_class_games_pages_name_their_class_and_other_games_none(client, klass):
+    pupil = student(client, klass)
+    game = client.post(f"/api/classes/{klass['id']}/games", json={"token": pupil["student_token"]}).get_json()
+    for page in (f"/play/{game['id']}", f"/play/{game['id']}/tree"):
+        html = client.get(page).get_data(as_text=True)
+        assert f'data-class-id="{klass["id"]}"' in html and "classroom.css" in html
+    other = client.post("/api/games", json={"game": "nim", "players": ["human", "random"]}).get_json()
+    html = client.get(f"/play/{other['id']}").get_data(as_text=True)
+    assert 'data-class-id=""' in html and "classroom.css" not in html
+
+
+def test_a_rename_reaches_the_students_pages_at_once(app, client, klass):
+    pupil, other = student(client, klass), student(client, klass, "Calm Owl")
+    phones = [phone(app, client, klass, pupil), phone(app, client, klass, pupil), phone(app, client, klass, other)]
+    url = f"/api/classes/{klass['id']}/students/{pupil['student_id']}"
+    assert client.post(url, json={"token": klass["teacher_token"], "name": "Siobhán O’Brien"}).status_code == 200
+    for sio in phones[:2]:  # the class page and the full game page of the same student
+        assert events(sio, "class_renamed") == [{"class_id": klass["id"], "student_id": pupil["student_id"],
+                                                 "name": "Siobhán O’Brien"}]
+    assert events(phones[2], "class_renamed") == []
+    refused(client.post(url, json={"token": klass["teacher_token"], "name": "Calm Owl"}), 409, "already")
+    assert events(phones[0], "class_renamed") == []  # a refused rename tells nobody
+    assert [s["name"] for s in teacher_view(client, klass)["students"]] == ["Siobhán O’Brien", "Calm Owl"]
