@@ -7,6 +7,7 @@ import { ArcadeClass } from "./classroom-common.js";
 export const ClassStudent = (function () {
   const { api, drawBoard, challengeState, moveWords, moveText, verdictTable, el, cap } = ArcadeClass;
   const KEY = "arcade.student";
+  const LEFT = "You left the class. To come back, join with the same code and nickname: your games come back too.";
 
   function saved() {
     try { return JSON.parse(localStorage.getItem(KEY) || "null"); } catch (e) { return null; }
@@ -137,10 +138,13 @@ export const ClassStudent = (function () {
     });
     socket.on("class_removed", () => { forget(); on.ended("Your teacher removed you from the class: join again with a nickname.", true); });
     socket.on("class_deleted", () => { forget(); on.ended("Your teacher ended the class: your games are gone.", false); });
+    socket.on("class_left", () => { forget(); on.ended(LEFT, true); });
     socket.on("error", (msg) => {
-      if (msg.event === "class_join" && (msg.code === "bad_token" || msg.code === "unknown_class")) {
+      const words = { bad_token: "Your teacher removed you from the class: join again.", unknown_class: "Your class has ended.",
+                      left_class: LEFT };
+      if (msg.event === "class_join" && words[msg.code]) {
         forget();
-        on.ended(msg.code === "bad_token" ? "Your teacher removed you from the class: join again." : "Your class has ended.", true);
+        on.ended(words[msg.code], true);
       }
     });
   }

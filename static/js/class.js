@@ -98,6 +98,8 @@ import { TeacherLink } from "./teacher-link.js";
       cards.delete(s.id);
       box.append(card);  // keeps the joining order
       fillCard(card, s);
+      card.classList.toggle("left", !!s.left);
+      if (s.left) card.querySelector(".thumb-status").textContent = `${s.name} left the class (back with the same nickname, or Remove)`;
     }
     for (const gone of cards.values()) gone.remove();
     if (!students.length) box.replaceChildren(el("p", { class: "muted", text: "Students who join appear here, each with their game." }));

@@ -80,13 +80,7 @@ import { ClassStudent } from "./class-student.js";
       reveal: card.reveal,
       newGames: refreshGames,
       renamed: (msg) => { if (msg.student_id === me.student_id) $("student-name").textContent = msg.name; },
-      ended: (text) => {
-        gameId = null;
-        me = null;
-        socket.close();
-        socket = null;
-        showForm(text);
-      },
+      ended: leftClass,
     });
     socket.on("error", (msg) => { if (msg.event !== "class_join") show($("student-error"), msg.message); });
   }
@@ -120,10 +114,31 @@ import { ClassStudent } from "./class-student.js";
     openGame(got.data.id, mine ? mine.seat : 0);
   });
 
-  $("leave").addEventListener("click", () => {
-    ClassStudent.forget();
-    location.href = "/join";
+  // leaving asks first; a student who left may come back with the same nickname
+  function askLeave(open) {
+    $("leave-confirm").hidden = !open;
+    $("leave").setAttribute("aria-expanded", String(open));
+    if (open) $("leave-no").focus();
+  }
+  $("leave").addEventListener("click", () => askLeave($("leave-confirm").hidden));
+  $("leave-no").addEventListener("click", () => { askLeave(false); $("leave").focus(); });
+  $("leave-yes").addEventListener("click", async () => {
+    const got = await api("POST", `/api/classes/${encodeURIComponent(me.class_id)}/leave`, { token: me.token });
+    if (!got.ok) { show($("student-error"), got.error); return; }
+    const { name, code } = me;
+    askLeave(false);
+    leftClass(`You left the class. To come back, join with the same code and nickname (${name}): your games come back too.`);
+    codeInput.value = code || "";
+    nameInput.value = name;
   });
+
+  function leftClass(text) {
+    ClassStudent.forget();
+    gameId = null;
+    me = null;
+    if (socket) { socket.close(); socket = null; }
+    showForm(text);
+  }
 
   // ----- start -------------------------------------------------------------------------------------
   const stored = saved();

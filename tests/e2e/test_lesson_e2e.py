@@ -178,3 +178,43 @@ def test_a_student_on_the_full_game_page_or_the_tree_gets_everything(pages, base
     requests.delete(f"{base_url}/api/classes/{made['id']}", params={"token": made["teacher_token"]})
     expect(student.get_by_test_id("status")).to_contain_text("ended the class", timeout=2000)
     expect(tree.get_by_test_id("class-bar-note")).to_contain_text("ended the class", timeout=2000)
+
+
+def test_leaving_asks_first_and_a_student_comes_back_with_their_games(pages, base_url, shots):  # noqa: F811
+    made = new_class(base_url)
+    teacher = pages(**DESKTOP)
+    teacher.goto(f"{made['dashboard_url']}#token={made['teacher_token']}")
+    student = pages(**PHONE)
+    join_on_the_page(student, made["code"], "Siobhán O’Brien")
+    student.get_by_test_id("new-game").click()
+    expect(student.get_by_test_id("status")).to_have_text("Your move", timeout=15000)
+    student.locator("#board .move-target").first.click()
+    expect(student.get_by_test_id("status")).to_have_text(re.compile("Your move|You won|You lost"), timeout=15000)
+    board = student.locator("#board").inner_html()
+
+    student.get_by_test_id("leave").click()
+    expect(student.get_by_test_id("leave-confirm")).to_be_visible()
+    student.screenshot(path=str(shots / "lesson-leave-confirm-390.png"), full_page=True)
+    axe_at_both_sizes(student)
+    student.set_viewport_size(PHONE["viewport"])
+    student.get_by_test_id("leave-no").click()
+    expect(student.get_by_test_id("leave-confirm")).to_be_hidden()
+    expect(student.get_by_test_id("student-home")).to_be_visible()  # "Stay" changes nothing
+    student.get_by_test_id("leave").click()
+    student.get_by_test_id("leave-yes").click()
+    expect(student.get_by_test_id("join-error")).to_contain_text("You left the class")
+    expect(student.get_by_test_id("join-name")).to_have_value("Siobhán O’Brien")
+
+    card = teacher.locator("[data-student]")
+    expect(card.get_by_test_id("thumb-status")).to_contain_text("left the class")
+    challenge(base_url, made)
+    expect(teacher.get_by_test_id("answer-count")).to_contain_text("0 of 0 answered")  # no ghost
+    teacher.screenshot(path=str(shots / "lesson-student-left-1280.png"))
+
+    student.get_by_test_id("join-button").click()  # the same code and nickname
+    expect(student.get_by_test_id("student-name")).to_have_text("Siobhán O’Brien")
+    expect(student.get_by_test_id("status")).to_have_text(re.compile("Your move|You won|You lost"), timeout=15000)
+    assert student.locator("#board").inner_html() == board  # their game, as they left it
+    expect(card.get_by_test_id("thumb-status")).not_to_contain_text("left the class")
+    expect(teacher.get_by_test_id("answer-count")).to_contain_text("0 of 1 answered")
+    expect(card).to_have_count(1)

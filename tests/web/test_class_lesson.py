@@ -62,3 +62,55 @@ def test_a_rename_reaches_the_students_pages_at_once(app, client, klass):
     refused(client.post(url, json={"token": klass["teacher_token"], "name": "Calm Owl"}), 409, "already")
     assert events(phones[0], "class_renamed") == []  # a refused rename tells nobody
     assert [s["name"] for s in teacher_view(client, klass)["students"]] == ["Siobhán O’Brien", "Calm Owl"]
+
+
+# ----- leaving and coming back -------------------------------------------------------------------------
+def start_challenge(client, klass):
+    answer = client.post(f"/api/classes/{klass['id']}/challenges", json={"token": klass["teacher_token"], "moves": []})
+    assert answer.status_code == 201, answer.get_json()
+    return answer.get_json()["id"]
+
+
+def test_a_student_who_leaves_is_not_a_ghost_and_comes_back_with_their_games(app, client, klass):
+    pupil, other = student(client, klass, "Conan O'Brien"), student(client, klass, "Calm Owl")
+    game = client.post(f"/api/classes/{klass['id']}/games", json={"token": pupil["student_token"]}).get_json()
+    other_page = phone(app, client, klass, pupil)
+    assert client.post(f"/api/classes/{klass['id']}/leave", json={"token": pupil["student_token"]}).status_code == 204
+    assert [e["name"] for e in other_page.get_received()].count("class_left") == 1  # the student's other pages
+    refused(client.get(f"/api/classes/{klass['id']}/me?token={pupil['student_token']}"), 403, "you left")
+    view = teacher_view(client, klass)
+    assert [(s["name"], bool(s["left"])) for s in view["students"]] == [("Conan O'Brien", True), ("Calm Owl", False)]
+    assert view["students"][0]["games"][0]["id"] == game["id"]  # the teacher still sees the games
+
+    challenge_id = start_challenge(client, klass)
+    summary = client.get(f"/api/classes/{klass['id']}/challenges/{challenge_id}?token={klass['teacher_token']}").get_json()
+    assert (summary["answered"], summary["students"]) == (0, 1)  # no ghost in the count
+
+    # a look-alike of the name does not take the games; the name itself does
+    refused(client.post("/api/classes/join", json={"code": klass["code"], "name": "Conan O’Вrien"}), 409, "already")
+    back = client.post("/api/classes/join", json={"code": klass["code"], "name": "conan o'brien"}).get_json()
+    assert back["student_id"] == pupil["student_id"] and back["rejoined"] and back["name"] == "Conan O'Brien"
+    me = client.get(f"/api/classes/{klass['id']}/me?token={back['student_token']}").get_json()
+    assert [(g["id"], g["seat"]) for g in me["games"]] == [(game["id"], 0)]
+    sio = get_socketio(app).test_client(app, flask_test_client=client)
+    sio.emit("join", {"game_id": game["id"], "token": back["student_token"]})
+    assert [e["args"][0]["seat"] for e in sio.get_received() if e["name"] == "joined"] == [0]  # their seat again
+    refused(client.get(f"/api/classes/{klass['id']}/me?token={pupil['student_token']}"), 403)  # the old token: no
+    summary = client.get(f"/api/classes/{klass['id']}/challenges/{challenge_id}?token={klass['teacher_token']}").get_json()
+    assert summary["students"] == 2
+    assert len(teacher_view(client, klass)["students"]) == 2 and other["student_id"]
+
+
+def test_the_teacher_removes_a_student_who_left(client, klass):
+    pupil = student(client, klass)
+    client.post(f"/api/classes/{klass['id']}/leave", json={"token": pupil["student_token"]})
+    answer = client.delete(f"/api/classes/{klass['id']}/students/{pupil['student_id']}?token={klass['teacher_token']}")
+    assert answer.status_code == 204 and teacher_view(client, klass)["students"] == []
+    assert student(client, klass)["student_id"] != pupil["student_id"]  # the name is free: a new student
+
+
+def test_leaving_needs_a_students_token(client, klass):
+    student(client, klass)
+    refused(client.post(f"/api/classes/{klass['id']}/leave", json={"token": klass["teacher_token"]}), 403)
+    refused(client.post(f"/api/classes/{klass['id']}/leave", json={}), 403)
+    assert not teacher_view(client, klass)["students"][0]["left"]

@@ -170,8 +170,13 @@ def challenge_summary(record: ClassRecord, challenge: dict) -> dict:
             "moves": challenge["moves"], "seconds": challenge["seconds"], "deadline": challenge["deadline"],
             "board": challenge["board"], "legal_moves": challenge["legal_moves"], "side": challenge["side"],
             "sides": challenge["sides"], "to_move": challenge["to_move"], "open": is_open(challenge),
-            "answered": len(challenge["answers"]), "students": len(record.students),
+            "answered": len(challenge["answers"]), "students": present_students(record, challenge),
             "answers": counts, "verdict": challenge["verdict"], "best": challenge["best"], "found_best": found}
+
+
+def present_students(record: ClassRecord, challenge: dict) -> int:
+    """The students a challenge waits for: those in the class, and those who left after answering."""
+    return sum(1 for sid, s in record.students.items() if not s.get("left") or sid in challenge["answers"])
 
 
 def student_view(record: ClassRecord, challenge: dict) -> dict:

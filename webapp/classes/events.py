@@ -3,7 +3,8 @@
 A teacher's sockets are in the room ``class:<id>:teacher`` and get ``class_state`` after every
 change of the class or of a student's game; a student's sockets are in ``class:<id>:students``
 and get ``class_challenge``, ``class_reveal``, ``class_new_games`` (the teacher paired them:
-a new game each) and ``class_deleted``; ``class_removed`` when the teacher removes them. Pushes go through
+a new game each) and ``class_deleted``; ``class_removed`` when the teacher removes them,
+``class_renamed`` when the teacher renames them, ``class_left`` when they left from another page. Pushes go through
 Flask-SocketIO's emit, hence through the message queue when processes share one: a move made
 on one process reaches a teacher connected to another.
 

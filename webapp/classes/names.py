@@ -58,20 +58,25 @@ def skeleton(text: str) -> str:
     return unicodedata.normalize("NFD", "".join(prototypes.get(ch, ch) for ch in decomposed))
 
 
-def name_key(name: str) -> str:
-    """What two names are compared by: their skeletons after NFKC and case folding (NFKC
-    folds the fullwidth and mathematical letters, as UTS #39's identifier profile does).
+def name_keys(name: str) -> frozenset[tuple[str, str]]:
+    """What two names are compared by: the skeletons of their NFKC form (NFKC folds the
+    fullwidth and mathematical letters, as UTS #39's identifier profile does) in capitals and in
+    small letters. Two names are the same if either pair is: skeletons are not case-blind (the
+    capital ``I`` looks like ``l``, the small ``i`` does not; Cyrillic ``В`` looks like ``B``,
+    its small ``в`` like no ``b``).
 
-    >>> name_key("ALICE") == name_key("Ａlice") == name_key("аlice")
-    True
-    >>> name_key("Alice") == name_key("Alicia")
-    False
+    >>> same = lambda a, b: bool(name_keys(a) & name_keys(b))
+    >>> same("ALICE", "Ａlice"), same("Alice", "аlice"), same("Conan O'Brien", "CONAN O’ВRIEN")
+    (True, True, True)
+    >>> same("Alice", "Alicia"), same("Zoë", "Zoe")
+    (False, False)
     """
-    return skeleton(unicodedata.normalize("NFKC", name).casefold())
+    plain = unicodedata.normalize("NFKC", name)
+    return frozenset({("upper", skeleton(plain.upper())), ("lower", skeleton(plain.casefold()))})
 
 
 def _letters(name: str) -> str:
-    return "".join(ch for ch in name_key(name) if ch.isalnum())
+    return "".join(ch for ch in skeleton(unicodedata.normalize("NFKC", name).casefold()) if ch.isalnum())
 
 
 def is_reserved(name: str) -> bool:

@@ -32,7 +32,7 @@ from ..errors import ArcadeError
 from ..sessions import GameSession, Seat
 from ..stores import hash_token
 from .challenges import challenge_in, challenge_summary, check_answer
-from .names import clean_nickname, name_key
+from .names import clean_nickname, name_keys
 from .storage import ClassRecord, ClassStore
 
 if TYPE_CHECKING:  # (the app factory builds the classroom)
@@ -54,16 +54,16 @@ ANIMALS = ("Badger", "Beaver", "Dolphin", "Falcon", "Fox", "Gecko", "Heron", "Ko
 
 
 def suggest_nickname(taken: Iterable[str] = (), rng: random.Random | None = None) -> str:
-    """A friendly two-word nickname not in ``taken`` (compared as names are: :func:`.names.name_key`).
+    """A friendly two-word nickname not in ``taken`` (compared as names are: :func:`.names.name_keys`).
 
     >>> suggest_nickname(rng=random.Random(1)).count(" ")
     1
     """
     rng = rng or random.SystemRandom()
-    keys = {name_key(name) for name in taken}
+    keys = {key for name in taken for key in name_keys(name)}
     for _ in range(50):
         name = f"{rng.choice(ADJECTIVES)} {rng.choice(ANIMALS)}"
-        if name_key(name) not in keys:
+        if not name_keys(name) & keys:
             return name
     return f"{rng.choice(ADJECTIVES)} {rng.choice(ANIMALS)} {rng.randint(2, 99)}"
 
@@ -185,6 +185,9 @@ class Classroom:
         digest = hash_token(token[:200])
         for student in record.students.values():
             if secrets.compare_digest(student["token_hash"], digest):
+                if student.get("left"):
+                    raise ArcadeError("left_class", "you left this class: join again with your nickname "
+                                                    "to come back (your games come back too)", 403)
                 return student
         raise ArcadeError("bad_token", "that token belongs to no student of this class "
                                        "(a removed student must join again)", 403)
@@ -239,14 +242,22 @@ class Classroom:
 
     def join(self, code: str, name: Any) -> tuple[ClassRecord, dict, str]:
         """A student joins with the ``code`` typed (cleaned by :func:`clean_code`) and a nickname:
-        the class, the student, their token."""
+        the class, the student, their token. A student who left comes back with their nickname:
+        the same student, a new token, their games given back (``student["rejoined"]``)."""
         class_id = self.store.by_code(code)
         if class_id is None:
             raise ArcadeError("unknown_code", f"no class has the code {code!r}: check it with your teacher", 404)
         name = clean_nickname(name)
         token = secrets.token_urlsafe(18)
 
-        def add(record: ClassRecord) -> dict:
+        def add(record: ClassRecord) -> tuple[dict, str | None]:
+            # (the name as it was, case aside: a look-alike of it is refused below, not let in)
+            returning = next((s for s in record.students.values()
+                              if s.get("left") and s["name"].casefold() == name.casefold()), None)
+            if returning is not None:
+                old_hash = returning["token_hash"]
+                returning.update(token_hash=hash_token(token), left=None)
+                return returning, old_hash
             self._check_name_free(record, name)
             if len(record.students) >= MAX_STUDENTS:
                 raise ArcadeError("class_full", f"the class is full ({MAX_STUDENTS} students)", 409)
@@ -254,17 +265,42 @@ class Classroom:
                                        "token_hash": hash_token(token), "games": [], "joined": time.time()}
             record.students[student["id"]] = student
             record.order.append(student["id"])
-            return student
+            return student, None
 
-        record, student = self.update(class_id, add)
-        return record, student, token
+        record, (student, old_hash) = self.update(class_id, add)
+        if old_hash is not None:
+            self._give_games_back(student, old_hash)
+        return record, dict(student, rejoined=old_hash is not None), token
+
+    def leave(self, class_id: str, student: dict) -> ClassRecord:
+        """The student leaves: their token opens nothing of the class any more and challenges
+        no longer count them; their games stay, theirs again if they join with the nickname."""
+        def change(record: ClassRecord) -> None:
+            self._student(record, student["id"])["left"] = time.time()
+
+        return self.update(class_id, change)[0]
+
+    def _give_games_back(self, student: dict, old_hash: str) -> None:
+        """The seats a returning student held open with their new token."""
+        for game_id in student["games"]:
+            def rebind(s: GameSession) -> None:
+                if any(seat.token_hash == old_hash for seat in s.seats):
+                    s.seats = [Seat(seat.index, seat.agent, student["token_hash"] if seat.token_hash == old_hash
+                                    else seat.token_hash) for seat in s.seats]
+                    s.touch()
+            try:
+                self.arcade.store.update(game_id, rebind)
+            except ArcadeError:
+                continue  # expired
+            self.summaries.forget(game_id)
 
     @staticmethod
     def _check_name_free(record: ClassRecord, name: str, skip: str | None = None) -> None:
-        taken = {name_key(s["name"]): s["name"] for sid, s in record.students.items() if sid != skip}
-        if name_key(name) in taken:
+        keys = name_keys(name)
+        there = next((s["name"] for sid, s in record.students.items() if sid != skip and name_keys(s["name"]) & keys), None)
+        if there is not None:
             others = {s["name"] for s in record.students.values()}
-            same = "" if taken[name_key(name)] == name else f" (as “{taken[name_key(name)]}”)"
+            same = "" if there == name else f" (as “{there}”)"
             raise ArcadeError("name_taken", f"“{name}” is already in this class{same}: try “{suggest_nickname(others)}”",
                               409)
 
@@ -333,7 +369,7 @@ class Classroom:
         """Random pairs of students, each pair a new game between them; an odd one out plays
         the computer. Returns the pairs (student ids; one id for the odd one)."""
         record = self.get(class_id)
-        ids = list(record.order)
+        ids = [sid for sid in record.order if not record.students[sid].get("left")]
         if not ids:
             raise ArcadeError("no_students", "no student has joined the class yet: nobody to pair")
         (rng or random.SystemRandom()).shuffle(ids)
@@ -413,7 +449,7 @@ class Classroom:
                 current = session if latest else None
             outcomes = [g["outcome"] for g in games if g["outcome"] and not g["abandoned"]]
             students.append({
-                "id": sid, "name": student["name"], "games": games,
+                "id": sid, "name": student["name"], "games": games, "left": student.get("left"),
                 "current": thumbnail(current) if current is not None else None,
                 "results": {"games": len(games), "wins": outcomes.count("win"), "losses": outcomes.count("loss"),
                             "draws": outcomes.count("draw")}})

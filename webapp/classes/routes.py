@@ -90,7 +90,7 @@ def join_class() -> ResponseReturnValue:
     record, student, token = classroom().join(body.code, body.name)
     changed(record.id)
     return jsonify({"class_id": record.id, "student_id": student["id"], "student_token": token,
-                    "name": student["name"], "class_name": record.name}), 201
+                    "name": student["name"], "class_name": record.name, "rejoined": student["rejoined"]}), 201
 
 
 @bp.get("/api/classes/nickname")
@@ -172,6 +172,17 @@ def remove_student(class_id: str, student_id: str) -> Response:
     record = classroom().remove(class_id, student_id)
     socketio().emit("class_removed", {"class_id": record.id, "message": "the teacher removed you from the class"},
                     to=student_room(record.id, student_id))
+    changed(record.id)
+    return Response(status=204)
+
+
+@bp.post("/api/classes/<class_id>/leave")
+def leave_class(class_id: str) -> Response:
+    """A student leaves (their other pages are told); they may come back with their nickname."""
+    record, student = as_student(class_id, json_body())
+    classroom().leave(record.id, student)
+    socketio().emit("class_left", {"class_id": record.id, "message": "you left the class"},
+                    to=student_room(record.id, student["id"]))
     changed(record.id)
     return Response(status=204)
 
