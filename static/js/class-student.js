@@ -67,9 +67,9 @@ export const ClassStudent = (function () {
       lock();
       const words = moveWords(challengeState(challenge));
       const found = r.found_best.length ? `Found a best move: ${r.found_best.join(", ")}.` : "Nobody found a best move.";
-      const right = mine && r.right_moves ? (r.right_moves.includes(mine) ? " Your move wins: right!" : "") : "";
-      els.verdict.replaceChildren(el("p", { text: found + right }),
-        verdictTable(r.verdict, r.best, r.answers, words, { mine }));
+      const yours = !mine ? "" : r.right_moves.includes(mine) ? "Your answer was right! " : "Your answer was not right. ";
+      els.verdict.replaceChildren(el("p", { "data-testid": "your-verdict", text: yours + found }),
+        verdictTable(r.verdict, r.best, r.answers, words, { mine, right: r.right_moves }));
       els.verdict.hidden = false;
       els.status.textContent = answered ? `Your answer: ${answered}.` : "The answers are in.";
     }

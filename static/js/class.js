@@ -5,6 +5,7 @@
 "use strict";
 import { ArcadeClass } from "./classroom-common.js";
 import { TeacherLink } from "./teacher-link.js";
+import { classHistory } from "./class-history.js";
 (function () {
   const { api, drawBoard, challengeState, moveWords, statusText, verdictTable, el, cap } = ArcadeClass;
   const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
@@ -59,6 +60,8 @@ import { TeacherLink } from "./teacher-link.js";
 
   $("qr").src = `${base}/qr.svg`;
   $("results-csv").href = `${base}/results.csv?${q}`;
+  $("results-json").href = `${base}/results.json?${q}`;
+  const history = classHistory(base, token);
 
   const socket = io({ transports: ["websocket", "polling"] });
   socket.on("connect", () => socket.emit("class_join", { class_id: classId, token }));
@@ -87,6 +90,7 @@ import { TeacherLink } from "./teacher-link.js";
     renderResults(state.students);
     renderPositions(state.students);
     renderChallenge(state.challenge);
+    history.refresh(state.challenge);
   }
 
   function renderStudents(students) {
@@ -234,6 +238,13 @@ import { TeacherLink } from "./teacher-link.js";
     if (!got.ok) note(got.error);
   });
 
+  /** Who was right (any winning move) and who found a best one (the quickest win). */
+  function foundWords(c) {
+    const right = c.found_right.length ? `Right: ${c.found_right.join(", ")}.` : "Nobody found a right move.";
+    const best = c.found_best.length ? `Found a best move: ${c.found_best.join(", ")}.` : "Nobody found a best move.";
+    return `${right} ${best}`;
+  }
+
   let shownChallenge = null;
   function renderChallenge(c) {
     const live = $("challenge-live");
@@ -249,9 +260,9 @@ import { TeacherLink } from "./teacher-link.js";
     const closed = !c.open;
     $("answer-count").textContent = `${c.answered} of ${c.students} answered · ${cap(c.side)} to move` +
       (closed ? " · closed" : ` · ${Math.max(0, Math.ceil(c.deadline - Date.now() / 1000))} s left`);
-    $("answer-bars").replaceChildren(verdictTable(closed ? c.verdict : null, closed ? c.best : null, c.answers, words));
-    $("found-best").textContent = closed
-      ? (c.found_best.length ? `Found a best move: ${c.found_best.join(", ")}` : "Nobody found a best move.") : "";
+    $("answer-bars").replaceChildren(verdictTable(closed ? c.verdict : null, closed ? c.best : null, c.answers, words,
+                                                  { right: closed ? c.right_moves : null }));
+    $("found-best").textContent = closed ? foundWords(c) : "";
     $("reveal").hidden = closed;
   }
   // the countdown and the close at the deadline, between two class_state

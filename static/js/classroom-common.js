@@ -82,13 +82,16 @@ export const ArcadeClass = (function () {
       const v = verdict ? verdict[m] : null;
       const n = counts[m] || 0;
       const isBest = best && best.includes(m);
-      const classes = [isBest ? "best" : "", m === opts.mine ? "mine" : ""].join(" ").trim() || null;
+      const isRight = !!(opts.right && opts.right.includes(m));
+      const classes = [isBest ? "best" : "", isRight ? "right" : "", m === opts.mine ? "mine" : ""].join(" ").trim() || null;
       return el("tr", { dataset: { verdictMove: m }, class: classes },
         el("th", { scope: "row", text: moveText(m, words) }),
         el("td", { class: "bar-cell" },
-          el("span", { class: "answer-bar", style: `width:${total ? (100 * n / total).toFixed(1) : 0}%` }),
+          // (three quarters of the cell at most: the count beside the bar stays in the cell)
+          el("span", { class: "answer-bar", style: `width:${total ? (75 * n / total).toFixed(1) : 0}%` }),
           el("span", { class: "answer-count", text: String(n), dataset: { count: m } })),
-        v ? el("td", { class: `verdict-${v.outcome || "open"}`, text: cap(v.text) + (isBest ? " ★ best" : "") } ) : null);
+        v ? el("td", { class: `verdict-${v.outcome || "open"}`,
+                       text: cap(v.text) + (isBest ? " ★ best" : isRight ? " ✓ right" : "") }) : null);
     });
     return el("table", { class: "verdict-table" },
       el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Move" }), el("th", { scope: "col", text: "Answers" }),

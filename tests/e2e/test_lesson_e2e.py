@@ -218,3 +218,32 @@ def test_leaving_asks_first_and_a_student_comes_back_with_their_games(pages, bas
     expect(card.get_by_test_id("thumb-status")).not_to_contain_text("left the class")
     expect(teacher.get_by_test_id("answer-count")).to_contain_text("0 of 1 answered")
     expect(card).to_have_count(1)
+
+
+def test_the_dashboard_keeps_every_challenge_and_opens_each_again(pages, base_url, shots):  # noqa: F811
+    made = new_class(base_url)
+    pupils = [requests.post(f"{base_url}/api/classes/join", json={"code": made["code"], "name": n}).json()
+              for n in ("O'Brien", "Tom & Jerry")]
+    teacher = pages(**DESKTOP)
+    teacher.goto(f"{made['dashboard_url']}#token={made['teacher_token']}")
+    expect(teacher.locator("[data-student]")).to_have_count(2)
+    for moves in ([], ["1:1"]):
+        made_challenge = challenge(base_url, made, moves)
+        verdict = requests.get(f"{base_url}/api/classes/{made['id']}/challenges/{made_challenge['id']}",
+                               params={"token": made["teacher_token"]}).json()
+        right, wrong = verdict["right_moves"][0], next(m for m in verdict["legal_moves"] if m not in verdict["right_moves"])
+        for pupil, move in zip(pupils, (right, wrong)):
+            requests.post(f"{base_url}/api/classes/{made['id']}/challenges/{made_challenge['id']}/answers",
+                          json={"token": pupil["student_token"], "move": move})
+        teacher.get_by_test_id("reveal").click()
+        expect(teacher.get_by_test_id("found-best")).to_contain_text("Right: O'Brien")
+    rows = teacher.locator("[data-testid='history-table'] tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(1)).to_contain_text("after 1 move")
+    rows.first.get_by_role("button", name="Open challenge 1").click()
+    expect(teacher.get_by_test_id("history-who")).to_have_text("Answers: O'Brien (right), Tom & Jerry (wrong).")
+    expect(teacher.locator("[data-testid='history-verdict'] tr.right").first).to_be_visible()
+    expect(teacher.locator("[data-testid='history-board'] .nim-pile").first).to_be_visible()
+    teacher.screenshot(path=str(shots / "lesson-history-1280.png"), full_page=True)
+    axe_at_both_sizes(teacher)
+    teacher.screenshot(path=str(shots / "lesson-history-1280b.png"), full_page=True)

@@ -3,6 +3,10 @@ coming back, challenges kept with the class."""
 
 from __future__ import annotations
 
+import csv
+import io
+import json
+
 import pytest
 
 from tests.web.test_classes import NIM, refused, student, teacher_view
@@ -114,3 +118,66 @@ def test_leaving_needs_a_students_token(client, klass):
     refused(client.post(f"/api/classes/{klass['id']}/leave", json={"token": klass["teacher_token"]}), 403)
     refused(client.post(f"/api/classes/{klass['id']}/leave", json={}), 403)
     assert not teacher_view(client, klass)["students"][0]["left"]
+
+
+# ----- challenges kept --------------------------------------------------------------------------------------
+def answer(client, klass, challenge_id, who, move):
+    got = client.post(f"/api/classes/{klass['id']}/challenges/{challenge_id}/answers",
+                      json={"token": who["student_token"], "move": move})
+    assert got.status_code == 201, got.get_json()
+
+
+def test_every_challenge_is_kept_with_every_answer_and_who_was_right(client, klass):
+    ann, bob, cat = (student(client, klass, n) for n in ("=1+2", "Tom & Jerry", "Zoë"))
+    first = start_challenge(client, klass)
+    answer(client, klass, first, ann, "1:1")
+    client.post(f"/api/classes/{klass['id']}/challenges/{first}/reveal", json={"token": klass["teacher_token"]})
+    second = client.post(f"/api/classes/{klass['id']}/challenges",
+                         json={"token": klass["teacher_token"], "moves": ["1:1"], "seconds": 30}).get_json()["id"]
+    history = client.get(f"/api/classes/{klass['id']}/challenges?token={klass['teacher_token']}").get_json()
+    verdict = history[1]["verdict"]
+    wins = sorted(m for m, v in verdict.items() if v["outcome"] == "win")
+    losses = [m for m, v in verdict.items() if v["outcome"] == "loss"]
+    assert len(wins) >= 1 and losses, verdict
+    slow_win = max(wins, key=lambda m: verdict[m]["distance"])
+    answer(client, klass, second, ann, slow_win)
+    answer(client, klass, second, bob, losses[0])
+
+    history = client.get(f"/api/classes/{klass['id']}/challenges?token={klass['teacher_token']}").get_json()
+    assert [c["id"] for c in history] == [first, second]  # oldest first, the first kept after the second
+    one, two = history
+    assert (one["moves"], one["revealed"], one["answered"], one["answers"]) == ([], True, 1, {ann["student_id"]: "1:1"})
+    assert two["moves"] == ["1:1"] and two["seconds"] == 30 and two["board"]["piles"] == [0, 2, 3]
+    assert two["right"] == {ann["student_id"]: True, bob["student_id"]: False}  # any winning move is right
+    assert two["right_moves"] == wins and set(two["best"]) <= set(wins)
+    assert two["names"] == {ann["student_id"]: "=1+2", bob["student_id"]: "Tom & Jerry"}
+    assert two["kind"] == "move" and two["created"] <= two["deadline"]
+
+    rows = list(csv.reader(io.StringIO(client.get(
+        f"/api/classes/{klass['id']}/results.csv?token={klass['teacher_token']}").get_data(as_text=True))))
+    assert rows[0][5:] == ["challenge 1 (the start)", "challenge 2 (after 1 move)"]
+    by_name = {row[0]: row[5:] for row in rows[1:]}
+    first_right = "right" if one["right"][ann["student_id"]] else "wrong"
+    assert by_name["'=1+2"] == [f"{first_right} (1:1)", f"right ({slow_win})"]
+    assert by_name["Tom & Jerry"] == ["", f"wrong ({losses[0]})"]
+    assert by_name["Zoë"] == ["", ""] and cat["name"] == "Zoë"
+
+    exported = client.get(f"/api/classes/{klass['id']}/results.json?token={klass['teacher_token']}")
+    assert exported.status_code == 200 and "attachment" in exported.headers["Content-Disposition"]
+    body = json.loads(exported.get_data(as_text=True))
+    assert body["class"]["id"] == klass["id"] and [s["name"] for s in body["students"]] == ["=1+2", "Tom & Jerry", "Zoë"]
+    assert body["challenges"] == history
+    refused(client.get(f"/api/classes/{klass['id']}/challenges?token={ann['student_token']}"), 403)
+    refused(client.get(f"/api/classes/{klass['id']}/results.json?token={ann['student_token']}"), 403)
+
+
+def test_the_reveal_names_who_was_right(app, client, klass):
+    pupil = student(client, klass)
+    sio = phone(app, client, klass, pupil)
+    challenge_id = client.post(f"/api/classes/{klass['id']}/challenges",
+                               json={"token": klass["teacher_token"], "moves": ["1:1"]}).get_json()["id"]
+    summary = client.get(f"/api/classes/{klass['id']}/challenges/{challenge_id}?token={klass['teacher_token']}").get_json()
+    answer(client, klass, challenge_id, pupil, summary["right_moves"][-1])
+    client.post(f"/api/classes/{klass['id']}/challenges/{challenge_id}/reveal", json={"token": klass["teacher_token"]})
+    reveal = events(sio, "class_reveal")[0]
+    assert reveal["found_right"] == ["Swift Otter"] and reveal["right_moves"] == summary["right_moves"]

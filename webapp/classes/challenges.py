@@ -88,6 +88,18 @@ def best_moves(verdict: dict[str, dict]) -> list[str]:
     return sorted(move for move, v in verdict.items() if key((move, v)) == top)
 
 
+def right_moves(verdict: dict[str, dict]) -> list[str]:
+    """The answers that count as right: every winning move, the quick and the slow (the best,
+    the quickest, are marked apart); where no move is proved to win, the best moves.
+
+    >>> right_moves({"a": {"outcome": "win", "distance": 1}, "b": {"outcome": "win", "distance": 5},
+    ...              "c": {"outcome": "loss", "distance": 2}})
+    ['a', 'b']
+    """
+    wins = sorted(move for move, v in verdict.items() if v["outcome"] == "win")
+    return wins or best_moves(verdict)
+
+
 def position_of(record: ClassRecord, body: dict) -> tuple[Game, Any, list[str]]:
     """The challenge's game (the class's unless ``game``/``options`` override it), its state
     after ``moves``, and the moves in the game's own notation."""
@@ -166,7 +178,10 @@ def challenge_summary(record: ClassRecord, challenge: dict) -> dict:
         counts[move] = counts.get(move, 0) + 1
     names = {sid: s["name"] for sid, s in record.students.items()}
     found = sorted(names.get(sid, "(removed)") for sid, move in challenge["answers"].items() if move in challenge["best"])
-    return {"id": challenge["id"], "game": challenge["game"], "options": challenge["options"],
+    right = right_moves(challenge["verdict"])
+    found_right = sorted(names.get(sid, "(removed)") for sid, move in challenge["answers"].items() if move in right)
+    return {"right_moves": right, "found_right": found_right, "kind": challenge.get("kind", "move"),
+            "id": challenge["id"], "game": challenge["game"], "options": challenge["options"],
             "moves": challenge["moves"], "seconds": challenge["seconds"], "deadline": challenge["deadline"],
             "board": challenge["board"], "legal_moves": challenge["legal_moves"], "side": challenge["side"],
             "sides": challenge["sides"], "to_move": challenge["to_move"], "open": is_open(challenge),
@@ -192,4 +207,20 @@ def reveal_view(record: ClassRecord, challenge: dict) -> dict:
     """``class_reveal``: the verdict every student sees at the end."""
     summary = challenge_summary(record, challenge)
     return {"class_id": record.id, "challenge_id": challenge["id"], "verdict": summary["verdict"],
-            "best": summary["best"], "found_best": summary["found_best"], "answers": summary["answers"]}
+            "best": summary["best"], "found_best": summary["found_best"], "answers": summary["answers"],
+            "right_moves": summary["right_moves"], "found_right": summary["found_right"]}
+
+
+def challenge_history(record: ClassRecord, challenge: dict) -> dict:
+    """One challenge as the class keeps it (``GET .../challenges``, the results' JSON): its
+    position, time, every student's answer (student id -> move) and whether it was right, the
+    verdict on every move; ``names`` the students' nicknames."""
+    right = right_moves(challenge["verdict"])
+    answers = challenge["answers"]
+    summary = challenge_summary(record, challenge)
+    return {**{key: summary[key] for key in ("id", "kind", "game", "options", "moves", "seconds", "deadline", "board",
+                                              "legal_moves", "side", "sides", "to_move", "verdict", "best",
+                                              "right_moves", "found_right", "found_best")},
+            "created": challenge["started"], "revealed": not is_open(challenge), "answered": len(answers),
+            "answers": dict(answers), "right": {sid: move in right for sid, move in answers.items()},
+            "names": {sid: record.students[sid]["name"] if sid in record.students else "(removed)" for sid in answers}}

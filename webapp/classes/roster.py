@@ -31,7 +31,7 @@ from engine.options import OptionError
 from ..errors import ArcadeError
 from ..sessions import GameSession, Seat
 from ..stores import hash_token
-from .challenges import challenge_in, challenge_summary, check_answer
+from .challenges import challenge_history, challenge_in, challenge_summary, check_answer
 from .names import clean_nickname, name_keys
 from .storage import ClassRecord, ClassStore
 
@@ -417,6 +417,12 @@ class Classroom:
         challenge = challenge_in(record, challenge_id)
         challenge["answers"] = self.store.answers(record.id, challenge["id"])
         return challenge
+
+    def history(self, record: ClassRecord) -> list[dict]:
+        """Every challenge of the class, oldest first, as the class keeps it
+        (:func:`.challenges.challenge_history`)."""
+        ordered = sorted(record.challenges.values(), key=lambda c: c["started"])
+        return [challenge_history(record, self.challenge(record, c["id"])) for c in ordered]
 
     def answer(self, record: ClassRecord, challenge_id: Any, student: dict, move: Any, now: float) -> str:
         """Keep a student's answer (one each, before the deadline); the move in notation."""

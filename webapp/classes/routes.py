@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import time
 from typing import Any, cast
 
@@ -199,18 +200,52 @@ def pair_students(class_id: str) -> ResponseReturnValue:
     return jsonify({"pairs": [[names[sid] for sid in group] for group in groups]}), 201
 
 
+def file_name(state: dict, ending: str) -> dict:
+    name = "".join(ch if ch.isalnum() else "-" for ch in state["name"]).strip("-") or "class"
+    return {"Content-Disposition": f'attachment; filename="{name}-{ending}"'}
+
+
 @bp.get("/api/classes/<class_id>/results.csv")
 def results_csv(class_id: str) -> Response:
-    state = classroom().state(as_teacher(class_id))
+    """A row per student: games, wins, losses, draws, and a column per challenge (oldest
+    first): ``right (move)``, ``wrong (move)``, or blank where the student did not answer."""
+    record = as_teacher(class_id)
+    state, history = classroom().state(record), classroom().history(record)
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["student", "games", "wins", "losses", "draws"])
+    where = ["the start" if not c["moves"] else f"after {len(c['moves'])} move{'s' * (len(c['moves']) != 1)}"
+             for c in history]
+    writer.writerow(["student", "games", "wins", "losses", "draws"] +
+                    [f"challenge {i} ({at})" for i, at in enumerate(where, 1)])
     for student in state["students"]:
         r = student["results"]
-        writer.writerow([csv_cell(student["name"]), r["games"], r["wins"], r["losses"], r["draws"]])
-    name = "".join(ch if ch.isalnum() else "-" for ch in state["name"]).strip("-") or "class"
-    return Response(buf.getvalue(), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{name}-results.csv"'})
+        answers = [("right" if c["right"][student["id"]] else "wrong") + f" ({c['answers'][student['id']]})"
+                   if student["id"] in c["answers"] else "" for c in history]
+        writer.writerow([csv_cell(cell) for cell in [student["name"], r["games"], r["wins"], r["losses"], r["draws"],
+                                                     *answers]])
+    return Response(buf.getvalue(), mimetype="text/csv", headers=file_name(state, "results.csv"))
+
+
+@bp.get("/api/classes/<class_id>/results.json")
+def results_json(class_id: str) -> Response:
+    """Everything the class keeps for grading: the class, its students and their results, and
+    every challenge with every answer (as ``GET .../challenges``)."""
+    record = as_teacher(class_id)
+    state = classroom().state(record)
+    students = [{"id": s["id"], "name": s["name"], "left": s["left"], "results": s["results"],
+                 "games": [{k: g[k] for k in ("id", "status", "outcome", "moves", "players")} for g in s["games"]]}
+                for s in state["students"]]
+    body = {"class": {k: state[k] for k in ("id", "code", "name", "game", "options", "opponent")},
+            "students": students, "challenges": classroom().history(record)}
+    return Response(json.dumps(body, ensure_ascii=False, indent=1), mimetype="application/json",
+                    headers=file_name(state, "results.json"))
+
+
+@bp.get("/api/classes/<class_id>/challenges")
+def challenge_list(class_id: str) -> Response:
+    """Every challenge of the class, oldest first, with every answer and who was right."""
+    record = as_teacher(class_id)
+    return jsonify(classroom().history(record))
 
 
 # ----- challenges ------------------------------------------------------------------------------------
