@@ -126,6 +126,49 @@ def analyse(game: Game, state: Any, budget: float = DEFAULT_BUDGET) -> dict:
     return dict(answer, cached=False, nodes=nodes, elapsed_ms=round((time.perf_counter() - started) * 1000, 3))
 
 
+def analyse_move(game: Game, state: Any, move: str, budget: float) -> dict:
+    """The verdict on one legal ``move`` (notation) of ``state`` for the side to move, as
+    :func:`analyse` gives it, solved within ``budget`` seconds with the configuration's kept
+    table (one move at a time: a caller that judges a big position move by move can say how
+    far it got).
+
+    >>> from engine.games import get_game
+    >>> nim = get_game("nim").from_options({"piles": "1,2"})
+    >>> analyse_move(nim, nim.start(), "2:2", 1.0)
+    {'move': '2:2', 'outcome': 'win', 'distance': 1}
+    """
+    with _LOCK:
+        kept = _config(game)
+    with kept.lock:
+        known = kept.answers.get(state)
+        if known is not None:
+            return next(m for m in known["moves"] if m["move"] == move)
+        entry, _ = verdict(game, state, game.parse_move(state, move), game.to_move(state), kept.table, budget)
+    return entry
+
+
+def leaning(game: Game, mover: int, score: float, depth: int) -> str:
+    """What a search that proved nothing makes of a position, in words, from ``score`` as
+    ``mover`` sees it: "good for Short after a 6-move search" (moves of both players).
+
+    >>> from engine.games import get_game
+    >>> leaning(get_game("shannon").from_options({}), 0, -51, 6)
+    'good for Cut after a 6-move search'
+    """
+    side = "even" if score == 0 else f"good for {game.sides[mover if score > 0 else 1 - mover]}"
+    return f"{side} after a {depth}-move search"
+
+
+def search_view(game: Game, state: Any, seconds: float) -> dict:
+    """For a position too big to solve: the moves a search of ``seconds`` finds best, and what
+    it makes of the position in words (:func:`leaning`): ``{"best", "score", "depth", "text"}``."""
+    found = search_root(game, state, time_limit=seconds)
+    top = max((m["score"] for m in found.root_moves), default=found.score)
+    best = [m["move"] for m in found.root_moves if m["score"] == top and m.get("bound", "exact") == "exact"]
+    return {"best": best or [found.best_move], "score": found.score, "depth": found.stats.depth,
+            "text": leaning(game, game.to_move(state), found.score, found.stats.depth)}
+
+
 RANK = {"win": 2, "draw": 1, "loss": 0}
 
 

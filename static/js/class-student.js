@@ -66,6 +66,11 @@ export const ClassStudent = (function () {
       if (!challenge || r.challenge_id !== challenge.challenge_id) return;
       lock();
       const words = moveWords(challengeState(challenge));
+      if (r.solving) {  // revealed before the engine judged every move: the verdict follows
+        els.verdict.replaceChildren(el("p", { "data-testid": "your-verdict", text: "The engine is still judging the moves: the verdict follows." }));
+        els.verdict.hidden = false;
+        return;
+      }
       const found = r.found_best.length ? `Found a best move: ${r.found_best.join(", ")}.` : "Nobody found a best move.";
       const yours = !mine ? "" : r.right_moves.includes(mine) ? "Your answer was right! " : "Your answer was not right. ";
       els.verdict.replaceChildren(el("p", { "data-testid": "your-verdict", text: yours + found }),

@@ -66,6 +66,11 @@ import { classHistory } from "./class-history.js";
   const socket = io({ transports: ["websocket", "polling"] });
   socket.on("connect", () => socket.emit("class_join", { class_id: classId, token }));
   socket.on("class_state", render);
+  const solving = {};  // challenge id -> {done, total}, as class_solving tells it between two class_state
+  socket.on("class_solving", (p) => {
+    solving[p.challenge_id] = p;
+    if (last && last.challenge && last.challenge.id === p.challenge_id) renderChallenge(last.challenge);
+  });
   socket.on("error", (msg) => {
     if (msg.event === "class_join" && ["bad_token", "token_required"].includes(msg.code)) {
       localStorage.removeItem(TeacherLink.key(classId));
@@ -258,11 +263,16 @@ import { classHistory } from "./class-history.js";
       drawBoard($("challenge-board"), state, {});
     }
     const closed = !c.open;
+    const told = solving[c.id];
+    const judging = c.solving && (told && told.done > c.solving.done ? told : c.solving);
+    $("solving").hidden = !judging;
+    $("solving").textContent = judging ? `Solving… (${judging.done} of ${judging.total} moves judged)` : "";
     $("answer-count").textContent = `${c.answered} of ${c.students} answered · ${cap(c.side)} to move` +
       (closed ? " · closed" : ` · ${Math.max(0, Math.ceil(c.deadline - Date.now() / 1000))} s left`);
-    $("answer-bars").replaceChildren(verdictTable(closed ? c.verdict : null, closed ? c.best : null, c.answers, words,
-                                                  { right: closed ? c.right_moves : null }));
-    $("found-best").textContent = closed ? foundWords(c) : "";
+    const shown = closed && !judging;  // the verdict, once the time is up and every move judged
+    $("answer-bars").replaceChildren(verdictTable(shown ? c.verdict : null, shown ? c.best : null, c.answers, words,
+                                                  { right: shown ? c.right_moves : null }));
+    $("found-best").textContent = shown ? foundWords(c) : closed ? "The verdict follows when every move is judged." : "";
     $("reveal").hidden = closed;
   }
   // the countdown and the close at the deadline, between two class_state

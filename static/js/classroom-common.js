@@ -94,6 +94,7 @@ export const ArcadeClass = (function () {
                        text: cap(v.text) + (isBest ? " ★ best" : isRight ? " ✓ right" : "") }) : null);
     });
     return el("table", { class: "verdict-table" },
+      verdict ? el("caption", { class: "muted small", text: "“In 5 moves”: moves of both players, this one included." }) : null,
       el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Move" }), el("th", { scope: "col", text: "Answers" }),
         verdict ? el("th", { scope: "col", text: "Engine's verdict" }) : null)),
       el("tbody", {}, ...rows));

@@ -7,6 +7,7 @@ no serious or critical violation on the new and changed pages at 390 and 1280 px
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 import requests
@@ -247,3 +248,51 @@ def test_the_dashboard_keeps_every_challenge_and_opens_each_again(pages, base_ur
     teacher.screenshot(path=str(shots / "lesson-history-1280.png"), full_page=True)
     axe_at_both_sizes(teacher)
     teacher.screenshot(path=str(shots / "lesson-history-1280b.png"), full_page=True)
+
+
+VERDICT_SENTENCE = re.compile(r"(Win|Loss) (at once|in \d+ moves)|Draw|(Good for (Short|Cut)|Even) after a \d+-move search")
+
+
+def test_a_bridgit_challenge_reaches_the_phones_at_once_and_its_verdict_follows(pages, base_url, shots):  # noqa: F811
+    made = new_class(base_url, "shannon", {"board": "bridgit-4"}, name="Bridg-It")
+    teacher = pages(**DESKTOP)
+    teacher.goto(f"{made['dashboard_url']}#token={made['teacher_token']}")
+    phones = [pages(**PHONE) for _ in range(2)]
+    for phone, name in zip(phones, ("Ada", "Bea")):
+        join_on_the_page(phone, made["code"], name)
+    expect(teacher.locator("[data-student]")).to_have_count(2)
+    teacher.get_by_test_id("open-challenge").click()
+    teacher.get_by_test_id("challenge-seconds").select_option("120")
+
+    sent = time.monotonic()
+    teacher.get_by_test_id("send-challenge").click()
+    expect(teacher.get_by_test_id("solving")).to_contain_text(re.compile(r"Solving… \(\d+ of 25 moves judged\)"))
+    assert time.monotonic() - sent < 0.5, "the teacher sees the progress within 0.5 s"
+    for phone in phones:
+        expect(phone.get_by_test_id("challenge")).to_be_visible()
+    assert time.monotonic() - sent < 1.0, "the phones get the position within 1 s"
+    expect(phones[0].get_by_test_id("challenge-status")).to_contain_text("You play Short, to move")
+    teacher.screenshot(path=str(shots / "lesson-bridgit-solving-1280.png"))
+
+    expect(teacher.get_by_test_id("solving")).to_be_hidden(timeout=60_000)  # every move judged
+    state = requests.get(f"{base_url}/api/classes/{made['id']}", params={"token": made["teacher_token"]}).json()
+    right = state["challenge"]["right_moves"]
+    wrong = next(m for m in state["challenge"]["legal_moves"] if m not in right)
+    for phone, move in zip(phones, (right[0], wrong)):
+        phone.locator(f"[data-testid='challenge-board'] [data-move='{move}']").first.click(force=True)
+        expect(phone.get_by_test_id("challenge-status")).to_contain_text("Your answer")
+    teacher.get_by_test_id("reveal").click()
+    expect(teacher.get_by_test_id("found-best")).to_contain_text("Right: Ada.")
+    expect(phones[0].get_by_test_id("your-verdict")).to_contain_text("Your answer was right!")
+    expect(phones[1].get_by_test_id("your-verdict")).to_contain_text("Your answer was not right.")
+    for page in (teacher, phones[0]):
+        cells = page.locator(".verdict-table td[class^='verdict-']")
+        expect(cells).to_have_count(25)
+        for text in cells.all_inner_texts():
+            assert VERDICT_SENTENCE.match(text), text  # a sentence, never "score -51 at depth 6"
+    mine = phones[0].locator("[data-testid='student-verdict'] tr.mine")
+    expect(mine).to_have_count(1)
+    assert "1" in mine.locator(".answer-count").inner_text()
+    phones[0].screenshot(path=str(shots / "lesson-bridgit-verdict-390.png"), full_page=True)
+    teacher.screenshot(path=str(shots / "lesson-bridgit-verdict-1280.png"), full_page=True)
+    axe_at_both_sizes(phones[0])

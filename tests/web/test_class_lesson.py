@@ -6,9 +6,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import pytest
 
+from tests.helpers import eventually
 from tests.web.test_classes import NIM, refused, student, teacher_view
 from webapp import create_app, get_socketio
 
@@ -181,3 +183,56 @@ def test_the_reveal_names_who_was_right(app, client, klass):
     client.post(f"/api/classes/{klass['id']}/challenges/{challenge_id}/reveal", json={"token": klass["teacher_token"]})
     reveal = events(sio, "class_reveal")[0]
     assert reveal["found_right"] == ["Swift Otter"] and reveal["right_moves"] == summary["right_moves"]
+
+
+# ----- big positions -------------------------------------------------------------------------------------
+BRIDGIT = {"name": "Bridg-It", "game": "shannon", "options": {"board": "bridgit-4"}, "opponent": "alphabeta:strength=3"}
+
+
+def test_a_big_position_reaches_the_phones_first_and_its_verdict_follows_move_by_move(tmp_path):
+    app = create_app(dict(CONFIG, STORE=str(tmp_path / "arcade.sqlite3"), CLASS_VERDICT_BUDGET=2.0))
+    client = app.test_client()
+    made = client.post("/api/classes", json=BRIDGIT).get_json()
+    pupil = student(client, made)
+    sio = phone(app, client, made, pupil)
+    teacher = get_socketio(app).test_client(app, flask_test_client=client)
+    teacher.emit("class_join", {"class_id": made["id"], "token": made["teacher_token"]})
+    teacher.get_received()
+
+    started = client.post(f"/api/classes/{made['id']}/challenges", json={"token": made["teacher_token"], "moves": []})
+    assert started.status_code == 201
+    solving = started.get_json()["solving"]
+    assert solving["total"] == 25 and solving["done"] < 25  # not solved at once: judged in the background
+    [sent] = events(sio, "class_challenge")  # the position is on the phones already
+    assert len(sent["legal_moves"]) == 25 and sent["side"] == "Short"
+    url = f"/api/classes/{made['id']}/challenges/{started.get_json()['id']}?token={made['teacher_token']}"
+    first = client.get(url).get_json()
+    assert first["solving"] == solving and len(first["verdict"]) == solving["done"]
+    answer(client, made, started.get_json()["id"], pupil, sent["legal_moves"][0])  # answers need no verdict
+
+    done = eventually(lambda: client.get(url).get_json(), until=lambda c: c["solving"] is None, what="the verdict")
+    progress = [e["args"][0] for e in teacher.get_received() if e["name"] == "class_solving"]
+    assert [p["done"] for p in progress] == list(range(solving["done"] + 1, 26))  # one step a move
+    assert all(p["total"] == 25 for p in progress)
+    assert set(done["verdict"]) == set(sent["legal_moves"]) and done["best"]
+    for move, v in done["verdict"].items():
+        text = v["text"]
+        assert "score" not in text and "depth" not in text, (move, text)
+        if v["outcome"] is None:
+            assert re.fullmatch(r"(good for (Short|Cut)|even) after a \d+-move search", text), text
+        else:
+            assert re.fullmatch(r"(win|loss) (at once|in \d+ moves)|draw", text), text
+
+
+def test_a_verdict_that_comes_after_the_reveal_reaches_the_students(tmp_path):
+    app = create_app(dict(CONFIG, STORE=str(tmp_path / "arcade.sqlite3"), CLASS_VERDICT_BUDGET=1.0))
+    client = app.test_client()
+    made = client.post("/api/classes", json=BRIDGIT).get_json()
+    pupil = student(client, made)
+    sio = phone(app, client, made, pupil)
+    challenge_id = client.post(f"/api/classes/{made['id']}/challenges",
+                               json={"token": made["teacher_token"], "moves": []}).get_json()["id"]
+    client.post(f"/api/classes/{made['id']}/challenges/{challenge_id}/reveal", json={"token": made["teacher_token"]})
+    reveals = eventually(lambda: [r for r in events(sio, "class_reveal") if r["solving"] is None] or None,
+                         what="the reveal with the verdict")
+    assert len(reveals[0]["verdict"]) == 25

@@ -1,9 +1,11 @@
 """Challenge the class: one position, one answer per student, and the engine's exact verdict.
 
 The verdict on every legal move is the engine's exact one (:mod:`engine.analyse`: the
-outcome proved, and its distance the plies to the end under perfect play). A move too big
-to solve within the budget gets the search's score at the depth it finished, said as such
-(``outcome: null``).
+outcome proved, and its distance the moves of both players to the end under perfect play).
+What is solved at once is judged before the challenge reaches the phones; the moves of a big
+position are judged one by one in the background (:mod:`.solving`), the teacher told how far it
+got. A move too big to solve within the budget gets what the search made of it, in words
+("good for Short after a 6-move search", ``outcome: null``).
 """
 
 from __future__ import annotations
@@ -12,63 +14,73 @@ import secrets
 import time
 from typing import Any
 
-from engine.analyse import analyse
+from engine.analyse import analyse, analyse_move, leaning
 from engine.game import CHANCE, Game, IllegalMove
 from engine.games import get_game
 from engine.options import OptionError
-from engine.search import Cancel, describe_score, search_root
+from engine.search import MATE_BOUND, WIN, Cancel, search_root
 
 from ..errors import ArcadeError
-from ..search_pool import Deadline, SearchCancelled, SearchPool
 from ..sessions import replay_record
 from .storage import ClassRecord
 
 MIN_SECONDS, MAX_SECONDS = 5, 600
-VERDICT_BUDGET = 8.0  # seconds the verdicts of one position may take in all
+QUICK_BUDGET = 0.3  # seconds: what is solved within this is judged before the phones get the position
+VERDICT_BUDGET = 8.0  # seconds the moves left unsolved by then may take in all (judged in the background)
+SHALLOW_DEPTH = 2  # plies of the search that judges the moves left when the budget is spent
 RANK = {"win": 2, "draw": 1, None: 0, "loss": -1}
 
 
-def move_verdicts(game: Game, state: Any, *, cancel: Cancel) -> dict[str, dict]:
-    """The verdict on every legal move of ``state``, from the side to move's point of view:
-    ``{move: {"outcome", "distance", "score", "depth", "exact", "text"}}`` (a pool function).
-    Solved by :func:`engine.analyse.analyse` (the same verdicts as ``python -m engine
-    analyse``, kept per game configuration) within half the budget; a move it could not solve
-    gets the search's score at the deepest depth it finished within the other half.
+def quick_verdicts(game: Game, state: Any, *, cancel: Cancel) -> dict[str, dict | None]:
+    """The verdict on every legal move of ``state`` that :func:`engine.analyse.analyse` solves
+    within :data:`QUICK_BUDGET` (a pool function), from the side to move's point of view:
+    ``{move: {"outcome", "distance", "score", "depth", "exact", "text"} or None}`` (None: not
+    solved yet, see :func:`judge_move`).
 
     >>> from engine.games import get_game
     >>> nim = get_game("nim").from_options({"piles": [1, 2]})
-    >>> v = move_verdicts(nim, nim.start(), cancel=None)
+    >>> v = quick_verdicts(nim, nim.start(), cancel=None)
     >>> {m: (x["outcome"], x["distance"], x["text"]) for m, x in sorted(v.items())}
-    {'1:1': ('loss', 2, 'loss in 2'), '2:1': ('loss', 2, 'loss in 2'), '2:2': ('win', 1, 'win at once')}
+    {'1:1': ('loss', 2, 'loss in 2 moves'), '2:1': ('loss', 2, 'loss in 2 moves'), '2:2': ('win', 1, 'win at once')}
     >>> best_moves(v)
     ['2:2']
     """
-    answer = analyse(game, state, budget=VERDICT_BUDGET / 2)
-    unsolved = [m["move"] for m in answer["moves"] if m["outcome"] is None]
-    share = VERDICT_BUDGET / 2 / max(1, len(unsolved))
-    verdicts = {}
-    for m in answer["moves"]:
-        if m["outcome"] is None:
-            verdicts[m["move"]] = _score_after(game, game.push_notation(state, m["move"]), game.to_move(state),
-                                               share, cancel)
-            continue
-        outcome, distance = m["outcome"], m["distance"]
-        text = outcome if distance is None else f"{outcome} at once" if distance == 1 else f"{outcome} in {distance}"
-        verdicts[m["move"]] = {"outcome": outcome, "distance": distance, "score": None, "depth": None,
-                               "exact": True, "text": text}
-    return verdicts
+    answer = analyse(game, state, budget=QUICK_BUDGET)
+    return {m["move"]: exact_verdict(m["outcome"], m["distance"]) if m["outcome"] is not None else None
+            for m in answer["moves"]}
+
+
+def judge_move(game: Game, state: Any, move: str, seconds: float, *, cancel: Cancel) -> dict:
+    """One move's verdict (a pool function): solved within a third of ``seconds`` if it can
+    be, else what a search of the rest makes of it, in words ("good for Short after a 6-move
+    search"); with no time (``seconds <= 0``), what a 2-move search makes of it."""
+    if seconds > 0:
+        entry = analyse_move(game, state, move, seconds / 3)
+        if entry["outcome"] is not None:
+            return exact_verdict(entry["outcome"], entry["distance"])
+    return _score_after(game, game.push_notation(state, move), game.to_move(state), seconds * 2 / 3, cancel)
+
+
+def exact_verdict(outcome: str, distance: int | None) -> dict:
+    """A proved verdict; ``distance`` in moves of both players, this one included."""
+    text = outcome if distance is None else f"{outcome} at once" if distance == 1 else f"{outcome} in {distance} moves"
+    return {"outcome": outcome, "distance": distance, "score": None, "depth": None, "exact": True, "text": text}
 
 
 def _score_after(game: Game, after: Any, mover: int, seconds: float, cancel: Cancel) -> dict:
     """A move too big to solve: the search's score at the deepest depth it finished, as
-    ``mover`` sees it, said to be no proved result."""
+    ``mover`` sees it, in words that say it is no proved result."""
     if game.to_move(after) == CHANCE:
         return {"outcome": None, "distance": None, "score": None, "depth": 0, "exact": False,
                 "text": "chance moves next: no proved verdict"}
-    found = search_root(game, after, time_limit=seconds, cancel=cancel)
+    found = (search_root(game, after, time_limit=seconds, cancel=cancel) if seconds > 0
+             else search_root(game, after, depth=SHALLOW_DEPTH, cancel=cancel))
     score = found.score if game.to_move(after) == mover else -found.score
-    return {"outcome": None, "distance": None, "score": score, "depth": found.stats.depth, "exact": False,
-            "text": f"not solved: score {describe_score(score)} at depth {found.stats.depth}"}
+    if abs(score) >= MATE_BOUND:  # proved within the search after all
+        return exact_verdict("win" if score > 0 else "loss", 1 + int(round(WIN - abs(score))))
+    depth = found.stats.depth
+    return {"outcome": None, "distance": None, "score": score, "depth": depth, "exact": False,
+            "text": leaning(game, mover, score, depth)}
 
 
 def best_moves(verdict: dict[str, dict]) -> list[str]:
@@ -120,24 +132,22 @@ def position_of(record: ClassRecord, body: dict) -> tuple[Game, Any, list[str]]:
     return game, state, [h["move"] for h in history]
 
 
-def make_challenge(record: ClassRecord, where: dict, seconds: float, pool: SearchPool) -> dict:
-    """A new challenge, with its verdict, on the position ``where`` names (``{"moves", "game"?,
-    "options"?}``: see :func:`position_of`), answered within ``seconds`` (checked by the
-    request's schema, :class:`webapp.classes.schemas.ChallengeStart`)."""
+def make_challenge(record: ClassRecord, where: dict, seconds: float) -> dict:
+    """A new challenge on the position ``where`` names (``{"moves", "game"?, "options"?}``: see
+    :func:`position_of`), answered within ``seconds`` (checked by the request's schema,
+    :class:`webapp.classes.schemas.ChallengeStart`), not judged yet: ``solving`` ``{"done",
+    "total"}`` until :mod:`.solving` has judged every move, then None."""
     game, state, moves = position_of(record, where)
-    with Deadline(VERDICT_BUDGET + 5.0) as deadline:
-        try:
-            verdict = pool.call(move_verdicts, game, state, cancel=deadline.event, key=f"class:{record.id}")
-        except SearchCancelled:
-            raise ArcadeError("busy", "the engine is too busy to judge this position now: try again", 503) from None
+    verdict: dict[str, dict] = {}
+    solving = {"done": 0, "total": len(game.moves(state))}
     now = time.time()
     position = game.position(state)
     return {"id": secrets.token_urlsafe(6), "game": game.name, "settings": game.settings,
             "options": game.public_settings(), "moves": moves, "seconds": seconds, "started": now,
             "deadline": now + seconds, "board": position["board"], "legal_moves": position["legal_moves"],
             "to_move": position["to_move_seat"], "side": position["to_move_name"], "sides": list(game.sides),
-            "answers": {},
-            "verdict": verdict, "best": best_moves(verdict), "closed": False}
+            "answers": {}, "solving": solving,
+            "verdict": verdict, "best": [], "closed": False}
 
 
 def check_answer(challenge: dict, student: dict, move: Any, now: float) -> str:
@@ -186,7 +196,8 @@ def challenge_summary(record: ClassRecord, challenge: dict) -> dict:
             "board": challenge["board"], "legal_moves": challenge["legal_moves"], "side": challenge["side"],
             "sides": challenge["sides"], "to_move": challenge["to_move"], "open": is_open(challenge),
             "answered": len(challenge["answers"]), "students": present_students(record, challenge),
-            "answers": counts, "verdict": challenge["verdict"], "best": challenge["best"], "found_best": found}
+            "answers": counts, "verdict": challenge["verdict"], "best": challenge["best"], "found_best": found,
+            "solving": challenge.get("solving")}
 
 
 def present_students(record: ClassRecord, challenge: dict) -> int:
@@ -208,7 +219,7 @@ def reveal_view(record: ClassRecord, challenge: dict) -> dict:
     summary = challenge_summary(record, challenge)
     return {"class_id": record.id, "challenge_id": challenge["id"], "verdict": summary["verdict"],
             "best": summary["best"], "found_best": summary["found_best"], "answers": summary["answers"],
-            "right_moves": summary["right_moves"], "found_right": summary["found_right"]}
+            "right_moves": summary["right_moves"], "found_right": summary["found_right"], "solving": summary["solving"]}
 
 
 def challenge_history(record: ClassRecord, challenge: dict) -> dict:

@@ -28,6 +28,7 @@ from .events import ClassPush, student_room, students_room
 from .names import NAME_MAX, csv_cell
 from .roster import Classroom, student_seat, suggest_nickname
 from .schemas import ChallengeAnswer, ChallengeStart, ClassCreate, ClassJoin
+from .solving import Solver
 from .storage import ClassRecord
 
 bp = Blueprint("classes", __name__)
@@ -255,7 +256,7 @@ def start_challenge(class_id: str) -> ResponseReturnValue:
     record = as_teacher(class_id, body)
     start = parse(ChallengeStart, body)
     where = start.model_dump(include={"moves", "game", "options"}, exclude_unset=True)  # absent: the class's
-    challenge = make_challenge(record, where, start.seconds, current_app.extensions["arcade"].ai.pool)
+    challenge = make_challenge(record, where, start.seconds)
 
     def add(r: ClassRecord) -> None:
         for other in r.challenges.values():
@@ -266,8 +267,11 @@ def start_challenge(class_id: str) -> ResponseReturnValue:
     record, _ = classroom().update(record.id, add)
     socketio().emit("class_challenge", student_view(record, challenge), to=students_room(record.id))
     push().reveal_at_deadline(record.id, challenge["id"], challenge["seconds"])
-    changed(record.id)
-    return jsonify({"id": challenge["id"], "seconds": challenge["seconds"], "deadline": challenge["deadline"]}), 201
+    changed(record.id)  # the dashboard: "Solving…"
+    # the phones have the position: now the verdict (a small game's at once, a big one's move by move)
+    solving = cast(Solver, current_app.extensions["class_solver"]).judge(record.id, challenge)
+    return jsonify({"id": challenge["id"], "seconds": challenge["seconds"], "deadline": challenge["deadline"],
+                    "solving": solving}), 201
 
 
 @bp.post("/api/classes/<class_id>/challenges/<challenge_id>/answers")

@@ -215,8 +215,13 @@ def analyse_position(game_id: str) -> Response:
 
 
 def judge_position(game: Game, state: Any, seconds: float, *, cancel: Cancel | None) -> dict:
-    """In a pool worker: :func:`engine.analyse.analyse` (bounded by ``seconds``)."""
-    return analyse.analyse(game, state, budget=seconds)
+    """In a pool worker: :func:`engine.analyse.analyse` (bounded by ``seconds``); where moves
+    are left unsolved, ``search`` (:func:`engine.analyse.search_view`): the moves a search finds
+    best and what it makes of the position, in words."""
+    answer = analyse.analyse(game, state, budget=seconds * 0.7)
+    if any(m["outcome"] is None for m in answer["moves"]):
+        answer["search"] = analyse.search_view(game, state, seconds * 0.3)
+    return answer
 
 
 def judge_moves(game: Game, start: Any, moves: list[str], seconds: float, *, cancel: Cancel | None) -> dict:
