@@ -119,12 +119,14 @@ import { classHistory } from "./class-history.js";
     const card = el("article", { class: "student-card", dataset: { student: s.id }, "aria-label": s.name });
     const rename = el("button", { type: "button", class: "linklike", text: "Rename", "data-testid": "rename" });
     const remove = el("button", { type: "button", class: "linklike", text: "Remove", "data-testid": "remove" });
-    const project = el("a", { class: "project-link", text: "Project", "data-testid": "project", hidden: true });
+    // the projector view opens in a tab of its own: the dashboard stays where it is
+    const project = el("a", { class: "project-link", text: "Project", "data-testid": "project", hidden: true,
+                              target: "_blank", rel: "noopener" });
     rename.addEventListener("click", () => renameStudent(card.dataset.student));
     remove.addEventListener("click", () => removeStudent(card.dataset.student));
     // a click on the thumbnail projects the game too (the link is the keyboard's way there)
     const thumb = el("div", { class: "thumb", "data-testid": "thumb" }, el("div", { class: "thumb-board", "aria-hidden": "true" }));
-    thumb.addEventListener("click", () => { if (!project.hidden) location.href = project.href; });
+    thumb.addEventListener("click", () => { if (!project.hidden) window.open(project.href, "_blank", "noopener"); });
     card.append(
       el("header", { class: "student-head" }, el("strong", { class: "student-name" }),
         el("span", { class: "student-tools" }, project, rename, remove)),
@@ -195,6 +197,7 @@ import { classHistory } from "./class-history.js";
     const got = await api("DELETE", `${base}?${q}`);
     if (!got.ok) { note(got.error); return; }
     TeacherLink.forget(classId);
+    clearInterval(countdown);
     socket.close();
     root.replaceChildren(el("section", { class: "card", "data-testid": "class-deleted" },
       el("h1", { text: "The class is deleted" }),
@@ -275,8 +278,8 @@ import { classHistory } from "./class-history.js";
     $("found-best").textContent = shown ? foundWords(c) : closed ? "The verdict follows when every move is judged." : "";
     $("reveal").hidden = closed;
   }
-  // the countdown and the close at the deadline, between two class_state
-  setInterval(() => {
+  // the countdown and the close at the deadline, between two class_state (stopped with the class)
+  const countdown = setInterval(() => {
     if (last && last.challenge && last.challenge.open) {
       if (Date.now() / 1000 > last.challenge.deadline) last.challenge.open = false;
       renderChallenge(last.challenge);

@@ -95,6 +95,7 @@ import { ClassStudent } from "./class-student.js";
   }
 
   function renderGame(state) {
+    shownState = state;
     const status = $("status");
     status.textContent = statusText(state, seat);
     status.dataset.result = state.result ? (state.result.winner == null ? "draw" : state.result.winner === seat ? "win" : "loss") : "";
@@ -106,8 +107,11 @@ import { ClassStudent } from "./class-student.js";
     $("new-game").textContent = state.result ? "Play again" : "New game";
   }
 
+  let shownState = null;  // the game on the page, as last drawn
   $("new-game").addEventListener("click", async () => {
     show($("student-error"), "");
+    const inProgress = shownState && !shownState.result && shownState.history.length > 0;
+    if (inProgress && !confirm("Start a new game? The game you are playing ends unfinished.")) return;
     const got = await api("POST", `/api/classes/${encodeURIComponent(me.class_id)}/games`, { token: me.token });
     if (!got.ok) { show($("student-error"), got.error); return; }
     const mine = got.data.seats.find((s) => s.token === me.token);

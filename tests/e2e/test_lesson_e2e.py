@@ -296,3 +296,49 @@ def test_a_bridgit_challenge_reaches_the_phones_at_once_and_its_verdict_follows(
     phones[0].screenshot(path=str(shots / "lesson-bridgit-verdict-390.png"), full_page=True)
     teacher.screenshot(path=str(shots / "lesson-bridgit-verdict-1280.png"), full_page=True)
     axe_at_both_sizes(phones[0])
+
+
+def test_the_projector_names_both_students_and_fills_the_screen(pages, base_url, shots):  # noqa: F811
+    made = new_class(base_url, options={"piles": [3, 4, 5]})
+    teacher = pages(**DESKTOP)
+    teacher.goto(f"{made['dashboard_url']}#token={made['teacher_token']}")
+    students = [pages(**PHONE) for _ in range(2)]
+    for student, name in zip(students, ("Ada", "Zoë 🦊")):
+        join_on_the_page(student, made["code"], name)
+    teacher.get_by_test_id("pair").click()
+    expect(teacher.get_by_test_id("toolbar-note")).to_contain_text("Pairs:")
+    card = teacher.locator("[data-student]").first
+    expect(card.get_by_test_id("project")).to_be_visible()
+    with teacher.context.expect_page() as opened:
+        card.get_by_test_id("project").click()
+    projector = opened.value
+    pair = r"(Ada|Zoë 🦊) \(First\) vs (Ada|Zoë 🦊) \(Second\)"
+    expect(projector.get_by_test_id("projector-players")).to_have_text(re.compile(pair))
+    expect(projector.get_by_test_id("status")).to_have_text(re.compile(r"(Ada|Zoë 🦊) to move \(First\)"))
+    expect(projector.get_by_test_id("ai-stats")).to_have_count(0)  # two students: no AI search, no tree
+    expect(projector.get_by_test_id("open-tree")).to_have_count(0)
+    board = projector.locator("#board").bounding_box()
+    sticks = projector.locator("#board .nim-sticks").first.bounding_box()
+    stick = projector.locator("#board .nim-stick").first.bounding_box()
+    assert board["height"] >= 0.6 * 800 and stick["height"] >= 150, (board, stick)  # large, not 64 px in a big box
+    assert sticks["width"] >= 0.3 * board["width"], (sticks, board)
+    projector.screenshot(path=str(shots / "lesson-projector-1280.png"))
+    assert serious_violations(projector) == []
+    expect(teacher.locator("[data-student]")).to_have_count(2)  # the dashboard stayed in its tab
+
+    # a game in progress is not replaced without asking
+    mover = next(s for s in students if s.get_by_test_id("status").inner_text() == "Your move")
+    mover.locator("#board .move-target").first.click()
+    expect(mover.get_by_test_id("status")).not_to_have_text("Your move")
+    mover.once("dialog", lambda dialog: dialog.dismiss())
+    before = mover.get_by_test_id("full-page").get_attribute("href")
+    mover.get_by_test_id("new-game").click()
+    expect(mover.get_by_test_id("full-page")).to_have_attribute("href", before)  # still the same game
+
+    # deleting the class with a challenge open: no error on the dashboard afterwards
+    challenge(base_url, made)
+    expect(teacher.get_by_test_id("challenge-live")).to_be_visible()
+    teacher.once("dialog", lambda dialog: dialog.accept())
+    teacher.get_by_test_id("delete-class").click()
+    expect(teacher.get_by_test_id("class-deleted")).to_be_visible()
+    teacher.wait_for_timeout(1500)  # the countdown's second has passed (the console is checked at the end)

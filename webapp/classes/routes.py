@@ -320,10 +320,14 @@ def dashboard(class_id: str) -> str:
 def projector(class_id: str, game_id: str) -> str:
     """One student's game, large, for a projector (high contrast, light)."""
     try:
-        classroom().get(class_id)
+        record = classroom().get(class_id)
         session = current_app.extensions["arcade"].store.get(game_id)
     except ArcadeError as exc:
         abort(404, description=exc.message)
     if session.class_id != class_id:
         abort(404, description="that game is not one of this class's")
-    return render_template("projector.html", class_id=class_id, game=session.game, game_id=game_id)
+    by_hash = {s["token_hash"]: s["name"] for s in record.students.values()}
+    players = [by_hash.get(seat.token_hash or "", "a student") if seat.agent.is_human else "the computer"
+               for seat in session.seats]
+    return render_template("projector.html", class_id=class_id, game=session.game, game_id=game_id, players=players,
+                           sides=list(session.game.sides), has_ai=any(not s.agent.is_human for s in session.seats))
