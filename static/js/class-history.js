@@ -44,7 +44,8 @@ export function classHistory(base, token) {
     const words = moveWords(state);
     const said = (sid) => `${c.names[sid]} (${c.right[sid] ? "right" : "wrong"})`;
     $("history-who").textContent = Object.keys(c.answers).length
-      ? `Answers: ${Object.keys(c.answers).map(said).join(", ")}.` : "Nobody answered.";
+      ? `Answers: ${Object.keys(c.answers).sort((a, b) => c.names[a].localeCompare(c.names[b])).map(said).join(", ")}.`
+      : "Nobody answered.";
     $("history-verdict").replaceChildren(verdictTable(c.verdict, c.best, counts, words, { right: c.right_moves }));
     $("history-detail-title").focus();
   }

@@ -127,9 +127,9 @@ import { ClassStudent } from "./class-student.js";
   $("leave").addEventListener("click", () => askLeave($("leave-confirm").hidden));
   $("leave-no").addEventListener("click", () => { askLeave(false); $("leave").focus(); });
   $("leave-yes").addEventListener("click", async () => {
+    const { name, code } = me;  // (this page's socket may hear class_left before the answer)
     const got = await api("POST", `/api/classes/${encodeURIComponent(me.class_id)}/leave`, { token: me.token });
     if (!got.ok) { show($("student-error"), got.error); return; }
-    const { name, code } = me;
     askLeave(false);
     leftClass(`You left the class. To come back, join with the same code and nickname (${name}): your games come back too.`);
     codeInput.value = code || "";

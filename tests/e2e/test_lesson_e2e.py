@@ -6,6 +6,7 @@ no serious or critical violation on the new and changed pages at 390 and 1280 px
 
 from __future__ import annotations
 
+import csv
 import re
 import time
 
@@ -342,3 +343,100 @@ def test_the_projector_names_both_students_and_fills_the_screen(pages, base_url,
     teacher.get_by_test_id("delete-class").click()
     expect(teacher.get_by_test_id("class-deleted")).to_be_visible()
     teacher.wait_for_timeout(1500)  # the countdown's second has passed (the console is checked at the end)
+
+
+def answer_on(page: Page, move: str) -> None:
+    expect(page.get_by_test_id("challenge")).to_be_visible()
+    page.locator(f"[data-testid='challenge-board'] [data-move='{move}']").first.click()
+    expect(page.get_by_test_id("challenge-status")).to_contain_text("Your answer")
+
+
+def send_challenge(pc: Page, base_url: str, class_id: str, token: str, moves: str = "") -> dict:
+    """The teacher sends a challenge from the dashboard; its summary (right moves) read back."""
+    pc.get_by_test_id("challenge-moves").fill(moves)
+    pc.get_by_test_id("send-challenge").click()
+    expect(pc.get_by_test_id("toolbar-note")).to_contain_text("Challenge sent")
+    summary = requests.get(f"{base_url}/api/classes/{class_id}", params={"token": token}).json()["challenge"]
+    return requests.get(f"{base_url}/api/classes/{class_id}/challenges/{summary['id']}", params={"token": token}).json()
+
+
+def test_a_lesson_that_keeps(pages, base_url, shots, tmp_path):  # noqa: F811
+    """Issue 40's lesson: the class made on the teacher's laptop and run from the projector PC
+    through the teacher link; names as people write them; a student on the full game page; one
+    leaves and comes back; two challenges kept in the history and the CSV; the class deleted."""
+    laptop = pages(**DESKTOP)
+    link, code = create_class_in_the_lobby(laptop)
+    class_id = link.split("/class/")[1].split("#")[0]
+    token = link.split("#token=")[1]
+    pc = pages(**DESKTOP)
+    pc.goto(link)
+    expect(pc.get_by_test_id("class-code")).to_have_text(code)
+
+    names = ["O'Brien", "Tom & Jerry", "=1+2"]
+    phones = [pages(**PHONE) for _ in names]
+    for phone, name in zip(phones, names):
+        join_on_the_page(phone, code, name)
+    expect(pc.locator("[data-student]")).to_have_count(3)
+    expect(pc.get_by_test_id("class-count")).to_have_text("3 students joined.")
+    for phone in phones:
+        phone.get_by_test_id("new-game").click()
+        expect(phone.get_by_test_id("status")).to_have_text("Your move", timeout=15000)
+        phone.locator("#board .move-target").first.click()
+        expect(phone.get_by_test_id("status")).to_have_text(re.compile("Your move|You won|You lost"), timeout=15000)
+
+    # =1+2 leaves (asked first) and comes back with the same name: the same game
+    leaver = phones[2]
+    board = leaver.locator("#board").inner_html()
+    leaver.get_by_test_id("leave").click()
+    leaver.get_by_test_id("leave-yes").click()
+    expect(pc.locator("[data-student]").nth(2).get_by_test_id("thumb-status")).to_contain_text("left the class")
+    leaver.get_by_test_id("join-button").click()
+    expect(leaver.get_by_test_id("student-name")).to_have_text("=1+2")
+    expect(leaver.get_by_test_id("status")).to_have_text(re.compile("Your move|You won|You lost"), timeout=15000)
+    assert leaver.locator("#board").inner_html() == board
+    expect(pc.locator("[data-student]")).to_have_count(3)
+
+    # O'Brien goes to the full game page
+    phones[0].get_by_test_id("full-page").click()
+    expect(phones[0].get_by_test_id("class-bar-name")).to_have_text("O'Brien")
+
+    pc.get_by_test_id("open-challenge").click()
+    first = send_challenge(pc, base_url, class_id, token)
+    wrong = next(m for m in first["legal_moves"] if m not in first["right_moves"])
+    for phone, move in zip(phones, (first["right_moves"][0], wrong, first["right_moves"][-1])):
+        answer_on(phone, move)
+    expect(pc.get_by_test_id("answer-count")).to_contain_text("3 of 3 answered")
+    pc.get_by_test_id("reveal").click()
+    expect(phones[0].get_by_test_id("your-verdict")).to_contain_text("Your answer was right!")
+    expect(pc.get_by_test_id("found-best")).to_contain_text("Right: =1+2, O'Brien.")
+
+    second = send_challenge(pc, base_url, class_id, token, "1:1")
+    wrong = next(m for m in second["legal_moves"] if m not in second["right_moves"])
+    for phone, move in zip(phones[:2], (wrong, second["right_moves"][0])):
+        answer_on(phone, move)
+    expect(pc.get_by_test_id("answer-count")).to_contain_text("2 of 3 answered")
+    pc.get_by_test_id("reveal").click()
+    expect(pc.get_by_test_id("found-best")).to_contain_text("Right: Tom & Jerry.")
+    rows = pc.locator("[data-testid='history-table'] tbody tr")
+    expect(rows).to_have_count(2)
+    rows.nth(1).get_by_role("button").click()
+    expect(pc.get_by_test_id("history-who")).to_have_text("Answers: O'Brien (wrong), Tom & Jerry (right).")
+    pc.screenshot(path=str(shots / "lesson-dashboard-1280.png"), full_page=True)
+    axe_at_both_sizes(pc)
+
+    with pc.expect_download() as download:
+        pc.get_by_test_id("results-csv").click()
+    path = tmp_path / "results.csv"
+    download.value.save_as(path)
+    with open(path, newline="", encoding="utf-8") as f:
+        table = {row[0]: row[1:] for row in csv.reader(f)}  # as a spreadsheet parses its cells
+    assert table["student"][4:] == ["challenge 1 (the start)", "challenge 2 (after 1 move)"]
+    assert "=1+2" not in table and table["'=1+2"][4:] == [f"right ({first['right_moves'][-1]})", ""]
+    assert table["O'Brien"][4:] == [f"right ({first['right_moves'][0]})", f"wrong ({wrong})"]
+    assert table["Tom & Jerry"][5] == f"right ({second['right_moves'][0]})"
+
+    pc.once("dialog", lambda dialog: dialog.accept())
+    pc.get_by_test_id("delete-class").click()
+    expect(pc.get_by_test_id("class-deleted")).to_be_visible()
+    expect(phones[0].get_by_test_id("status")).to_contain_text("ended the class", timeout=2000)  # the full game page
+    expect(phones[1].get_by_test_id("join-error")).to_contain_text("ended the class", timeout=2000)
