@@ -69,7 +69,11 @@ import { classHistory } from "./class-history.js";
   const solving = {};  // challenge id -> {done, total}, as class_solving tells it between two class_state
   socket.on("class_solving", (p) => {
     solving[p.challenge_id] = p;
-    if (last && last.challenge && last.challenge.id === p.challenge_id) renderChallenge(last.challenge);
+    if (last && last.challenge && last.challenge.id === p.challenge_id) { renderChallenge(last.challenge); return; }
+    // a challenge just sent, before its class_state: say at once that the engine is on it
+    $("challenge-panel").hidden = $("challenge-live").hidden = false;
+    $("solving").hidden = false;
+    $("solving").textContent = `Solving… (${p.done} of ${p.total} moves judged)`;
   });
   socket.on("error", (msg) => {
     if (msg.event === "class_join" && ["bad_token", "token_required"].includes(msg.code)) {

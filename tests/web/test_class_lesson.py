@@ -212,7 +212,8 @@ def test_a_big_position_reaches_the_phones_first_and_its_verdict_follows_move_by
 
     done = eventually(lambda: client.get(url).get_json(), until=lambda c: c["solving"] is None, what="the verdict")
     progress = [e["args"][0] for e in teacher.get_received() if e["name"] == "class_solving"]
-    assert [p["done"] for p in progress] == list(range(solving["done"] + 1, 26))  # one step a move
+    assert progress[0]["done"] == 0  # "Solving…" before anything is judged
+    assert [p["done"] for p in progress[1:]] == list(range(solving["done"] + 1, 26))  # then one step a move
     assert all(p["total"] == 25 for p in progress)
     assert set(done["verdict"]) == set(sent["legal_moves"]) and done["best"]
     for move, v in done["verdict"].items():

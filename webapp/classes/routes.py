@@ -24,7 +24,7 @@ from ..errors import ArcadeError
 from ..inputs import json_body
 from ..schemas import parse
 from .challenges import challenge_in, challenge_summary, make_challenge, student_view
-from .events import ClassPush, student_room, students_room
+from .events import ClassPush, student_room, students_room, teacher_room
 from .names import NAME_MAX, csv_cell
 from .roster import Classroom, student_seat, suggest_nickname
 from .schemas import ChallengeAnswer, ChallengeStart, ClassCreate, ClassJoin
@@ -266,8 +266,10 @@ def start_challenge(class_id: str) -> ResponseReturnValue:
 
     record, _ = classroom().update(record.id, add)
     socketio().emit("class_challenge", student_view(record, challenge), to=students_room(record.id))
+    socketio().emit("class_solving", {"class_id": record.id, "challenge_id": challenge["id"], **challenge["solving"]},
+                    to=teacher_room(record.id))  # the dashboard: "Solving…", before any class_state
     push().reveal_at_deadline(record.id, challenge["id"], challenge["seconds"])
-    changed(record.id)  # the dashboard: "Solving…"
+    changed(record.id)
     # the phones have the position: now the verdict (a small game's at once, a big one's move by move)
     solving = cast(Solver, current_app.extensions["class_solver"]).judge(record.id, challenge)
     return jsonify({"id": challenge["id"], "seconds": challenge["seconds"], "deadline": challenge["deadline"],
