@@ -162,8 +162,9 @@ def test_a_student_on_the_full_game_page_or_the_tree_gets_everything(pages, base
                          params={"token": made["teacher_token"]}).json()
     assert (state["answered"], state["students"]) == (1, 1)
     student.screenshot(path=str(shots / "lesson-full-page-challenge-390.png"), full_page=True)
-    axe_at_both_sizes(student)
-    student.set_viewport_size(PHONE["viewport"])
+    for page in (student, tree):
+        axe_at_both_sizes(page)
+        page.set_viewport_size(PHONE["viewport"])
 
     requests.post(f"{base_url}/api/classes/{made['id']}/challenges/{made_challenge['id']}/reveal",
                   json={"token": made["teacher_token"]})
@@ -441,6 +442,11 @@ def test_a_lesson_that_keeps(pages, base_url, shots, tmp_path):  # noqa: F811
     assert "=1+2" not in table and table["'=1+2"][4:] == [f"right ({first['right_moves'][-1]})", ""]
     assert table["O'Brien"][4:] == [f"right ({first['right_moves'][0]})", f"wrong ({wrong})"]
     assert table["Tom & Jerry"][5] == f"right ({second['right_moves'][0]})"
+
+    # a rename reaches the student's phone at once (no reload)
+    pc.once("dialog", lambda dialog: dialog.accept("Tom and Jerry"))
+    pc.locator("[data-student]").nth(1).get_by_test_id("rename").click()
+    expect(phones[1].get_by_test_id("student-name")).to_have_text("Tom and Jerry", timeout=2000)
 
     pc.once("dialog", lambda dialog: dialog.accept())
     pc.get_by_test_id("delete-class").click()
