@@ -27,7 +27,7 @@ from collections import OrderedDict
 from typing import Any
 
 from .game import CHANCE, DRAW, Game
-from .search import MATE_BOUND, WIN, Cancel, TranspositionTable, describe_score, search_root
+from .search import MATE_BOUND, WIN, Cancel, TranspositionTable, search_root
 
 DEFAULT_BUDGET = 2.0  # seconds for all the moves of one position
 MAX_CONFIGS = 16  # game configurations whose solved positions are kept (least recently used go)
@@ -129,9 +129,51 @@ def analyse(game: Game, state: Any, budget: float = DEFAULT_BUDGET, cancel: Canc
     return dict(answer, cached=False, nodes=nodes, elapsed_ms=round((time.perf_counter() - started) * 1000, 3))
 
 
+def analyse_move(game: Game, state: Any, move: str, budget: float) -> dict:
+    """The verdict on one legal ``move`` (notation) of ``state`` for the side to move, as
+    :func:`analyse` gives it, solved within ``budget`` seconds with the configuration's kept
+    table (one move at a time: a caller that judges a big position move by move can say how
+    far it got).
+
+    >>> from engine.games import get_game
+    >>> nim = get_game("nim").from_options({"piles": "1,2"})
+    >>> analyse_move(nim, nim.start(), "2:2", 1.0)
+    {'move': '2:2', 'outcome': 'win', 'distance': 1}
+    """
+    with _LOCK:
+        kept = _config(game)
+    with kept.lock:
+        known = kept.answers.get(state)
+        if known is not None:
+            return next(m for m in known["moves"] if m["move"] == move)
+        entry, _ = verdict(game, state, game.parse_move(state, move), game.to_move(state), kept.table, budget)
+    return entry
+
+
+def leaning(game: Game, mover: int, score: float, depth: int) -> str:
+    """What a search that proved nothing makes of a position, in words, from ``score`` as
+    ``mover`` sees it: "good for Short after a 6-move search" (moves of both players).
+
+    >>> from engine.games import get_game
+    >>> leaning(get_game("shannon").from_options({}), 0, -51, 6)
+    'good for Cut after a 6-move search'
+    """
+    side = "even" if score == 0 else f"good for {game.sides[mover if score > 0 else 1 - mover]}"
+    return f"{side} after a {depth}-move search"
+
+
+def search_view(game: Game, state: Any, seconds: float) -> dict:
+    """For a position too big to solve: the moves a search of ``seconds`` finds best, and what
+    it makes of the position in words (:func:`leaning`): ``{"best", "score", "depth", "text"}``."""
+    found = search_root(game, state, time_limit=seconds)
+    top = max((m["score"] for m in found.root_moves), default=found.score)
+    best = [m["move"] for m in found.root_moves if m["score"] == top and m.get("bound", "exact") == "exact"]
+    return {"best": best or [found.best_move], "score": found.score, "depth": found.stats.depth,
+            "text": leaning(game, game.to_move(state), found.score, found.stats.depth)}
+
+
 #: outcomes from best to worst (None, not proved, between a draw and a loss)
 RANK = {"win": 2, "draw": 1, None: 0, "loss": -1}
-VERDICT_BUDGET = 8.0  # seconds the verdicts of one position may take in all (move_verdicts)
 
 
 def game_verdicts(game: Game, moves: list[str], budget: float = DEFAULT_BUDGET, cancel: Cancel | None = None) -> dict:
@@ -173,54 +215,69 @@ def game_verdicts(game: Game, moves: list[str], budget: float = DEFAULT_BUDGET, 
 
 
 def verdict_words(outcome: str, distance: int | None) -> str:
-    """A proved verdict in the words the pages show (the one place that says it).
+    """A proved verdict in the words the pages show (the one place that says it); ``distance``
+    in moves of both players, this one included.
 
     >>> verdict_words("win", 1), verdict_words("loss", 4), verdict_words("draw", None)
-    ('win at once', 'loss in 4', 'draw')
+    ('win at once', 'loss in 4 moves', 'draw')
     """
-    return outcome if distance is None else f"{outcome} at once" if distance == 1 else f"{outcome} in {distance}"
+    return outcome if distance is None else f"{outcome} at once" if distance == 1 else f"{outcome} in {distance} moves"
 
 
-def move_verdicts(game: Game, state: Any, *, cancel: Cancel) -> dict[str, dict]:
-    """The verdict on every legal move of ``state``, from the side to move's point of view:
-    ``{move: {"outcome", "distance", "score", "depth", "exact", "text"}}`` (a pool function).
-    Solved by :func:`analyse` (the same verdicts as ``python -m engine
-    analyse``, kept per game configuration) within half the budget; a move it could not solve
-    gets the search's score at the deepest depth it finished within the other half.
+QUICK_BUDGET = 0.3  # seconds: what is solved within this is judged before the phones get the position
+SHALLOW_DEPTH = 2  # plies of the search that judges the moves left when the budget is spent
+
+
+def quick_verdicts(game: Game, state: Any, *, cancel: Cancel | None) -> dict[str, dict | None]:
+    """The verdict on every legal move of ``state`` that :func:`analyse` solves within
+    :data:`QUICK_BUDGET` (a pool function), from the side to move's point of view:
+    ``{move: {"outcome", "distance", "score", "depth", "exact", "text"} or None}`` (None: not
+    solved yet, see :func:`judge_move`).
 
     >>> from engine.games import get_game
     >>> nim = get_game("nim").from_options({"piles": [1, 2]})
-    >>> v = move_verdicts(nim, nim.start(), cancel=None)
+    >>> v = quick_verdicts(nim, nim.start(), cancel=None)
     >>> {m: (x["outcome"], x["distance"], x["text"]) for m, x in sorted(v.items())}
-    {'1:1': ('loss', 2, 'loss in 2'), '2:1': ('loss', 2, 'loss in 2'), '2:2': ('win', 1, 'win at once')}
+    {'1:1': ('loss', 2, 'loss in 2 moves'), '2:1': ('loss', 2, 'loss in 2 moves'), '2:2': ('win', 1, 'win at once')}
     >>> best_moves(v)
     ['2:2']
     """
-    answer = analyse(game, state, budget=VERDICT_BUDGET / 2)
-    unsolved = [m["move"] for m in answer["moves"] if m["outcome"] is None]
-    share = VERDICT_BUDGET / 2 / max(1, len(unsolved))
-    verdicts = {}
-    for m in answer["moves"]:
-        if m["outcome"] is None:
-            verdicts[m["move"]] = _score_after(game, game.push_notation(state, m["move"]), game.to_move(state),
-                                               share, cancel)
-            continue
-        outcome, distance = m["outcome"], m["distance"]
-        verdicts[m["move"]] = {"outcome": outcome, "distance": distance, "score": None, "depth": None,
-                               "exact": True, "text": verdict_words(outcome, distance)}
-    return verdicts
+    answer = analyse(game, state, budget=QUICK_BUDGET)
+    return {m["move"]: exact_verdict(m["outcome"], m["distance"]) if m["outcome"] is not None else None
+            for m in answer["moves"]}
 
 
-def _score_after(game: Game, after: Any, mover: int, seconds: float, cancel: Cancel) -> dict:
+def judge_move(game: Game, state: Any, move: str, seconds: float, *, cancel: Cancel | None) -> dict:
+    """One move's verdict (a pool function): solved within a third of ``seconds`` if it can
+    be, else what a search of the rest makes of it, in words ("good for Short after a 6-move
+    search"); with no time (``seconds <= 0``), what a 2-move search makes of it."""
+    if seconds > 0:
+        entry = analyse_move(game, state, move, seconds / 3)
+        if entry["outcome"] is not None:
+            return exact_verdict(entry["outcome"], entry["distance"])
+    return _score_after(game, game.push_notation(state, move), game.to_move(state), seconds * 2 / 3, cancel)
+
+
+def exact_verdict(outcome: str, distance: int | None) -> dict:
+    """A proved verdict; ``distance`` in moves of both players, this one included."""
+    return {"outcome": outcome, "distance": distance, "score": None, "depth": None, "exact": True,
+            "text": verdict_words(outcome, distance)}
+
+
+def _score_after(game: Game, after: Any, mover: int, seconds: float, cancel: Cancel | None) -> dict:
     """A move too big to solve: the search's score at the deepest depth it finished, as
-    ``mover`` sees it, said to be no proved result."""
+    ``mover`` sees it, in words that say it is no proved result."""
     if game.to_move(after) == CHANCE:
         return {"outcome": None, "distance": None, "score": None, "depth": 0, "exact": False,
                 "text": "chance moves next: no proved verdict"}
-    found = search_root(game, after, time_limit=seconds, cancel=cancel)
+    found = (search_root(game, after, time_limit=seconds, cancel=cancel) if seconds > 0
+             else search_root(game, after, depth=SHALLOW_DEPTH, cancel=cancel))
     score = found.score if game.to_move(after) == mover else -found.score
-    return {"outcome": None, "distance": None, "score": score, "depth": found.stats.depth, "exact": False,
-            "text": f"not solved: score {describe_score(score)} at depth {found.stats.depth}"}
+    if abs(score) >= MATE_BOUND:  # proved within the search after all
+        return exact_verdict("win" if score > 0 else "loss", 1 + int(round(WIN - abs(score))))
+    depth = found.stats.depth
+    return {"outcome": None, "distance": None, "score": score, "depth": depth, "exact": False,
+            "text": leaning(game, mover, score, depth)}
 
 
 def best_moves(verdict: dict[str, dict]) -> list[str]:
@@ -240,5 +297,5 @@ def best_moves(verdict: dict[str, dict]) -> list[str]:
     return sorted(move for move, v in verdict.items() if key((move, v)) == top)
 
 
-__all__ = ["DEFAULT_BUDGET", "RANK", "VERDICT_BUDGET", "analyse", "best_moves", "config_key", "forget", "game_verdicts",
-           "move_verdicts", "verdict", "verdict_words"]
+__all__ = ["DEFAULT_BUDGET", "QUICK_BUDGET", "RANK", "analyse", "analyse_move", "best_moves", "config_key", "exact_verdict",
+           "forget", "game_verdicts", "judge_move", "leaning", "quick_verdicts", "search_view", "verdict", "verdict_words"]

@@ -1,15 +1,17 @@
 /* The teacher's dashboard: the join code (large) and QR, every student's current game as a
  * live thumbnail (class_state over Socket.IO), rename/remove, random pairs, results and their
  * CSV, and "Challenge the class" with live answer counts and the engine's verdict. The
- * teacher's token is the one the lobby kept (localStorage "arcade.class.<id>"). */
+ * teacher's token comes from a teacher link or this browser's storage (teacher-link.js). */
 "use strict";
 import { ArcadeClass } from "./classroom-common.js";
+import { TeacherLink } from "./teacher-link.js";
+import { classHistory } from "./class-history.js";
 (function () {
   const { api, drawBoard, challengeState, moveWords, statusText, verdictTable, el, cap } = ArcadeClass;
   const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
   const root = document.querySelector(".dashboard");
   const classId = root.dataset.classId;
-  const token = localStorage.getItem(`arcade.class.${classId}`);
+  const { token, created } = TeacherLink.take(classId);
   const base = `/api/classes/${encodeURIComponent(classId)}`;
   const q = `token=${encodeURIComponent(token || "")}`;
   let last = null;        // the last class_state
@@ -18,14 +20,48 @@ import { ArcadeClass } from "./classroom-common.js";
   function note(text) { $("toolbar-note").textContent = text || ""; }
   function fail(text) { const box = $("dashboard-error"); box.textContent = text || ""; box.hidden = !text; }
 
+  /** One page instead of the dashboard: how to open the class on this device. */
+  function noTeacher(why) {
+    for (const node of root.children) node.hidden = node.dataset.testid !== "no-teacher-link";
+    if (why) $("no-teacher-why").textContent = why;
+    $("no-teacher-link").hidden = false;
+  }
+  $("paste-link-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const pasted = $("paste-link").value.trim();
+    const found = /\/class\/([^/#?\s]+)[^#]*#token=([\w-]+)/.exec(pasted);
+    const box = $("paste-link-error");
+    if (!found) { box.textContent = "That is not a teacher link: it looks like …/class/…#token=…"; box.hidden = false; return; }
+    location.href = `/class/${found[1]}#token=${found[2]}`;
+    if (found[1] === classId) location.reload();  // (only the fragment changed)
+  });
+
   if (!token) {
-    fail("This browser does not hold this class's teacher token: open the dashboard from the browser that created the class.");
-    root.querySelectorAll("section").forEach((s) => { s.hidden = true; });
+    noTeacher("");
     return;
   }
+  const teacherLink = TeacherLink.link(classId, token);
+  $("teacher-link").value = teacherLink;
+  if (created) {
+    $("teacher-link-title").textContent = "Your class is ready. Keep your teacher link";
+    $("teacher-link-panel").hidden = false;
+    $("open-teacher-link").setAttribute("aria-expanded", "true");
+  }
+  $("open-teacher-link").addEventListener("click", () => {
+    const panel = $("teacher-link-panel");
+    panel.hidden = !panel.hidden;
+    $("open-teacher-link").setAttribute("aria-expanded", String(!panel.hidden));
+  });
+  $("copy-teacher-link").addEventListener("click", async () => {
+    const ok = await TeacherLink.copy(teacherLink, $("teacher-link"));
+    $("copy-note").textContent = ok ? "Copied. Open it on the other device (send it to yourself by e-mail or chat)."
+      : "Select the link above and copy it.";
+  });
 
   $("qr").src = `${base}/qr.svg`;
   $("results-csv").href = `${base}/results.csv?${q}`;
+  $("results-json").href = `${base}/results.json?${q}`;
+  const history = classHistory(base, token);
 
   const socket = io({ transports: ["websocket", "polling"] });
   // "cards": after a student's move, only the students whose games changed (class_students)
@@ -36,10 +72,28 @@ import { ArcadeClass } from "./classroom-common.js";
     const changed = new Map(patch.students.map((s) => [s.id, s]));
     render({ ...last, students: last.students.map((s) => changed.get(s.id) || s) });
   });
-  socket.on("error", (msg) => fail(msg.message));
+  const solving = {};  // challenge id -> {done, total}, as class_solving tells it between two class_state
+  socket.on("class_solving", (p) => {
+    solving[p.challenge_id] = p;
+    if (last && last.challenge && last.challenge.id === p.challenge_id) { renderChallenge(last.challenge); return; }
+    // a challenge just sent, before its class_state: say at once that the engine is on it
+    $("challenge-panel").hidden = $("challenge-live").hidden = false;
+    $("solving").hidden = false;
+    $("solving").textContent = `Solving… (${p.done} of ${p.total} moves judged)`;
+  });
+  socket.on("error", (msg) => {
+    if (msg.event === "class_join" && ["bad_token", "token_required"].includes(msg.code)) {
+      localStorage.removeItem(TeacherLink.key(classId));
+      socket.close();
+      noTeacher("The teacher link this browser had is not this class's (or no longer is).");
+      return;
+    }
+    fail(msg.message);
+  });
 
   // ----- drawing ----------------------------------------------------------------------------------
   function render(state) {
+    if (!last || last.name !== state.name) TeacherLink.remember({ id: classId, name: state.name, code: state.code, game: state.game });
     last = state;
     fail("");
     $("class-title").textContent = state.name;
@@ -51,6 +105,7 @@ import { ArcadeClass } from "./classroom-common.js";
     renderResults(state.students);
     renderPositions(state.students);
     renderChallenge(state.challenge);
+    history.refresh(state.challenge);
   }
 
   function renderStudents(students) {
@@ -62,6 +117,8 @@ import { ArcadeClass } from "./classroom-common.js";
       cards.delete(s.id);
       box.append(card);  // keeps the joining order
       fillCard(card, s);
+      card.classList.toggle("left", !!s.left);
+      if (s.left) card.querySelector(".thumb-status").textContent = `${s.name} left the class (back with the same nickname, or Remove)`;
     }
     for (const gone of cards.values()) gone.remove();
     if (!students.length) box.replaceChildren(el("p", { class: "muted", text: "Students who join appear here, each with their game." }));
@@ -72,12 +129,14 @@ import { ArcadeClass } from "./classroom-common.js";
     const card = el("article", { class: "student-card", dataset: { student: s.id }, "aria-label": s.name });
     const rename = el("button", { type: "button", class: "linklike", text: "Rename", "data-testid": "rename" });
     const remove = el("button", { type: "button", class: "linklike", text: "Remove", "data-testid": "remove" });
-    const project = el("a", { class: "project-link", text: "Project", "data-testid": "project", hidden: true });
+    // the projector view opens in a tab of its own: the dashboard stays where it is
+    const project = el("a", { class: "project-link", text: "Project", "data-testid": "project", hidden: true,
+                              target: "_blank", rel: "noopener" });
     rename.addEventListener("click", () => renameStudent(card.dataset.student));
     remove.addEventListener("click", () => removeStudent(card.dataset.student));
     // a click on the thumbnail projects the game too (the link is the keyboard's way there)
     const thumb = el("div", { class: "thumb", "data-testid": "thumb" }, el("div", { class: "thumb-board", "aria-hidden": "true" }));
-    thumb.addEventListener("click", () => { if (!project.hidden) location.href = project.href; });
+    thumb.addEventListener("click", () => { if (!project.hidden) window.open(project.href, "_blank", "noopener"); });
     card.append(
       el("header", { class: "student-head" }, el("strong", { class: "student-name" }),
         el("span", { class: "student-tools" }, project, rename, remove)),
@@ -147,7 +206,8 @@ import { ArcadeClass } from "./classroom-common.js";
     if (!confirm("Delete the class? Its students and all their games are gone at once.")) return;
     const got = await api("DELETE", `${base}?${q}`);
     if (!got.ok) { note(got.error); return; }
-    localStorage.removeItem(`arcade.class.${classId}`);
+    TeacherLink.forget(classId);
+    clearInterval(countdown);
     socket.close();
     root.replaceChildren(el("section", { class: "card", "data-testid": "class-deleted" },
       el("h1", { text: "The class is deleted" }),
@@ -196,6 +256,13 @@ import { ArcadeClass } from "./classroom-common.js";
     if (!got.ok) note(got.error);
   });
 
+  /** Who was right (any winning move) and who found a best one (the quickest win). */
+  function foundWords(c) {
+    const right = c.found_right.length ? `Right: ${c.found_right.join(", ")}.` : "Nobody found a right move.";
+    const best = c.found_best.length ? `Found a best move: ${c.found_best.join(", ")}.` : "Nobody found a best move.";
+    return `${right} ${best}`;
+  }
+
   let shownChallenge = null;
   function renderChallenge(c) {
     const live = $("challenge-live");
@@ -209,15 +276,20 @@ import { ArcadeClass } from "./classroom-common.js";
       drawBoard($("challenge-board"), state, {});
     }
     const closed = !c.open;
+    const told = solving[c.id];
+    const judging = c.solving && (told && told.done > c.solving.done ? told : c.solving);
+    $("solving").hidden = !judging;
+    $("solving").textContent = judging ? `Solving… (${judging.done} of ${judging.total} moves judged)` : "";
     $("answer-count").textContent = `${c.answered} of ${c.students} answered · ${cap(c.side)} to move` +
       (closed ? " · closed" : ` · ${Math.max(0, Math.ceil(c.deadline - Date.now() / 1000))} s left`);
-    $("answer-bars").replaceChildren(verdictTable(closed ? c.verdict : null, closed ? c.best : null, c.answers, words));
-    $("found-best").textContent = closed
-      ? (c.found_best.length ? `Found a best move: ${c.found_best.join(", ")}` : "Nobody found a best move.") : "";
+    const shown = closed && !judging;  // the verdict, once the time is up and every move judged
+    $("answer-bars").replaceChildren(verdictTable(shown ? c.verdict : null, shown ? c.best : null, c.answers, words,
+                                                  { right: shown ? c.right_moves : null }));
+    $("found-best").textContent = shown ? foundWords(c) : closed ? "The verdict follows when every move is judged." : "";
     $("reveal").hidden = closed;
   }
-  // the countdown and the close at the deadline, between two class_state
-  setInterval(() => {
+  // the countdown and the close at the deadline, between two class_state (stopped with the class)
+  const countdown = setInterval(() => {
     if (last && last.challenge && last.challenge.open) {
       if (Date.now() / 1000 > last.challenge.deadline) last.challenge.open = false;
       renderChallenge(last.challenge);

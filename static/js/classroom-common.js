@@ -52,8 +52,11 @@ export const ArcadeClass = (function () {
     return words;
   }
 
+  /** A move in words and notation ("take 2 from pile 3 (3:2)"), the notation once where the
+   * words hold it already ("colour r2c2-r2c3"). */
   function moveText(move, words) {
-    return words && words[move] ? `${words[move]} (${move})` : move;
+    const said = words && words[move];
+    return !said ? move : said.includes(move) ? said : `${said} (${move})`;
   }
 
   /** Whose turn, the result, in plain words, for a state and the seat looking at it. */
@@ -71,22 +74,27 @@ export const ArcadeClass = (function () {
   }
 
   /** The verdict on every move: a bar of answers per move (when counted), the engine's word,
-   * the best moves marked. */
-  function verdictTable(verdict, best, counts, words) {
+   * the best moves marked; opts.mine: the student's own answer, its row marked. */
+  function verdictTable(verdict, best, counts, words, opts = {}) {
     const total = Object.values(counts || {}).reduce((a, b) => a + b, 0);
     const moves = Object.keys(verdict || counts || {}).sort((a, b) => (counts[b] || 0) - (counts[a] || 0) || a.localeCompare(b));
     const rows = moves.map((m) => {
       const v = verdict ? verdict[m] : null;
       const n = counts[m] || 0;
       const isBest = best && best.includes(m);
-      return el("tr", { dataset: { verdictMove: m }, class: isBest ? "best" : null },
+      const isRight = !!(opts.right && opts.right.includes(m));
+      const classes = [isBest ? "best" : "", isRight ? "right" : "", m === opts.mine ? "mine" : ""].join(" ").trim() || null;
+      return el("tr", { dataset: { verdictMove: m }, class: classes },
         el("th", { scope: "row", text: moveText(m, words) }),
         el("td", { class: "bar-cell" },
-          el("span", { class: "answer-bar", style: `width:${total ? (100 * n / total).toFixed(1) : 0}%` }),
+          // (three quarters of the cell at most: the count beside the bar stays in the cell)
+          el("span", { class: "answer-bar", style: `width:${total ? (75 * n / total).toFixed(1) : 0}%` }),
           el("span", { class: "answer-count", text: String(n), dataset: { count: m } })),
-        v ? el("td", { class: `verdict-${v.outcome || "open"}`, text: cap(v.text) + (isBest ? " ★ best" : "") } ) : null);
+        v ? el("td", { class: `verdict-${v.outcome || "open"}`,
+                       text: cap(v.text) + (isBest ? " ★ best" : isRight ? " ✓ right" : "") }) : null);
     });
     return el("table", { class: "verdict-table" },
+      verdict ? el("caption", { class: "muted small", text: "“In 5 moves”: moves of both players, this one included." }) : null,
       el("thead", {}, el("tr", {}, el("th", { scope: "col", text: "Move" }), el("th", { scope: "col", text: "Answers" }),
         verdict ? el("th", { scope: "col", text: "Engine's verdict" }) : null)),
       el("tbody", {}, ...rows));

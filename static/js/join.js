@@ -3,20 +3,19 @@
  * (localStorage "arcade.student"), so a reload comes back to the same student and games. */
 "use strict";
 import { ArcadeClass } from "./classroom-common.js";
+import { ClassStudent } from "./class-student.js";
 (function () {
-  const { api, drawBoard, challengeState, moveWords, moveText, statusText, verdictTable } = ArcadeClass;
+  const { api, drawBoard, statusText } = ArcadeClass;
+  const { saved } = ClassStudent;
   const $ = (id) => document.querySelector(`[data-testid="${id}"]`);
-  const KEY = "arcade.student";
   const form = $("join-form"), home = $("student-home");
   const codeInput = $("join-code"), nameInput = $("join-name");
   let me = null;        // {class_id, token, name, code, student_id}
   let socket = null;
   let gameId = null, seat = null;
-  let challenge = null, answered = null, timer = null;
-
-  function saved() {
-    try { return JSON.parse(localStorage.getItem(KEY) || "null"); } catch (e) { return null; }
-  }
+  const card = ClassStudent.challengeCard(
+    { box: $("challenge"), status: $("challenge-status"), board: $("challenge-board"), verdict: $("student-verdict") },
+    () => me, (text) => show($("student-error"), text));
 
   function cleanCode(code) { return code.replace(/[\s-]/g, "").toUpperCase(); }
 
@@ -34,7 +33,7 @@ import { ArcadeClass } from "./classroom-common.js";
     if (!got.ok) { show($("join-error"), got.error); return; }
     me = { class_id: got.data.class_id, token: got.data.student_token, name: got.data.name,
            student_id: got.data.student_id, code: cleanCode(codeInput.value) };
-    localStorage.setItem(KEY, JSON.stringify(me));
+    ClassStudent.save(me);
     enter();
   });
   $("another-name").addEventListener("click", suggest);
@@ -43,7 +42,7 @@ import { ArcadeClass } from "./classroom-common.js";
   async function enter() {
     const got = await api("GET", `/api/classes/${encodeURIComponent(me.class_id)}/me?token=${encodeURIComponent(me.token)}`);
     if (!got.ok) {
-      localStorage.removeItem(KEY);
+      ClassStudent.forget();
       me = null;
       showForm(got.status === 404 ? "Your class has ended: join another with its code." : got.error);
       return;
@@ -74,32 +73,16 @@ import { ArcadeClass } from "./classroom-common.js";
   function connect() {
     if (socket) return;
     socket = io({ transports: ["websocket", "polling"] });
-    socket.on("connect", () => {
-      socket.emit("class_join", { class_id: me.class_id, token: me.token });
-      if (gameId) socket.emit("join", { game_id: gameId, token: me.token });
-    });
+    socket.on("connect", () => { if (gameId) socket.emit("join", { game_id: gameId, token: me.token }); });
     socket.on("state", (state) => { if (state.id === gameId) renderGame(state); });
-    socket.on("class_challenge", startChallenge);
-    socket.on("class_reveal", reveal);
-    socket.on("class_new_games", refreshGames);
-    socket.on("class_removed", () => {
-      localStorage.removeItem(KEY);
-      gameId = null;
-      showForm("Your teacher removed you from the class: join again with a nickname.");
+    ClassStudent.listen(socket, {
+      challenge: card.start,
+      reveal: card.reveal,
+      newGames: refreshGames,
+      renamed: (msg) => { if (msg.student_id === me.student_id) $("student-name").textContent = msg.name; },
+      ended: leftClass,
     });
-    socket.on("class_deleted", () => {
-      localStorage.removeItem(KEY);
-      gameId = null;
-      showForm("Your teacher ended the class: your games are gone.");
-    });
-    socket.on("error", (msg) => {
-      if (msg.event === "class_join" && (msg.code === "bad_token" || msg.code === "unknown_class")) {
-        localStorage.removeItem(KEY);
-        showForm(msg.code === "bad_token" ? "Your teacher removed you from the class: join again." : "Your class has ended.");
-        return;
-      }
-      show($("student-error"), msg.message);
-    });
+    socket.on("error", (msg) => { if (msg.event !== "class_join") show($("student-error"), msg.message); });
   }
 
   function openGame(id, mySeat) {
@@ -112,6 +95,7 @@ import { ArcadeClass } from "./classroom-common.js";
   }
 
   function renderGame(state) {
+    shownState = state;
     const status = $("status");
     status.textContent = statusText(state, seat);
     status.dataset.result = state.result ? (state.result.winner == null ? "draw" : state.result.winner === seat ? "win" : "loss") : "";
@@ -123,67 +107,41 @@ import { ArcadeClass } from "./classroom-common.js";
     $("new-game").textContent = state.result ? "Play again" : "New game";
   }
 
+  let shownState = null;  // the game on the page, as last drawn
   $("new-game").addEventListener("click", async () => {
     show($("student-error"), "");
+    const inProgress = shownState && !shownState.result && shownState.history.length > 0;
+    if (inProgress && !confirm("Start a new game? The game you are playing ends unfinished.")) return;
     const got = await api("POST", `/api/classes/${encodeURIComponent(me.class_id)}/games`, { token: me.token });
     if (!got.ok) { show($("student-error"), got.error); return; }
     const mine = got.data.seats.find((s) => s.token === me.token);
     openGame(got.data.id, mine ? mine.seat : 0);
   });
 
-  $("leave").addEventListener("click", () => {
-    localStorage.removeItem(KEY);
-    location.href = "/join";
+  // leaving asks first; a student who left may come back with the same nickname
+  function askLeave(open) {
+    $("leave-confirm").hidden = !open;
+    $("leave").setAttribute("aria-expanded", String(open));
+    if (open) $("leave-no").focus();
+  }
+  $("leave").addEventListener("click", () => askLeave($("leave-confirm").hidden));
+  $("leave-no").addEventListener("click", () => { askLeave(false); $("leave").focus(); });
+  $("leave-yes").addEventListener("click", async () => {
+    const { name, code } = me;  // (this page's socket may hear class_left before the answer)
+    const got = await api("POST", `/api/classes/${encodeURIComponent(me.class_id)}/leave`, { token: me.token });
+    if (!got.ok) { show($("student-error"), got.error); return; }
+    askLeave(false);
+    leftClass(`You left the class. To come back, join with the same code and nickname (${name}): your games come back too.`);
+    codeInput.value = code || "";
+    nameInput.value = name;
   });
 
-  // ----- challenges ---------------------------------------------------------------------------
-  function startChallenge(c) {
-    challenge = c;
-    answered = null;
-    $("challenge").hidden = false;
-    $("student-verdict").hidden = true;
-    const state = challengeState(c);
-    drawBoard($("challenge-board"), state, { seat: state.to_move, canMove: true, play: answer });
-    clearInterval(timer);
-    timer = setInterval(tick, 500);
-    tick();
-    $("challenge").scrollIntoView({ block: "start" });
-  }
-
-  function tick() {
-    if (!challenge) return;
-    const left = Math.max(0, Math.ceil(challenge.deadline - Date.now() / 1000));
-    const who = ArcadeClass.cap(challenge.side);
-    if (answered) $("challenge-status").textContent = `Your answer: ${answered}. Wait for the verdict.`;
-    else if (left > 0) $("challenge-status").textContent = `${who} to move: tap the best move. ${left} s left.`;
-    else { $("challenge-status").textContent = "Time is up."; lockChallenge(); }
-  }
-
-  function lockChallenge() {
-    clearInterval(timer);
-    drawBoard($("challenge-board"), challengeState(challenge), { canMove: false });
-  }
-
-  async function answer(move) {
-    if (answered || !challenge) return;
-    const got = await api("POST", `/api/classes/${encodeURIComponent(me.class_id)}/challenges/${challenge.challenge_id}/answers`,
-                          { token: me.token, move });
-    if (!got.ok && got.status !== 409) { show($("student-error"), got.error); return; }
-    answered = moveText(got.ok ? got.data.move : move, moveWords(challengeState(challenge)));
-    if (!got.ok) show($("student-error"), got.error);
-    lockChallenge();
-    tick();
-  }
-
-  function reveal(r) {
-    if (!challenge || r.challenge_id !== challenge.challenge_id) return;
-    lockChallenge();
-    const words = moveWords(challengeState(challenge));
-    const box = $("student-verdict");
-    const found = r.found_best.length ? `Found a best move: ${r.found_best.join(", ")}.` : "Nobody found a best move.";
-    box.replaceChildren(ArcadeClass.el("p", { text: found }), verdictTable(r.verdict, r.best, r.answers, words));
-    box.hidden = false;
-    $("challenge-status").textContent = answered ? `Your answer: ${answered}.` : "The answers are in.";
+  function leftClass(text) {
+    ClassStudent.forget();
+    gameId = null;
+    me = null;
+    if (socket) { socket.close(); socket = null; }
+    showForm(text);
   }
 
   // ----- start -------------------------------------------------------------------------------------

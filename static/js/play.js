@@ -2,6 +2,7 @@
  * game's view, and shows status, seats, the AI's search statistics, the move list and hints. */
 "use strict";
 import { ArcadeViews } from "./views.js";
+import { ClassStudent } from "./class-student.js";
 (function () {
   const { cap, fmt } = ArcadeViews;
   const { el } = ArcadeViews;
@@ -23,6 +24,7 @@ import { ArcadeViews } from "./views.js";
   let speed = Number(localStorage.getItem("arcade.speed") || "1");
 
   const socket = io({ transports: ["websocket", "polling"] });
+  ClassStudent.onGamePage(socket);  // a class's game: the class's challenges and news come here too
 
   // A reconnecting client has a new sid and is in no room: join again, get the full state.
   socket.on("connect", () => socket.emit("join", { game_id: gameId, token }));
@@ -246,6 +248,14 @@ import { ArcadeViews } from "./views.js";
   }
 
   const MARKS = { win: "✓", draw: "=", loss: "✗", unknown: "?" };
+  /** One sentence for the moves too big to solve: how many, and the search's best moves. */
+  function unsolvedWords(data, solved, seat) {
+    const left = data.moves.length - solved;
+    const which = solved ? `${left} of ${data.moves.length} moves are too big to solve here` : "This position is too big to solve here";
+    if (!data.search) return `${which}: ${data.note}.`;
+    const best = data.search.best.map((m) => moveWords(m, seat)).join(" or ");
+    return `${which}. A search finds ${best} best (${data.search.text}).`;
+  }
   function renderPerfect(target) {
     const box = $("perfect-box");
     if (target.error) { box.replaceChildren(el("p", { class: "perfect-error", text: target.error })); return; }
@@ -254,7 +264,8 @@ import { ArcadeViews } from "./views.js";
     const head = el("h3", { text: `Perfect play · after ply ${target.ply} · ${cap(data.to_move)} to move` });
     const onBoard = target.position ? el("p", { class: "muted small", "data-testid": "perfect-on-board",
       text: `The board shows this position; turn Perfect play off to see the end of the game.` }) : null;
-    const items = data.moves.map((m) => {
+    // a move left unsolved gets no row of its own: one sentence says what the search made of them
+    const items = data.moves.filter((m) => m.outcome || !data.search).map((m) => {
       const outcome = m.outcome || "unknown", words = ArcadeViews.verdictWords(m);
       return el("li", { class: `verdict verdict-${outcome}`, dataset: { move: m.move, verdict: outcome },
                         "aria-label": `${moveWords(m.move, seat)}: ${words}` },
@@ -263,8 +274,7 @@ import { ArcadeViews } from "./views.js";
         el("span", { class: "verdict-words", text: words }));
     });
     const solved = data.moves.filter((m) => m.outcome).length;
-    const note = data.note ? el("p", { class: "perfect-note", "data-testid": "perfect-note",
-      text: solved ? `Some moves are not coloured: ${data.note}.` : `Too big to solve here: ${data.note}. No move is coloured.` }) : null;
+    const note = data.note ? el("p", { class: "perfect-note", "data-testid": "perfect-note", text: unsolvedWords(data, solved, seat) }) : null;
     box.replaceChildren(...[head, onBoard, note].filter(Boolean), el("ul", { class: "perfect-moves", "data-testid": "perfect-moves" }, ...items));
   }
 

@@ -1,8 +1,11 @@
 /* The lobby's "Teach a class": a class of the game and options chosen in the lobby's form,
- * the computer at one of the lobby's levels. The teacher's token stays in this browser
- * (localStorage "arcade.class.<id>"), as the lobby keeps a game's manage token. */
+ * the computer at one of the lobby's levels; and "Your classes", the classes this browser
+ * teaches. The dashboard opens through the teacher link (teacher-link.js), which keeps the
+ * teacher's token in this browser. */
 "use strict";
 import { ArcadeLobby } from "./lobby.js";
+import { TeacherLink } from "./teacher-link.js";
+import { ArcadeViews } from "./views.js";
 (function () {
   const catalog = JSON.parse(document.getElementById("catalog-data").textContent);
   const form = document.querySelector('[data-testid="teach-class"]');
@@ -32,7 +35,28 @@ import { ArcadeLobby } from "./lobby.js";
       error.hidden = false;
       return;
     }
-    localStorage.setItem(`arcade.class.${data.id}`, data.teacher_token);
-    location.href = data.dashboard_url;
+    location.href = `${data.teacher_url}&created=1`;
   });
+
+  /** The classes this browser teaches (a class deleted or expired meanwhile is forgotten). */
+  async function yourClasses() {
+    const box = form.querySelector('[data-testid="your-classes"]');
+    const items = [];
+    for (const c of TeacherLink.classes()) {
+      const token = localStorage.getItem(TeacherLink.key(c.id));
+      let res;
+      try { res = await fetch(`/api/classes/${encodeURIComponent(c.id)}?token=${encodeURIComponent(token)}`); }
+      catch (e) { continue; }
+      if (res.status === 404 || res.status === 403) { TeacherLink.forget(c.id); continue; }
+      const state = res.ok ? await res.json() : c;
+      const n = state.students ? state.students.length : null;
+      const game = catalog.games.find((g) => g.name === state.game);
+      items.push(ArcadeViews.el("li", { dataset: { classId: c.id } },
+        ArcadeViews.el("a", { href: `/class/${encodeURIComponent(c.id)}`, text: state.name }),
+        ` · ${game ? game.title : state.game} · code ${state.code}` + (n == null ? "" : ` · ${n} student${n === 1 ? "" : "s"}`)));
+    }
+    box.querySelector("ul").replaceChildren(...items);
+    box.hidden = !items.length;
+  }
+  yourClasses();
 })();

@@ -121,16 +121,20 @@ def lesson(contexts, base_url: str, students_url: str, shots: Path) -> None:
     teacher.screenshot(path=str(shots / "classroom-dashboard.png"), full_page=True)
     students[1].screenshot(path=str(shots / "classroom-phone.png"), full_page=True)
 
-    # the projector view of one game: large, light, its search tree one click away
-    first.get_by_test_id("thumb").click()
-    teacher.wait_for_url(re.compile(r"/class/.+/project/.+"))
-    expect(teacher.get_by_test_id("status")).not_to_have_text("Connecting…")
-    expect(teacher.locator("#board .nim-pile").first).to_be_visible()
-    assert teacher.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(255, 255, 255)"
-    expect(teacher.get_by_test_id("open-tree")).to_have_attribute("href", re.compile(r"/play/.+/tree"))
-    teacher.screenshot(path=str(shots / "classroom-projector.png"))
-    assert serious_violations(teacher) == []
-    teacher.get_by_test_id("back").click()
+    # the projector view of one game, in a tab of its own: large, light, both players named, its
+    # search tree one click away; the dashboard stays in its tab
+    with teacher.context.expect_page() as opened:
+        first.get_by_test_id("thumb").click()
+    projector = opened.value
+    expect(projector).to_have_url(re.compile(r"/class/.+/project/.+"))
+    expect(projector.get_by_test_id("status")).not_to_have_text("Connecting…")
+    expect(projector.get_by_test_id("projector-players")).to_have_text(f"{NAMES[0]} (First) vs the computer (Second)")
+    expect(projector.locator("#board .nim-pile").first).to_be_visible()
+    assert projector.evaluate("getComputedStyle(document.body).backgroundColor") == "rgb(255, 255, 255)"
+    expect(projector.get_by_test_id("open-tree")).to_have_attribute("href", re.compile(r"/play/.+/tree"))
+    projector.screenshot(path=str(shots / "classroom-projector.png"))
+    assert serious_violations(projector) == []
+    projector.close()
     expect(teacher.locator("[data-student]")).to_have_count(5)
 
     challenge_the_class(teacher, students, shots)
@@ -213,7 +217,9 @@ def test_the_pages_at_phone_and_desktop_size_pass_axe(contexts, base_url, shots)
         expect(page.get_by_test_id("class-code")).to_have_text(made["code"])
         expect(page.locator("[data-student] .thumb-board [data-point]").first).to_be_attached()
         assert serious_violations(page) == []
-        page.get_by_test_id("project").click()
-        expect(page.get_by_test_id("status")).not_to_have_text("Connecting…")
-        assert serious_violations(page) == []
-        assert page.evaluate("document.documentElement.scrollWidth") <= size["viewport"]["width"]
+        with page.context.expect_page() as opened:
+            page.get_by_test_id("project").click()
+        projector = opened.value
+        expect(projector.get_by_test_id("status")).not_to_have_text("Connecting…")
+        assert serious_violations(projector) == []
+        assert projector.evaluate("document.documentElement.scrollWidth") <= size["viewport"]["width"]

@@ -63,6 +63,7 @@ def test_a_class_has_a_short_code_without_look_alikes_and_its_links(client, klas
     assert not set("0O1IL") & set(CODE_ALPHABET)
     assert klass["join_url"] == f"/join?code={klass['code']}"
     assert klass["dashboard_url"] == f"/class/{klass['id']}"
+    assert klass["teacher_url"] == f"/class/{klass['id']}#token={klass['teacher_token']}"  # a fragment: never sent
     view = teacher_view(client, klass)
     assert (view["id"], view["code"], view["name"], view["game"]) == (klass["id"], klass["code"], "Year 9", "nim")
     assert view["options"]["piles"] == [1, 2, 3] and view["opponent"] == "alphabeta:strength=3"
@@ -134,10 +135,13 @@ def test_an_unknown_or_mistyped_code_is_refused(client, klass, code, status, wor
     ("", ["empty"]),
     ("   ", ["empty"]),
     ("x" * 1000, ["1,000 characters"]),
-    ("x" * 30, ["30 characters", "at most 24"]),
+    ("x" * 41, ["41 characters", "at most 40"]),
     ("<b>Bold</b>", ["plain text"]),
     ("<img src=x onerror=alert(1)>", ["plain text"]),
-    ("Tom & Jerry", ["plain text"]),
+    ("see https://evil.example", ["no links"]),
+    ("Bell\x07", ["control"]),
+    ("Ali\u202ece", ["invisible"]),
+    ("Teacher", ["kept for the class's teacher"]),
     (None, ["text"]),
 ])
 def test_a_bad_nickname_is_refused_clearly_and_nobody_joins(client, klass, name, words):

@@ -72,3 +72,20 @@ def test_a_position_too_big_for_the_budget_says_so_instead_of_guessing(app):
     data = client.get(f"/api/games/{body['id']}/analyse?token={body['manage_token']}").get_json()
     assert "too big to search to the end" in data["note"]
     assert any(m["outcome"] is None and m["distance"] is None for m in data["moves"])
+
+
+def test_a_position_too_big_to_solve_gets_the_searchs_best_moves_in_words(client):
+    body = new_game(client, "shannon", {"board": "bridgit-4"})
+    data = client.get(f"/api/games/{body['id']}/analyse?token={body['manage_token']}").get_json()
+    assert any(m["outcome"] is None for m in data["moves"]) and data["note"]
+    search = data["search"]
+    legal = {m["move"] for m in data["moves"]}
+    assert search["best"] and set(search["best"]) <= legal
+    assert search["text"] == analyse.leaning(get_game("shannon").from_options({"board": "bridgit-4"}), 0,
+                                             search["score"], search["depth"])
+    assert search["text"].endswith(f"after a {search['depth']}-move search")
+
+
+def test_a_solved_position_has_no_search(client):
+    body = new_game(client)
+    assert "search" not in client.get(f"/api/games/{body['id']}/analyse?token={body['manage_token']}").get_json()

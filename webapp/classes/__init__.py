@@ -4,6 +4,8 @@ projects one, and challenges the class to find the best move (CONTRACT.md "Class
 - :mod:`.storage`: where classes live (SQLite next to the games, or the games' Redis);
 - :mod:`.roster`: classes, students and their games (:class:`~.roster.Classroom`);
 - :mod:`.challenges`: one position for the whole class and the engine's verdict on it;
+- :mod:`.solving`: a big position's verdict, move by move, after the phones have it;
+- :mod:`.names`: nicknames as people write them, their look-alikes, cells of CSV;
 - :mod:`.routes`: the HTTP API and the pages; :mod:`.events`: Socket.IO;
 - :mod:`.guard`: join codes guarded against guessing.
 
@@ -15,6 +17,7 @@ from __future__ import annotations
 from flask import Flask
 
 from ..stores import DAY
+from .challenges import VERDICT_BUDGET
 from .storage import open_class_store
 
 
@@ -22,6 +25,7 @@ def init_app(app: Flask) -> None:
     from . import events, routes
     from .guard import JoinGuard
     from .roster import Classroom
+    from .solving import Solver
 
     arcade = app.extensions["arcade"]
     keep_days = app.config["KEEP_CLASS_DAYS"] or app.config["KEEP_FINISHED_DAYS"]
@@ -35,5 +39,7 @@ def init_app(app: Flask) -> None:
     app.extensions["join_guard"] = JoinGuard(app.extensions["rate_limits"].limiter, app.config["JOIN_MISS_LIMITS"],
                                              app.config["CODE_JOIN_LIMIT"])
     app.extensions["class_push"] = push
+    app.extensions["class_solver"] = Solver(arcade.socketio, classroom, push, arcade.ai.pool,
+                                            budget=float(app.config.get("CLASS_VERDICT_BUDGET", VERDICT_BUDGET)))
     app.register_blueprint(routes.bp)
     events.register(arcade.socketio, classroom)

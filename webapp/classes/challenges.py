@@ -1,9 +1,11 @@
 """Challenge the class: one position, one answer per student, and the engine's exact verdict.
 
-The verdict on every legal move is the engine's exact one (:func:`engine.analyse.move_verdicts`:
-the outcome proved, and its distance the plies to the end under perfect play). A move too big
-to solve within the budget gets the search's score at the depth it finished, said as such
-(``outcome: null``).
+The verdict on every legal move is the engine's exact one (:mod:`engine.analyse`: the
+outcome proved, and its distance the moves of both players to the end under perfect play).
+What is solved at once is judged before the challenge reaches the phones; the moves of a big
+position are judged one by one in the background (:mod:`.solving`), the teacher told how far it
+got. A move too big to solve within the budget gets what the search made of it, in words
+("good for Short after a 6-move search", ``outcome: null``).
 """
 
 from __future__ import annotations
@@ -12,17 +14,29 @@ import secrets
 import time
 from typing import Any
 
-from engine.analyse import VERDICT_BUDGET, best_moves, move_verdicts
+from engine.analyse import best_moves
 from engine.game import CHANCE, Game, IllegalMove
 from engine.games import get_game
+from engine.options import OptionError
 
 from ..errors import ArcadeError
-from ..schemas import game_from_request
-from ..search_pool import Deadline, SearchCancelled, SearchPool
 from ..sessions import replay_record
 from .storage import ClassRecord
 
 MIN_SECONDS, MAX_SECONDS = 5, 600
+VERDICT_BUDGET = 8.0  # seconds the moves left unsolved by QUICK_BUDGET may take in all (judged in the background)
+
+
+def right_moves(verdict: dict[str, dict]) -> list[str]:
+    """The answers that count as right: every winning move, the quick and the slow (the best,
+    the quickest, are marked apart); where no move is proved to win, the best moves.
+
+    >>> right_moves({"a": {"outcome": "win", "distance": 1}, "b": {"outcome": "win", "distance": 5},
+    ...              "c": {"outcome": "loss", "distance": 2}})
+    ['a', 'b']
+    """
+    wins = sorted(move for move, v in verdict.items() if v["outcome"] == "win")
+    return wins or best_moves(verdict)
 
 
 def position_of(record: ClassRecord, body: dict) -> tuple[Game, Any, list[str]]:
@@ -30,7 +44,12 @@ def position_of(record: ClassRecord, body: dict) -> tuple[Game, Any, list[str]]:
     after ``moves``, and the moves in the game's own notation."""
     game_name = body.get("game", record.game)
     options = body.get("options", record.settings if game_name == record.game else {})
-    game = game_from_request(game_name, options)
+    try:
+        if not isinstance(options, dict):
+            raise OptionError("'options' must be an object of name: value")
+        game = get_game(game_name).from_options(options)
+    except (OptionError, IllegalMove) as exc:
+        raise ArcadeError("bad_request", str(exc)) from None
     states, history = replay_record(game, body.get("moves", []))
     state = states[-1]
     if game.status(state) is not None:
@@ -40,24 +59,22 @@ def position_of(record: ClassRecord, body: dict) -> tuple[Game, Any, list[str]]:
     return game, state, [h["move"] for h in history]
 
 
-def make_challenge(record: ClassRecord, where: dict, seconds: float, pool: SearchPool) -> dict:
-    """A new challenge, with its verdict, on the position ``where`` names (``{"moves", "game"?,
-    "options"?}``: see :func:`position_of`), answered within ``seconds`` (checked by the
-    request's schema, :class:`webapp.classes.schemas.ChallengeStart`)."""
+def make_challenge(record: ClassRecord, where: dict, seconds: float) -> dict:
+    """A new challenge on the position ``where`` names (``{"moves", "game"?, "options"?}``: see
+    :func:`position_of`), answered within ``seconds`` (checked by the request's schema,
+    :class:`webapp.classes.schemas.ChallengeStart`), not judged yet: ``solving`` ``{"done",
+    "total"}`` until :mod:`.solving` has judged every move, then None."""
     game, state, moves = position_of(record, where)
-    with Deadline(VERDICT_BUDGET + 5.0) as deadline:
-        try:
-            verdict = pool.call(move_verdicts, game, state, cancel=deadline.event, key=f"class:{record.id}")
-        except SearchCancelled:
-            raise ArcadeError("busy", "the engine is too busy to judge this position now: try again", 503) from None
+    verdict: dict[str, dict] = {}
+    solving = {"done": 0, "total": len(game.moves(state))}
     now = time.time()
     position = game.position(state)
     return {"id": secrets.token_urlsafe(6), "game": game.name, "settings": game.settings,
             "options": game.public_settings(), "moves": moves, "seconds": seconds, "started": now,
             "deadline": now + seconds, "board": position["board"], "legal_moves": position["legal_moves"],
             "to_move": position["to_move_seat"], "side": position["to_move_name"], "sides": list(game.sides),
-            "answers": {},
-            "verdict": verdict, "best": best_moves(verdict), "closed": False}
+            "answers": {}, "solving": solving,
+            "verdict": verdict, "best": [], "closed": False}
 
 
 def check_answer(challenge: dict, student: dict, move: Any, now: float) -> str:
@@ -98,12 +115,21 @@ def challenge_summary(record: ClassRecord, challenge: dict) -> dict:
         counts[move] = counts.get(move, 0) + 1
     names = {sid: s["name"] for sid, s in record.students.items()}
     found = sorted(names.get(sid, "(removed)") for sid, move in challenge["answers"].items() if move in challenge["best"])
-    return {"id": challenge["id"], "game": challenge["game"], "options": challenge["options"],
+    right = right_moves(challenge["verdict"])
+    found_right = sorted(names.get(sid, "(removed)") for sid, move in challenge["answers"].items() if move in right)
+    return {"right_moves": right, "found_right": found_right, "kind": challenge.get("kind", "move"),
+            "id": challenge["id"], "game": challenge["game"], "options": challenge["options"],
             "moves": challenge["moves"], "seconds": challenge["seconds"], "deadline": challenge["deadline"],
             "board": challenge["board"], "legal_moves": challenge["legal_moves"], "side": challenge["side"],
             "sides": challenge["sides"], "to_move": challenge["to_move"], "open": is_open(challenge),
-            "answered": len(challenge["answers"]), "students": len(record.students),
-            "answers": counts, "verdict": challenge["verdict"], "best": challenge["best"], "found_best": found}
+            "answered": len(challenge["answers"]), "students": present_students(record, challenge),
+            "answers": counts, "verdict": challenge["verdict"], "best": challenge["best"], "found_best": found,
+            "solving": challenge.get("solving")}
+
+
+def present_students(record: ClassRecord, challenge: dict) -> int:
+    """The students a challenge waits for: those in the class, and those who left after answering."""
+    return sum(1 for sid, s in record.students.items() if not s.get("left") or sid in challenge["answers"])
 
 
 def student_view(record: ClassRecord, challenge: dict) -> dict:
@@ -119,4 +145,20 @@ def reveal_view(record: ClassRecord, challenge: dict) -> dict:
     """``class_reveal``: the verdict every student sees at the end."""
     summary = challenge_summary(record, challenge)
     return {"class_id": record.id, "challenge_id": challenge["id"], "verdict": summary["verdict"],
-            "best": summary["best"], "found_best": summary["found_best"], "answers": summary["answers"]}
+            "best": summary["best"], "found_best": summary["found_best"], "answers": summary["answers"],
+            "right_moves": summary["right_moves"], "found_right": summary["found_right"], "solving": summary["solving"]}
+
+
+def challenge_history(record: ClassRecord, challenge: dict) -> dict:
+    """One challenge as the class keeps it (``GET .../challenges``, the results' JSON): its
+    position, time, every student's answer (student id -> move) and whether it was right, the
+    verdict on every move; ``names`` the students' nicknames."""
+    right = right_moves(challenge["verdict"])
+    answers = challenge["answers"]
+    summary = challenge_summary(record, challenge)
+    return {**{key: summary[key] for key in ("id", "kind", "game", "options", "moves", "seconds", "deadline", "board",
+                                              "legal_moves", "side", "sides", "to_move", "verdict", "best",
+                                              "right_moves", "found_right", "found_best")},
+            "created": challenge["started"], "revealed": not is_open(challenge), "answered": len(answers),
+            "answers": dict(answers), "right": {sid: move in right for sid, move in answers.items()},
+            "names": {sid: record.students[sid]["name"] if sid in record.students else "(removed)" for sid in answers}}

@@ -8,7 +8,8 @@ only ``class_students`` ``{"class_id", "version", "students": [card, ...]}``: th
 cards, as ``class_state`` holds them. A move costs the dashboard one student, not the class.
 A student's sockets are in ``class:<id>:students``
 and get ``class_challenge``, ``class_reveal``, ``class_new_games`` (the teacher paired them:
-a new game each) and ``class_deleted``; ``class_removed`` when the teacher removes them. Pushes go through
+a new game each) and ``class_deleted``; ``class_removed`` when the teacher removes them,
+``class_renamed`` when the teacher renames them, ``class_left`` when they left from another page. Pushes go through
 Flask-SocketIO's emit, hence through the message queue when processes share one: a move made
 on one process reaches a teacher connected to another.
 

@@ -16,7 +16,6 @@ import re
 import secrets
 import threading
 import time
-import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
@@ -35,7 +34,8 @@ from ..errors import ArcadeError
 from ..schemas import game_from_request
 from ..sessions import GameSession, Seat
 from ..stores import hash_token
-from .challenges import challenge_in, challenge_summary, check_answer
+from .challenges import challenge_history, challenge_in, challenge_summary, check_answer
+from .names import clean_nickname, name_keys
 from .storage import ClassRecord, ClassStore
 
 T = TypeVar("T")
@@ -43,12 +43,9 @@ T = TypeVar("T")
 #: Join codes: no look-alikes (no 0/O/Q/D, 1/I/L/J, 2/Z, 5/S, 8/B, U/V) for codes read off a wall.
 CODE_ALPHABET = "ACEFGHKMNPRTWXY34679"
 CODE_LENGTH = 6
-NAME_MAX = 24  # characters of a nickname
-CLASS_NAME_MAX = 60
 MAX_STUDENTS = 200
 CAS_RETRIES = 30
 LOCK_STRIPES = 64
-HTML_ISH = re.compile(r"[<>&\"'`]|://")
 
 ADJECTIVES = ("Brave", "Calm", "Clever", "Curious", "Eager", "Gentle", "Happy", "Jolly", "Kind", "Lucky",
               "Mighty", "Nimble", "Patient", "Quick", "Quiet", "Shiny", "Smart", "Sunny", "Swift", "Witty")
@@ -57,42 +54,18 @@ ANIMALS = ("Badger", "Beaver", "Dolphin", "Falcon", "Fox", "Gecko", "Heron", "Ko
 
 
 def suggest_nickname(taken: Iterable[str] = (), rng: random.Random | None = None) -> str:
-    """A friendly two-word nickname not in ``taken`` (compared case-insensitively).
+    """A friendly two-word nickname not in ``taken`` (compared as names are: :func:`.names.name_keys`).
 
     >>> suggest_nickname(rng=random.Random(1)).count(" ")
     1
     """
     rng = rng or random.SystemRandom()
-    lowered = {name.casefold() for name in taken}
+    keys = {key for name in taken for key in name_keys(name)}
     for _ in range(50):
         name = f"{rng.choice(ADJECTIVES)} {rng.choice(ANIMALS)}"
-        if name.casefold() not in lowered:
+        if not name_keys(name) & keys:
             return name
     return f"{rng.choice(ADJECTIVES)} {rng.choice(ANIMALS)} {rng.randint(2, 99)}"
-
-
-def clean_nickname(name: Any) -> str:
-    """A nickname as the class shows it (spaces collapsed), or ArcadeError saying what is wrong.
-
-    >>> clean_nickname("  Swift   Otter ")
-    'Swift Otter'
-    >>> clean_nickname("<b>me</b>")
-    Traceback (most recent call last):
-    ...
-    webapp.errors.ArcadeError: a nickname is plain text: no <, >, &, quotes or links
-    """
-    if not isinstance(name, str):
-        raise ArcadeError("bad_name", "the nickname must be text")
-    name = " ".join(unicodedata.normalize("NFC", name).split())
-    if not name:
-        raise ArcadeError("bad_name", "the nickname is empty: type a name your class will know you by")
-    if HTML_ISH.search(name):
-        raise ArcadeError("bad_name", "a nickname is plain text: no <, >, &, quotes or links")
-    if len(name) > NAME_MAX:
-        raise ArcadeError("bad_name", f"the nickname is {len(name)} characters long: at most {NAME_MAX}")
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise ArcadeError("bad_name", "a nickname cannot hold control characters")
-    return name
 
 
 def clean_code(code: Any) -> str:
@@ -212,6 +185,9 @@ class Classroom:
         digest = hash_token(token[:200])
         for student in record.students.values():
             if secrets.compare_digest(student["token_hash"], digest):
+                if student.get("left"):
+                    raise ArcadeError("left_class", "you left this class: join again with your nickname "
+                                                    "to come back (your games come back too)", 403)
                 return student
         raise ArcadeError("bad_token", "that token belongs to no student of this class "
                                        "(a removed student must join again)", 403)
@@ -262,14 +238,22 @@ class Classroom:
 
     def join(self, code: str, name: Any) -> tuple[ClassRecord, dict, str]:
         """A student joins with the ``code`` typed (cleaned by :func:`clean_code`) and a nickname:
-        the class, the student, their token."""
+        the class, the student, their token. A student who left comes back with their nickname:
+        the same student, a new token, their games given back (``student["rejoined"]``)."""
         class_id = self.store.by_code(code)
         if class_id is None:
             raise ArcadeError("unknown_code", f"no class has the code {code!r}: check it with your teacher", 404)
         name = clean_nickname(name)
         token = secrets.token_urlsafe(18)
 
-        def add(record: ClassRecord) -> dict:
+        def add(record: ClassRecord) -> tuple[dict, str | None]:
+            # (the name as it was, case aside: a look-alike of it is refused below, not let in)
+            returning = next((s for s in record.students.values()
+                              if s.get("left") and s["name"].casefold() == name.casefold()), None)
+            if returning is not None:
+                old_hash = returning["token_hash"]
+                returning.update(token_hash=hash_token(token), left=None)
+                return returning, old_hash
             self._check_name_free(record, name)
             if len(record.students) >= MAX_STUDENTS:
                 raise ArcadeError("class_full", f"the class is full ({MAX_STUDENTS} students)", 409)
@@ -277,17 +261,43 @@ class Classroom:
                                        "token_hash": hash_token(token), "games": [], "joined": time.time()}
             record.students[student["id"]] = student
             record.order.append(student["id"])
-            return student
+            return student, None
 
-        record, student = self.update(class_id, add)
-        return record, student, token
+        record, (student, old_hash) = self.update(class_id, add)
+        if old_hash is not None:
+            self._give_games_back(student, old_hash)
+        return record, dict(student, rejoined=old_hash is not None), token
+
+    def leave(self, class_id: str, student: dict) -> ClassRecord:
+        """The student leaves: their token opens nothing of the class any more and challenges
+        no longer count them; their games stay, theirs again if they join with the nickname."""
+        def change(record: ClassRecord) -> None:
+            self._student(record, student["id"])["left"] = time.time()
+
+        return self.update(class_id, change)[0]
+
+    def _give_games_back(self, student: dict, old_hash: str) -> None:
+        """The seats a returning student held open with their new token."""
+        for game_id in student["games"]:
+            def rebind(s: GameSession) -> None:
+                if any(seat.token_hash == old_hash for seat in s.seats):
+                    s.seats = [Seat(seat.index, seat.agent, student["token_hash"] if seat.token_hash == old_hash
+                                    else seat.token_hash) for seat in s.seats]
+                    s.touch()
+            try:
+                self.arcade.store.update(game_id, rebind)
+            except ArcadeError:
+                continue  # expired
+            self.summaries.forget(game_id)
 
     @staticmethod
     def _check_name_free(record: ClassRecord, name: str, skip: str | None = None) -> None:
-        taken = {s["name"].casefold() for sid, s in record.students.items() if sid != skip}
-        if name.casefold() in taken:
+        keys = name_keys(name)
+        there = next((s["name"] for sid, s in record.students.items() if sid != skip and name_keys(s["name"]) & keys), None)
+        if there is not None:
             others = {s["name"] for s in record.students.values()}
-            raise ArcadeError("name_taken", f"{name!r} is already in this class: try {suggest_nickname(others)!r}",
+            same = "" if there == name else f" (as “{there}”)"
+            raise ArcadeError("name_taken", f"“{name}” is already in this class{same}: try “{suggest_nickname(others)}”",
                               409)
 
     def rename(self, class_id: str, student_id: Any, name: Any) -> ClassRecord:
@@ -355,7 +365,7 @@ class Classroom:
         """Random pairs of students, each pair a new game between them; an odd one out plays
         the computer. Returns the pairs (student ids; one id for the odd one)."""
         record = self.get(class_id)
-        ids = list(record.order)
+        ids = [sid for sid in record.order if not record.students[sid].get("left")]
         if not ids:
             raise ArcadeError("no_students", "no student has joined the class yet: nobody to pair")
         (rng or random.SystemRandom()).shuffle(ids)
@@ -404,6 +414,12 @@ class Classroom:
         challenge["answers"] = self.store.answers(record.id, challenge["id"])
         return challenge
 
+    def history(self, record: ClassRecord) -> list[dict]:
+        """Every challenge of the class, oldest first, as the class keeps it
+        (:func:`.challenges.challenge_history`)."""
+        ordered = sorted(record.challenges.values(), key=lambda c: c["started"])
+        return [challenge_history(record, self.challenge(record, c["id"])) for c in ordered]
+
     def answer(self, record: ClassRecord, challenge_id: Any, student: dict, move: Any, now: float) -> str:
         """Keep a student's answer (one each, before the deadline); the move in notation."""
         challenge = self.challenge(record, challenge_id)
@@ -432,7 +448,7 @@ class Classroom:
             games.append(summary)
             current = session if latest else None
         outcomes = [g["outcome"] for g in games if g["outcome"] and not g["abandoned"]]
-        return {"id": sid, "name": student["name"], "games": games,
+        return {"id": sid, "name": student["name"], "games": games, "left": student.get("left"),
                 "current": thumbnail(current) if current is not None else None,
                 "results": {"games": len(games), "wins": outcomes.count("win"), "losses": outcomes.count("loss"),
                             "draws": outcomes.count("draw")}}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import time
 from typing import Any, cast
 
@@ -23,10 +24,12 @@ from ..errors import ArcadeError
 from ..inputs import json_body
 from ..schemas import parse
 from .challenges import challenge_in, challenge_summary, make_challenge, student_view
-from .events import ClassPush, student_room, students_room
+from .events import ClassPush, student_room, students_room, teacher_room
 from .guard import JoinGuard
+from .names import NAME_MAX, csv_cell
 from .roster import Classroom, student_seat, suggest_nickname
 from .schemas import ChallengeAnswer, ChallengeStart, ClassCreate, ClassJoin
+from .solving import Solver
 from .storage import ClassRecord
 
 bp = Blueprint("classes", __name__)
@@ -100,7 +103,8 @@ def create_class() -> ResponseReturnValue:
     record, token = classroom().create(body.name, body.game, body.options, body.opponent)
     join_url = f"/join?code={record.code}"
     return jsonify({"id": record.id, "code": record.code, "teacher_token": token, "join_url": join_url,
-                    "dashboard_url": f"/class/{record.id}", "qr_url": f"/api/classes/{record.id}/qr.svg"}), 201
+                    "dashboard_url": f"/class/{record.id}", "teacher_url": f"/class/{record.id}#token={token}",
+                    "qr_url": f"/api/classes/{record.id}/qr.svg"}), 201
 
 
 @bp.post("/api/classes/join")
@@ -118,7 +122,7 @@ def join_class() -> ResponseReturnValue:
     guard.joined(where, record.id, body.code)
     changed(record.id)
     return jsonify({"class_id": record.id, "student_id": student["id"], "student_token": token,
-                    "name": student["name"], "class_name": record.name}), 201
+                    "name": student["name"], "class_name": record.name, "rejoined": student["rejoined"]}), 201
 
 
 @bp.get("/api/classes/nickname")
@@ -188,6 +192,8 @@ def rename_student(class_id: str, student_id: str) -> Response:
     body = json_body()
     as_teacher(class_id, body)
     record = classroom().rename(class_id, student_id, body.get("name"))
+    socketio().emit("class_renamed", {"class_id": record.id, "student_id": student_id,
+                                      "name": record.students[student_id]["name"]}, to=student_room(record.id, student_id))
     changed(record.id)
     return jsonify(classroom().state(record))
 
@@ -198,6 +204,17 @@ def remove_student(class_id: str, student_id: str) -> Response:
     record = classroom().remove(class_id, student_id)
     socketio().emit("class_removed", {"class_id": record.id, "message": "the teacher removed you from the class"},
                     to=student_room(record.id, student_id))
+    changed(record.id)
+    return Response(status=204)
+
+
+@bp.post("/api/classes/<class_id>/leave")
+def leave_class(class_id: str) -> Response:
+    """A student leaves (their other pages are told); they may come back with their nickname."""
+    record, student = as_student(class_id, json_body())
+    classroom().leave(record.id, student)
+    socketio().emit("class_left", {"class_id": record.id, "message": "you left the class"},
+                    to=student_room(record.id, student["id"]))
     changed(record.id)
     return Response(status=204)
 
@@ -214,18 +231,52 @@ def pair_students(class_id: str) -> ResponseReturnValue:
     return jsonify({"pairs": [[names[sid] for sid in group] for group in groups]}), 201
 
 
+def file_name(state: dict, ending: str) -> dict:
+    name = "".join(ch if ch.isalnum() else "-" for ch in state["name"]).strip("-") or "class"
+    return {"Content-Disposition": f'attachment; filename="{name}-{ending}"'}
+
+
 @bp.get("/api/classes/<class_id>/results.csv")
 def results_csv(class_id: str) -> Response:
-    state = classroom().state(as_teacher(class_id))
+    """A row per student: games, wins, losses, draws, and a column per challenge (oldest
+    first): ``right (move)``, ``wrong (move)``, or blank where the student did not answer."""
+    record = as_teacher(class_id)
+    state, history = classroom().state(record), classroom().history(record)
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["student", "games", "wins", "losses", "draws"])
+    where = ["the start" if not c["moves"] else f"after {len(c['moves'])} move{'s' * (len(c['moves']) != 1)}"
+             for c in history]
+    writer.writerow(["student", "games", "wins", "losses", "draws"] +
+                    [f"challenge {i} ({at})" for i, at in enumerate(where, 1)])
     for student in state["students"]:
         r = student["results"]
-        writer.writerow([student["name"], r["games"], r["wins"], r["losses"], r["draws"]])
-    name = "".join(ch if ch.isalnum() else "-" for ch in state["name"]).strip("-") or "class"
-    return Response(buf.getvalue(), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{name}-results.csv"'})
+        answers = [("right" if c["right"][student["id"]] else "wrong") + f" ({c['answers'][student['id']]})"
+                   if student["id"] in c["answers"] else "" for c in history]
+        writer.writerow([csv_cell(cell) for cell in [student["name"], r["games"], r["wins"], r["losses"], r["draws"],
+                                                     *answers]])
+    return Response(buf.getvalue(), mimetype="text/csv", headers=file_name(state, "results.csv"))
+
+
+@bp.get("/api/classes/<class_id>/results.json")
+def results_json(class_id: str) -> Response:
+    """Everything the class keeps for grading: the class, its students and their results, and
+    every challenge with every answer (as ``GET .../challenges``)."""
+    record = as_teacher(class_id)
+    state = classroom().state(record)
+    students = [{"id": s["id"], "name": s["name"], "left": s["left"], "results": s["results"],
+                 "games": [{k: g[k] for k in ("id", "status", "outcome", "moves", "players")} for g in s["games"]]}
+                for s in state["students"]]
+    body = {"class": {k: state[k] for k in ("id", "code", "name", "game", "options", "opponent")},
+            "students": students, "challenges": classroom().history(record)}
+    return Response(json.dumps(body, ensure_ascii=False, indent=1), mimetype="application/json",
+                    headers=file_name(state, "results.json"))
+
+
+@bp.get("/api/classes/<class_id>/challenges")
+def challenge_list(class_id: str) -> Response:
+    """Every challenge of the class, oldest first, with every answer and who was right."""
+    record = as_teacher(class_id)
+    return jsonify(classroom().history(record))
 
 
 # ----- challenges ------------------------------------------------------------------------------------
@@ -235,7 +286,7 @@ def start_challenge(class_id: str) -> ResponseReturnValue:
     record = as_teacher(class_id, body)
     start = parse(ChallengeStart, body)
     where = start.model_dump(include={"moves", "game", "options"}, exclude_unset=True)  # absent: the class's
-    challenge = make_challenge(record, where, start.seconds, current_app.extensions["arcade"].ai.pool)
+    challenge = make_challenge(record, where, start.seconds)
 
     def add(r: ClassRecord) -> None:
         for other in r.challenges.values():
@@ -245,9 +296,14 @@ def start_challenge(class_id: str) -> ResponseReturnValue:
 
     record, _ = classroom().update(record.id, add)
     socketio().emit("class_challenge", student_view(record, challenge), to=students_room(record.id))
+    socketio().emit("class_solving", {"class_id": record.id, "challenge_id": challenge["id"], **challenge["solving"]},
+                    to=teacher_room(record.id))  # the dashboard: "Solving…", before any class_state
     push().reveal_at_deadline(record.id, challenge["id"], challenge["seconds"])
     changed(record.id)
-    return jsonify({"id": challenge["id"], "seconds": challenge["seconds"], "deadline": challenge["deadline"]}), 201
+    # the phones have the position: now the verdict (a small game's at once, a big one's move by move)
+    solving = cast(Solver, current_app.extensions["class_solver"]).judge(record.id, challenge)
+    return jsonify({"id": challenge["id"], "seconds": challenge["seconds"], "deadline": challenge["deadline"],
+                    "solving": solving}), 201
 
 
 @bp.post("/api/classes/<class_id>/challenges/<challenge_id>/answers")
@@ -279,7 +335,7 @@ def reveal_challenge(class_id: str, challenge_id: str) -> Response:
 # ----- pages ------------------------------------------------------------------------------------------
 @bp.get("/join")
 def join_page() -> str:
-    return render_template("join.html", code=request.args.get("code", "")[:16], catalog=catalog())
+    return render_template("join.html", code=request.args.get("code", "")[:16], catalog=catalog(), name_max=NAME_MAX)
 
 
 @bp.get("/class/<class_id>")
@@ -296,10 +352,14 @@ def dashboard(class_id: str) -> str:
 def projector(class_id: str, game_id: str) -> str:
     """One student's game, large, for a projector (high contrast, light)."""
     try:
-        classroom().get(class_id)
+        record = classroom().get(class_id)
         session = current_app.extensions["arcade"].store.get(game_id)
     except ArcadeError as exc:
         abort(404, description=exc.message)
     if session.class_id != class_id:
         abort(404, description="that game is not one of this class's")
-    return render_template("projector.html", class_id=class_id, game=session.game, game_id=game_id)
+    by_hash = {s["token_hash"]: s["name"] for s in record.students.values()}
+    players = [by_hash.get(seat.token_hash or "", "a student") if seat.agent.is_human else "the computer"
+               for seat in session.seats]
+    return render_template("projector.html", class_id=class_id, game=session.game, game_id=game_id, players=players,
+                           sides=list(session.game.sides), has_ai=any(not s.agent.is_human for s in session.seats))

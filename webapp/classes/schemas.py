@@ -10,16 +10,15 @@ from pydantic import ConfigDict, Field, PlainValidator, ValidationInfo
 from ..errors import ArcadeError
 from ..schemas import Schema, refuse
 from .challenges import MAX_SECONDS, MIN_SECONDS
-from .roster import CLASS_NAME_MAX, HTML_ISH, clean_code
+from .names import clean_class_name
+from .roster import clean_code
 
 
 def _class_name(value: Any, info: ValidationInfo) -> str:
-    if not isinstance(value, str):
-        raise refuse("'name' (the class's name) must be text", named=False)
-    name = " ".join(value.split()) or "My class"
-    if len(name) > CLASS_NAME_MAX or HTML_ISH.search(name):
-        raise refuse(f"the class's name must be plain text of at most {CLASS_NAME_MAX} characters", named=False)
-    return name
+    try:
+        return clean_class_name(value)
+    except ArcadeError as exc:
+        raise refuse(exc.message, exc.code, named=False) from None
 
 
 def _join_code(value: Any, info: ValidationInfo) -> str:

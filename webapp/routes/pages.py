@@ -24,7 +24,7 @@ def game_page(template: str, game_id: str, **context: object) -> str:
         session = arcade().store.get(game_id)
     except ArcadeError as exc:
         abort(404, description=exc.message)
-    return render_template(template, game=session.game, game_id=game_id,
+    return render_template(template, game=session.game, game_id=game_id, class_id=session.class_id or "",
                            opening_depth=opening_depth(game_id, session.game, session.states[0]), **context)
 
 

@@ -226,8 +226,13 @@ def analyse_position(game_id: str) -> Response:
 
 
 def judge_position(game: Game, state: Any, seconds: float, *, cancel: Cancel | None) -> dict:
-    """In a pool worker: :func:`engine.analyse.analyse` (bounded by ``seconds``)."""
-    return analyse.analyse(game, state, budget=seconds, cancel=cancel)
+    """In a pool worker: :func:`engine.analyse.analyse` (bounded by ``seconds``); where moves
+    are left unsolved, ``search`` (:func:`engine.analyse.search_view`): the moves a search finds
+    best and what it makes of the position, in words."""
+    answer = analyse.analyse(game, state, budget=seconds * 0.7)
+    if any(m["outcome"] is None for m in answer["moves"]):
+        answer["search"] = analyse.search_view(game, state, seconds * 0.3)
+    return answer
 
 
 def judge_moves(game: Game, start: Any, moves: list[str], seconds: float, *, cancel: Cancel | None) -> dict:
@@ -533,7 +538,7 @@ def tree_page(game_id: str) -> str:
     except ArcadeError:
         abort(404, description=f"no game with id {game_id!r}")
     info = type(session.game).describe()
-    return render_template("tree.html", game=session.game, game_id=game_id, game_info=info,
+    return render_template("tree.html", game=session.game, game_id=game_id, game_info=info, class_id=session.class_id or "",
                            teach=_page_data(), opening_depth=opening_depth(game_id, session.game, session.states[0]))
 
 
