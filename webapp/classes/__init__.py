@@ -19,6 +19,7 @@ from .storage import open_class_store
 
 def init_app(app: Flask) -> None:
     from . import events, routes
+    from .formats import init_formats
     from .roster import Classroom
 
     arcade = app.extensions["arcade"]
@@ -33,3 +34,4 @@ def init_app(app: Flask) -> None:
     app.extensions["class_push"] = push
     app.register_blueprint(routes.bp)
     events.register(arcade.socketio, classroom)
+    init_formats(app)  # predict the prune, tournaments, homework (their own module and store)
