@@ -101,11 +101,12 @@ def formats_for_student(class_id: str) -> ResponseReturnValue:
 
 def init_formats(app: Flask) -> None:
     """Wire the formats into an app whose classes are set up (:func:`webapp.classes.init_app`)."""
-    from . import prune_routes  # noqa: F401  (its routes join bp)
+    from . import prune_routes, tournament_routes  # noqa: F401  (their routes join bp)
 
     arcade = app.extensions["arcade"]
     store = open_format_store(arcade.store.backend)
     app.extensions["class_formats"] = Formats(store, app.extensions["classes"], arcade.socketio)
+    tournament_routes.watch_games(app)
     app.register_blueprint(bp)
 
 
