@@ -15,8 +15,8 @@ export function tournamentPanel({ api, el, $, base, q, token, classId, socket })
   const links = el("p", { class: "format-actions" });
   panel.replaceChildren(el("h3", { text: "Class tournament" }),
     el("p", { class: "format-note", text: "Every student plays every other (round robin) up to 10 players, Swiss rounds beyond; an odd one out plays the computer at the class's level. A student who leaves forfeits their remaining games." }),
-    el("div", { class: "format-actions" }, el("label", {}, auto, " Start each round when the last ends"), start, next),
-    note, status, el("div", { class: "table-scroll" }, table), links, rounds);
+    el("div", { class: "format-actions" }, el("label", { class: "check" }, auto, " Start each round when the last ends"), start, next),
+    note, status, el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": "the standings" }, table), links, rounds);
 
   function draw(t) {
     current = t;

@@ -92,13 +92,15 @@ function drawNode(n, geo, opts) {
   const sub = opts.marks && opts.marks[n.id] ? MARK_WORDS[opts.marks[n.id]]
     : opts.counts ? `${opts.counts[n.id] || 0} ✂` : opts.order && opts.order.includes(n.id) ? `#${opts.order.indexOf(n.id) + 1}`
       : opts.selected && opts.selected.has(n.id) ? "✂ pruned" : !geo.down && n.move != null ? n.move : "";
-  g.append(svg("text", { class: "pn-sub", x: geo.w / 2, y: 37, "text-anchor": "middle", text: sub }));
-  g.append(svg("title", { text: nodeWords(n, opts) }));
+  // (a leading space: the two lines read as two words, "▼ MIN L", not "▼ MINL")
+  g.append(svg("text", { class: "pn-sub", x: geo.w / 2, y: 37, "text-anchor": "middle", text: sub ? ` ${sub}` : "" }));
+  if (!tappable) g.append(svg("title", { text: nodeWords(n, opts) }));  // (a button's name says it)
   if (opts.marks && opts.marks[n.id]) g.dataset.mark = opts.marks[n.id];
   if (tappable) {
     g.setAttribute("role", "button");
     g.setAttribute("tabindex", "0");
-    g.setAttribute("aria-label", nodeWords(n, opts));
+    // the name starts with what the node shows (speech users say what they see)
+    g.setAttribute("aria-label", `${label}${sub ? ` ${sub}` : ""}, ${nodeWords(n, opts)}`);
     if (opts.selected) g.setAttribute("aria-pressed", String(opts.selected.has(n.id)));
     g.addEventListener("click", () => opts.onTap(n.id));
     g.addEventListener("keydown", (e) => {

@@ -41,20 +41,21 @@ def answer_on_phones(students: list[Page], taps: list[list[str]]) -> None:
     for student, tapped in zip(students, taps):
         expect(student.get_by_test_id("prune")).to_be_visible(timeout=15000)
         for node in tapped:
-            target = student.locator(f"[data-testid=prune-tree] [data-node='{node}']")
+            target = student.locator(f"[data-testid=prune] [data-testid=prune-tree] [data-node='{node}']")
             if target.get_attribute("aria-pressed") != "true":  # (a parent's tap took its subtree)
                 target.click()
-        student.get_by_test_id("prune-send").click()
-        expect(student.get_by_test_id("prune-result")).to_have_text("Answer sent: wait for the reveal.")
+        student.get_by_test_id("prune").get_by_test_id("prune-send").click()
+        expect(student.get_by_test_id("prune").get_by_test_id("prune-result")).to_have_text(
+            "Answer sent: wait for the reveal.")
 
 
 def check_marks(students: list[Page], taps: list[list[str]], expected) -> None:
     for student, tapped in zip(students, taps):
         marks = expected(set(tapped))
-        result = student.get_by_test_id("prune-result")
+        result = student.get_by_test_id("prune").get_by_test_id("prune-result")
         right = sum(m == "right" for m in marks.values())
         expect(result).to_contain_text(f"{right} of {len(marks)} nodes right", timeout=15000)
-        shown = student.locator("[data-testid=prune-tree] [data-mark]")
+        shown = student.locator("[data-testid=prune] [data-testid=prune-tree] [data-mark]")
         expect(shown).to_have_count(len(marks))
         got = {g.get_attribute("data-node"): g.get_attribute("data-mark") for g in shown.all()}
         assert got == marks
@@ -63,7 +64,8 @@ def check_marks(students: list[Page], taps: list[list[str]], expected) -> None:
 def run_puzzle(teacher: Page, students: list[Page], ids: list[str], truth: list[str], expected, folder, name) -> None:
     taps = tap_sets(ids, truth)
     for student in students:  # a new puzzle replaces the last one on every phone
-        expect(student.locator("[data-testid=prune-tree] [data-node]")).to_have_count(len(ids), timeout=15000)
+        drawn = student.locator("[data-testid=prune] [data-testid=prune-tree] [data-node]")
+        expect(drawn).to_have_count(len(ids), timeout=15000)
     # the node a student taps drags its subtree: what is sent is the closed set
     closed = [sorted({d for t in tapped for d in ids if d == t or d.startswith(t + ".")}, key=ids.index) for tapped in taps]
     answer_on_phones(students, taps)

@@ -35,8 +35,10 @@ STUDENT_PARTS: list[Callable[[ClassRecord, dict], dict]] = []
 class Formats:
     """The formats' items, changed with compare-and-set as classes are."""
 
-    def __init__(self, store: FormatStore, classroom: Classroom, socketio: SocketIO):
+    def __init__(self, store: FormatStore, classroom: Classroom, socketio: SocketIO,
+                 class_changed: Callable[[str], None] = lambda class_id: None):
         self.store, self.classroom, self.socketio = store, classroom, socketio
+        self.class_changed = class_changed  # the dashboard's class_state, soon (new games, ...)
         self._lock = threading.Lock()
 
     def new(self, record: ClassRecord, kind: str, **fields: Any) -> dict:
@@ -101,11 +103,12 @@ def formats_for_student(class_id: str) -> ResponseReturnValue:
 
 def init_formats(app: Flask) -> None:
     """Wire the formats into an app whose classes are set up (:func:`webapp.classes.init_app`)."""
-    from . import prune_routes, tournament_routes  # noqa: F401  (their routes join bp)
+    from . import homework_routes, prune_routes, tournament_routes  # noqa: F401  (their routes join bp)
 
     arcade = app.extensions["arcade"]
     store = open_format_store(arcade.store.backend)
-    app.extensions["class_formats"] = Formats(store, app.extensions["classes"], arcade.socketio)
+    app.extensions["class_formats"] = Formats(store, app.extensions["classes"], arcade.socketio,
+                                              app.extensions["class_push"].soon)
     tournament_routes.watch_games(app)
     app.register_blueprint(bp)
 

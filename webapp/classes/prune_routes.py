@@ -32,7 +32,7 @@ KIND = "prune"
 ANSWER_FIELD = {"pruned": "nodes", "value": "value", "order": "order"}
 
 
-def _puzzle_from(record: ClassRecord, body: dict) -> tuple[dict, str]:
+def puzzle_from(record: ClassRecord, body: dict) -> tuple[dict, str]:
     """The puzzle a teacher's request names, and a title for it."""
     if "tree" in body:
         tree = HandTree(check_hand_tree(body["tree"]))
@@ -63,7 +63,7 @@ def start_prune(class_id: str) -> ResponseReturnValue:
     question = body.get("question", "pruned")
     if question not in QUESTIONS:
         raise ArcadeError("bad_request", f"'question' must be one of {', '.join(QUESTIONS)}")
-    puzzle, title = _puzzle_from(record, body)
+    puzzle, title = puzzle_from(record, body)
     if question == "order" and "order_counts" not in puzzle:
         raise ArcadeError("bad_request", "the order question needs a root with 2 to 4 children")
     item = formats().new(record, KIND, question=question, title=title, puzzle=puzzle, closed=False)

@@ -95,6 +95,7 @@ def advance(fm: Formats, record: ClassRecord, tid: str) -> dict:
             return item
         item = _make_games(fm, record, tid, len(item["rounds"]) - 1)
         fm.socketio.emit("class_new_games", {"class_id": record.id}, to=students_room(record.id))
+        fm.class_changed(record.id)
         if not round_over(item):
             return item
 
