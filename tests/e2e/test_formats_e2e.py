@@ -28,6 +28,7 @@ def audit(page: Page, name: str, folder) -> None:
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_timeout(150)  # (the trees are drawn for the width they find)
         assert serious_violations(page) == [], f"{name} at {width} px"
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, f"{name} scrolls sideways at {width} px"
         page.screenshot(path=str(folder / f"{name}-{width}.png"), full_page=True)
 
 
@@ -73,6 +74,7 @@ def test_homework_tournament_and_prune_pages(browser, base_url, shots):  # noqa:
     expect(teacher.locator("[data-homework-student='Cy Seal'] td").nth(2)).to_have_text("0 / 2")
     audit(ann, "formats-homework-student", shots)
     audit(teacher, "formats-homework-dashboard", shots)
+    teacher.get_by_test_id("formats").screenshot(path=str(shots / "formats-homework-panel.png"))
 
     # a tournament among the three: round robin, the odd one out against the computer
     teacher.set_viewport_size({"width": 1280, "height": 800})
@@ -87,6 +89,7 @@ def test_homework_tournament_and_prune_pages(browser, base_url, shots):  # noqa:
     expect(bob_card).not_to_contain_text("Not playing yet", timeout=15000)  # the dashboard follows
     audit(students[2], "formats-tournament-student", shots)
     audit(teacher, "formats-tournament-dashboard", shots)
+    teacher.get_by_test_id("formats").screenshot(path=str(shots / "formats-tournament-panel.png"))
     projector = teacher.context.new_page()
     projector.goto(teacher.get_by_test_id("tournament-projector").get_attribute("href"))
     expect(projector.locator("[data-standing]")).to_have_count(3)

@@ -10,9 +10,9 @@ import io
 
 import pytest
 
-from tests.web.test_classes import CONFIG, NIM, refused, student
+from tests.web import test_prune
+from tests.web.test_classes import NIM, refused, student
 from tests.web.test_prune import expected_marks
-from webapp import create_app
 from webapp.classes import homework_routes
 from webapp.classes.prune import HandTree
 
@@ -22,21 +22,14 @@ POSITIONS = [{"kind": "move", "moves": []}, {"kind": "move", "moves": ["3:1"]},
              {"kind": "prune", "question": "pruned", "tree": TREE}]
 
 
+client, klass = test_prune.client, test_prune.klass  # (the same fixtures: a fresh app, a Nim class)
+
+
 @pytest.fixture
 def clock(monkeypatch):
     now = {"t": NOW}
     monkeypatch.setattr(homework_routes, "clock", lambda: now["t"])
     return now
-
-
-@pytest.fixture
-def client(tmp_path):
-    return create_app(dict(CONFIG, STORE=str(tmp_path / "arcade.sqlite3"))).test_client()
-
-
-@pytest.fixture
-def klass(client):
-    return client.post("/api/classes", json=NIM).get_json()
 
 
 def assign(client, klass, **extra):

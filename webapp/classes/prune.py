@@ -99,6 +99,8 @@ def check_hand_tree(leaves: Any) -> list:
     depths: set[int] = set()
 
     def walk(here: Any, path: str, depth: int) -> None:
+        if depth > 3:
+            raise ArcadeError("bad_tree", "the tree goes deeper than 3 plies: every leaf must be 2 or 3 plies down")
         if isinstance(here, list):
             if not 2 <= len(here) <= 3:
                 raise ArcadeError("bad_tree", f"the node at {path} has {len(here)} "

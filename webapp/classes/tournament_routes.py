@@ -131,7 +131,8 @@ def start_tournament(class_id: str) -> ResponseReturnValue:
     body = json_body()
     record = as_teacher(class_id, body)
     players = body.get("players", list(record.order))
-    if not isinstance(players, list) or any(p not in record.students for p in players) or len(set(players)) != len(players):
+    if (not isinstance(players, list) or not all(isinstance(p, str) and p in record.students for p in players)
+            or len(set(players)) != len(players)):
         raise ArcadeError("bad_request", "'players' must list students of this class, each once")
     if len(players) < 2:
         raise ArcadeError("no_students", "a tournament needs at least 2 students: wait for more to join", 400)
