@@ -73,6 +73,7 @@ def test_homework_tournament_and_prune_pages(browser, base_url, shots):  # noqa:
     expect(teacher.locator("[data-homework-student='Bob Owl'] td").nth(0)).to_have_text("✗")
     expect(teacher.locator("[data-homework-student='Cy Seal'] td").nth(2)).to_have_text("0 / 2")
     audit(ann, "formats-homework-student", shots)
+    ann.get_by_test_id("homework-student").screenshot(path=str(shots / "formats-homework-phone.png"))
     audit(teacher, "formats-homework-dashboard", shots)
     teacher.get_by_test_id("formats").screenshot(path=str(shots / "formats-homework-panel.png"))
 
@@ -88,6 +89,7 @@ def test_homework_tournament_and_prune_pages(browser, base_url, shots):  # noqa:
     bob_card = teacher.locator("[data-student]", has_text="Bob Owl")
     expect(bob_card).not_to_contain_text("Not playing yet", timeout=15000)  # the dashboard follows
     audit(students[2], "formats-tournament-student", shots)
+    students[2].get_by_test_id("tournament-student").screenshot(path=str(shots / "formats-tournament-phone.png"))
     audit(teacher, "formats-tournament-dashboard", shots)
     teacher.get_by_test_id("formats").screenshot(path=str(shots / "formats-tournament-panel.png"))
     projector = teacher.context.new_page()
