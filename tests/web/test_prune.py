@@ -174,3 +174,13 @@ def test_only_the_teacher_starts_and_reveals(client, klass):
     refused(client.post(f"/api/classes/{klass['id']}/prunes/{pid}/reveal", json={"token": pupil["student_token"]}), 403)
     refused(client.get(f"/api/classes/{klass['id']}/prunes/nope/me?token={pupil['student_token']}"), 404)
     assert check_hand_tree(TREE) is TREE
+
+
+def test_a_deleted_class_takes_its_formats_with_it(client, klass):
+    pupil = student(client, klass)
+    pid = start(client, klass, tree=TREE)
+    client.post(f"/api/classes/{klass['id']}/prunes/{pid}/answers", json={"token": pupil["student_token"], "nodes": []})
+    store = client.application.extensions["class_formats"].store
+    assert store.of_class(klass["id"], "prune") and store.answers(pid)
+    assert client.delete(f"/api/classes/{klass['id']}?token={klass['teacher_token']}").status_code == 204
+    assert store.of_class(klass["id"], "prune") == [] and store.answers(pid) == {} and store.get(pid) is None

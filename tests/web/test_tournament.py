@@ -216,3 +216,23 @@ def test_bad_starts_are_refused(tmp_path):
     refused(client.post(base, json={"token": "wrong"}), 403)
     assert client.post(base, json={"token": klass["teacher_token"], "auto": False}).status_code == 201
     refused(client.post(base, json={"token": klass["teacher_token"]}), 409, "under way")
+
+
+def test_a_student_removed_by_the_teacher_forfeits(tmp_path):
+    from tests.web.test_classes import CONFIG
+    from webapp import create_app
+
+    client = create_app(dict(CONFIG, STORE=str(tmp_path / "a.sqlite3"))).test_client()
+    klass = client.post("/api/classes", json=NIM).get_json()
+    ann, bob = (client.post("/api/classes/join", json={"code": klass["code"], "name": n}).get_json() for n in NAMES[:2])
+    base = f"/api/classes/{klass['id']}/tournaments"
+    t = client.post(base, json={"token": klass["teacher_token"], "auto": False}).get_json()
+    assert [g["seats"] for g in t["rounds"][0]["games"]] in ([[ann["student_id"], bob["student_id"]]],
+                                                              [[bob["student_id"], ann["student_id"]]])
+    gone = client.delete(f"/api/classes/{klass['id']}/students/{bob['student_id']}?token={klass['teacher_token']}")
+    assert gone.status_code == 204
+    done = client.post(f"{base}/{t['id']}/next", json={"token": klass["teacher_token"]}).get_json()
+    assert done["status"] == "over"
+    rows = {r["id"]: r for r in done["standings"]}
+    assert rows[ann["student_id"]]["points"] == 1 and rows[bob["student_id"]]["forfeits"] == 1
+    assert rows[bob["student_id"]]["withdrawn"]

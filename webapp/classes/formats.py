@@ -109,6 +109,7 @@ def init_formats(app: Flask) -> None:
     store = open_format_store(arcade.store.backend)
     app.extensions["class_formats"] = Formats(store, app.extensions["classes"], arcade.socketio,
                                               app.extensions["class_push"].soon)
+    app.extensions["classes"].on_delete.append(store.forget_class)  # a class's formats go with it
     tournament_routes.watch_games(app)
     app.register_blueprint(bp)
 

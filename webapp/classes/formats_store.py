@@ -46,6 +46,10 @@ class FormatStore(ABC):
     def answers(self, item_id: str) -> dict[tuple[str, str], dict]:
         """An item's answers: (student id, part) -> answer."""
 
+    @abstractmethod
+    def forget_class(self, class_id: str) -> None:
+        """Drop every item of a class and their answers (the class was deleted)."""
+
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS class_items (
@@ -93,6 +97,12 @@ class SQLiteFormatStore(FormatStore):
                              "VALUES (?, ?, ?, ?)", (item_id, student_id, part, json.dumps(answer)))
         return cur.rowcount == 1
 
+    def forget_class(self, class_id: str) -> None:
+        with self._file.lock:
+            self._file.db.execute("DELETE FROM class_item_answers WHERE item_id IN "
+                                  "(SELECT id FROM class_items WHERE class_id = ?)", (class_id,))
+            self._file.db.execute("DELETE FROM class_items WHERE class_id = ?", (class_id,))
+
     def answers(self, item_id: str) -> dict[tuple[str, str], dict]:
         rows = self._file.all("SELECT student_id, part, answer FROM class_item_answers WHERE item_id = ?", (item_id,))
         return {(sid, part): json.loads(answer) for sid, part, answer in rows}
@@ -136,6 +146,13 @@ class RedisFormatStore(FormatStore):
     def add_answer(self, item_id: str, student_id: str, part: str, answer: dict) -> bool:
         return bool(self._redis.hsetnx(f"{PREFIX}class_item_answers:{item_id}", f"{student_id}|{part}",
                                        json.dumps(answer)))
+
+    def forget_class(self, class_id: str) -> None:
+        for kind in ("prune", "tournament", "homework"):
+            index = f"{PREFIX}class_items:{class_id}:{kind}"
+            for item_id in self._redis.zrange(index, 0, -1):
+                self._redis.delete(f"{PREFIX}class_item:{item_id}", f"{PREFIX}class_item_answers:{item_id}")
+            self._redis.delete(index)
 
     def answers(self, item_id: str) -> dict[tuple[str, str], dict]:
         found = self._redis.hgetall(f"{PREFIX}class_item_answers:{item_id}")

@@ -75,22 +75,28 @@ def push(record: ClassRecord, item: dict) -> None:
     socketio.emit("tournament_state", view(item), to=students_room(record.id))
 
 
+def _next_round(item: dict, students: dict) -> bool:
+    """Pair the next round (False: the tournament is over); students no longer in the class
+    withdraw first. Refused while a game of the round is on."""
+    for gone in [p for p in item["players"] if p not in students]:
+        withdraw(item, gone)  # removed from the class: as if they had left
+    if not round_over(item):
+        left = sum(g["result"] is None for g in item["rounds"][-1]["games"])
+        raise ArcadeError("round_on", f"{left} game{'s' if left != 1 else ''} of round "
+                                      f"{len(item['rounds'])} still being played", 409)
+    if finished(item):
+        item["status"] = "over"
+        return False
+    item["rounds"].append({"games": pairings(item, len(item["rounds"]))})
+    return True
+
+
 def advance(fm: Formats, record: ClassRecord, tid: str) -> dict:
     """Start the next round (the last one over): pair it, make its games; a round of forfeits
-    only is done at once, and the next one starts. Refused while a game of the round is on."""
+    only is done at once, and the next one starts."""
     while True:
-        def next_round(item: dict) -> bool:
-            if not round_over(item):
-                left = sum(g["result"] is None for g in item["rounds"][-1]["games"])
-                raise ArcadeError("round_on", f"{left} game{'s' if left != 1 else ''} of round "
-                                              f"{len(item['rounds'])} still being played", 409)
-            if finished(item):
-                item["status"] = "over"
-                return False
-            item["rounds"].append({"games": pairings(item, len(item["rounds"]))})
-            return True
-
-        item, started = fm.update(record, KIND, tid, next_round)
+        students = fm.classroom.get(record.id).students
+        item, started = fm.update(record, KIND, tid, partial(_next_round, students=students))
         if not started:
             return item
         item = _make_games(fm, record, tid, len(item["rounds"]) - 1)
