@@ -258,6 +258,22 @@ def judge_move(game: Game, state: Any, move: str, seconds: float, *, cancel: Can
     return _score_after(game, game.push_notation(state, move), game.to_move(state), seconds * 2 / 3, cancel)
 
 
+def all_verdicts(game: Game, state: Any, seconds: float, *, cancel: Cancel | None) -> dict[str, dict]:
+    """Every legal move's verdict at once (a pool function): what :func:`quick_verdicts`
+    solves, and each move left judged by :func:`judge_move` with an equal share of ``seconds``.
+
+    >>> from engine.games import get_game
+    >>> nim = get_game("nim").from_options({"piles": [1, 2]})
+    >>> sorted((m, v["text"]) for m, v in all_verdicts(nim, nim.start(), 1.0, cancel=None).items())
+    [('1:1', 'loss in 2 moves'), ('2:1', 'loss in 2 moves'), ('2:2', 'win at once')]
+    """
+    verdicts = quick_verdicts(game, state, cancel=cancel)
+    left = [move for move, v in verdicts.items() if v is None]
+    share = seconds / max(1, len(left))
+    return {move: v if v is not None else judge_move(game, state, move, share, cancel=cancel)
+            for move, v in verdicts.items()}
+
+
 def exact_verdict(outcome: str, distance: int | None) -> dict:
     """A proved verdict; ``distance`` in moves of both players, this one included."""
     return {"outcome": outcome, "distance": distance, "score": None, "depth": None, "exact": True,
@@ -297,5 +313,6 @@ def best_moves(verdict: dict[str, dict]) -> list[str]:
     return sorted(move for move, v in verdict.items() if key((move, v)) == top)
 
 
-__all__ = ["DEFAULT_BUDGET", "QUICK_BUDGET", "RANK", "analyse", "analyse_move", "best_moves", "config_key", "exact_verdict",
-           "forget", "game_verdicts", "judge_move", "leaning", "quick_verdicts", "search_view", "verdict", "verdict_words"]
+__all__ = ["DEFAULT_BUDGET", "QUICK_BUDGET", "RANK", "all_verdicts", "analyse", "analyse_move", "best_moves",
+           "config_key", "exact_verdict", "forget", "game_verdicts", "judge_move", "leaning", "quick_verdicts",
+           "search_view", "verdict", "verdict_words"]

@@ -10,6 +10,7 @@ games and arena runs). Routes and events are read from the app, so new ones are 
 from __future__ import annotations
 
 import json
+import time
 from urllib.parse import quote
 
 import pytest
@@ -99,6 +100,24 @@ class Target:
         self.student_id, self.student_token = pupil["student_id"], pupil["student_token"]
         challenge = {"token": self.teacher_token, "moves": [], "seconds": 600}
         self.challenge_id = self.client.post(f"/api/classes/{self.class_id}/challenges", json=challenge).get_json()["id"]
+        self.formats()
+
+    def formats(self):
+        """The lesson formats (issue 43): a predict-the-prune puzzle, a tournament, homework."""
+        base, token = f"/api/classes/{self.class_id}", self.teacher_token
+        second = self.client.post("/api/classes/join", json={"code": self.client.get(
+            f"{base}?token={token}").get_json()["code"], "name": "Fuzz Second"}).get_json()
+        tree = [[1, 2], [3, 4]]
+        self.prune_id = self.client.post(f"{base}/prunes", json={"token": token, "tree": tree}).get_json()["id"]
+        self.tournament_id = self.client.post(f"{base}/tournaments", json={
+            "token": token, "players": [self.student_id, second["student_id"]]}).get_json()["id"]
+        self.homework_id = self.client.post(f"{base}/homework", json={
+            "token": token, "due": time.time() + 86400, "positions": [{"kind": "prune", "tree": tree}]}).get_json()["id"]
+
+    def formats_snapshot(self):
+        store = self.app.extensions["class_formats"].store
+        return [(item["version"], store.answers(item["id"])) for kind in ("prune", "tournament", "homework")
+                for item in store.of_class(self.class_id, kind)]
 
     def snapshot(self):
         state = self.client.get(f"/api/games/{self.game_id}").get_json()
@@ -106,7 +125,8 @@ class Target:
         klass = classes.get(self.class_id)
         answers = {cid: classes.store.answers(self.class_id, cid) for cid in klass.challenges}
         return (state["version"], json.dumps(state["history"]), state["status"],
-                len(self.arcade.store.all()), len(self.arcade.arenas), klass.version, answers)
+                len(self.arcade.store.all()), len(self.arcade.arenas), klass.version, answers,
+                self.formats_snapshot())
 
     def stop_arenas(self):
         for job in list(self.arcade.arenas.values()):
@@ -145,7 +165,8 @@ def test_every_route_refuses_bad_input_clearly_and_changes_nothing(target, path,
     rule = next(r for p, m, r in rules(target.app) if p == path and m == method)
     values = {"game_id": target.game_id, "job_id": next((j.id for j in target.arcade.arenas.values()), "nope"),
               "name": (PRESETS + EXAMPLES)[0] if method == "GET" else "nope", "filename": "js/play.js",
-              "class_id": target.class_id, "challenge_id": target.challenge_id, "student_id": target.student_id}
+              "class_id": target.class_id, "challenge_id": target.challenge_id, "student_id": target.student_id,
+              "prune_id": target.prune_id, "tid": target.tournament_id, "hid": target.homework_id}
     values.update(req["params"])
     url = path
     for arg in rule.arguments:

@@ -23,6 +23,7 @@ from .storage import open_class_store
 
 def init_app(app: Flask) -> None:
     from . import events, routes
+    from .formats import init_formats
     from .guard import JoinGuard
     from .roster import Classroom
     from .solving import Solver
@@ -43,3 +44,4 @@ def init_app(app: Flask) -> None:
                                             budget=float(app.config.get("CLASS_VERDICT_BUDGET", VERDICT_BUDGET)))
     app.register_blueprint(routes.bp)
     events.register(arcade.socketio, classroom)
+    init_formats(app)  # predict the prune, tournaments, homework (their own module and store)

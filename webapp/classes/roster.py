@@ -163,6 +163,7 @@ class Classroom:
         self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
         self._next_expiry = 0.0
         self.summaries = SummaryCache()
+        self.on_delete: list[Callable[[str], None]] = []  # told of every class deleted (its id)
 
     # ----- reading -------------------------------------------------------------------------------
     def get(self, class_id: Any) -> ClassRecord:
@@ -334,6 +335,8 @@ class Classroom:
         """The class, its students and their games gone at once."""
         record = self.store.delete(class_id)
         if record is not None:
+            for listener in self.on_delete:
+                listener(class_id)
             for student in record.students.values():
                 for game_id in student["games"]:
                     self.drop_game(game_id)
