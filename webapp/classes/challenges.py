@@ -43,7 +43,7 @@ def move_verdicts(game: Game, state: Any, *, cancel: Cancel) -> dict[str, dict]:
     >>> best_moves(v)
     ['2:2']
     """
-    answer = analyse(game, state, budget=VERDICT_BUDGET / 2)
+    answer = analyse(game, state, budget=VERDICT_BUDGET / 2, cancel=cancel)
     unsolved = [m["move"] for m in answer["moves"] if m["outcome"] is None]
     share = VERDICT_BUDGET / 2 / max(1, len(unsolved))
     verdicts = {}
