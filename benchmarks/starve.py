@@ -225,6 +225,7 @@ class Learner(threading.Thread):
         data = self.session.post(f"{url}/api/games", timeout=30, json={
             "game": "nim", "options": {"piles": "3,4,5"}, "players": ["human", "human"]}).json()
         self.gid, self.token = data["id"], data["seats"][0]["token"]
+        self.session.headers["X-Seat-Token"] = data["manage_token"]  # its own game: the creator may search it
         self.answers: queue.Queue = queue.Queue()
         self.hints: list[tuple[float, float]] = []  # (when asked, latency in s)
         self.compares: list[tuple[float, float]] = []

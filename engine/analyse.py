@@ -242,7 +242,7 @@ def quick_verdicts(game: Game, state: Any, *, cancel: Cancel | None) -> dict[str
     >>> best_moves(v)
     ['2:2']
     """
-    answer = analyse(game, state, budget=QUICK_BUDGET)
+    answer = analyse(game, state, budget=QUICK_BUDGET, cancel=cancel)
     return {m["move"]: exact_verdict(m["outcome"], m["distance"]) if m["outcome"] is not None else None
             for m in answer["moves"]}
 
