@@ -8,18 +8,8 @@ from __future__ import annotations
 import pytest
 
 from tests.helpers import eventually, wait_for_state
-from tests.web.test_classes import CONFIG, NIM, student
-from webapp import create_app, get_socketio
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app(dict(CONFIG, STORE=str(tmp_path / "arcade.sqlite3")))
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
+from tests.web.test_classes import NIM, student
+from webapp import get_socketio
 
 
 @pytest.fixture
@@ -42,6 +32,9 @@ def test_a_move_sends_the_cards_dashboard_that_students_card_and_the_others_the_
     cards.emit("class_join", {"class_id": klass["id"], "token": klass["teacher_token"], "updates": "cards"})
     assert len(events(whole, "class_state")[-1]["students"]) == 3
     assert len(events(cards, "class_state")[-1]["students"]) == 3  # the whole class, once
+    # the pushes of the class's own changes (the new games) have gone out: a move is news alone
+    eventually(lambda: not app.extensions["class_push"]._pending, timeout=10, what="the class's pushes")
+    events(whole, "class_state"), events(cards, "class_state")
 
     mover = socketio.test_client(app, flask_test_client=client)
     mover.emit("move", {"game_id": games[1]["id"], "token": pupils[1]["student_token"], "move": "3:3"})
