@@ -50,15 +50,24 @@ class Dashboard:
 
     def __init__(self, url: str, class_id: str, token: str):
         self.states: list[tuple[float, dict]] = []
+        self.last: dict | None = None  # the class as the dashboard shows it
         self.errors: list[str] = []
         self.lock = threading.Lock()
         self.sio = load._Client(reconnection=False, websocket_extra_options={"skip_utf8_validation": True})
         self.sio.on("class_state", self._state)
+        self.sio.on("class_students", self._cards)  # the dashboard's own way (updates: cards)
         self.sio.on("error", lambda d: self.errors.append(f"{d.get('code')}: {d.get('message')}"))
         self.sio.connect(url, transports=["websocket"], wait_timeout=30)
-        self.sio.emit("class_join", {"class_id": class_id, "token": token})
+        self.sio.emit("class_join", {"class_id": class_id, "token": token, "updates": "cards"})
+
+    def _cards(self, patch):
+        """Only the students whose games changed: the rest of the last class_state stands."""
+        if self.last is not None:
+            changed = {s["id"]: s for s in patch["students"]}
+            self._state(dict(self.last, students=[changed.get(s["id"], s) for s in self.last["students"]]))
 
     def _state(self, state):
+        self.last = state
         at = time.perf_counter()
         seen = {s["id"]: (s["games"][-1]["id"], s["games"][-1]["moves"]) if s["games"] else None
                 for s in state["students"]}

@@ -36,6 +36,7 @@ def failure_words(agent: Agent, exc: BaseException) -> str:
     """What a player reads when an AI's search crashed: who failed and why, with no agent spec
     or exception class.
 
+    >>> from engine.agents import parse_agent
     >>> failure_words(parse_agent("alphabeta:strength=3"), RuntimeError("the board is full"))
     'The computer (casual) could not choose its move: the board is full.'
     """

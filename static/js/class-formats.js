@@ -120,11 +120,18 @@ if (token) {
   const socket = io({ transports: ["websocket", "polling"] });
   const ctx = { api, el, $, base, q, token, classId, socket, state: () => classState };
   const panels = [tournamentPanel(ctx), homeworkPanel(ctx)];
-  socket.on("connect", () => socket.emit("class_join", { class_id: classId, token }));
-  socket.on("class_state", (state) => {
+  // "cards": after a student's move only the students whose games changed (class_students)
+  socket.on("connect", () => socket.emit("class_join", { class_id: classId, token, updates: "cards" }));
+  const changed = (state) => {
     classState = state;
     prune.sources();
     for (const p of panels) p.classChanged(state);
+  };
+  socket.on("class_state", changed);
+  socket.on("class_students", (patch) => {
+    if (!classState || patch.class_id !== classState.id) return;
+    const cards = new Map(patch.students.map((s) => [s.id, s]));
+    changed({ ...classState, students: classState.students.map((s) => cards.get(s.id) || s) });
   });
   socket.on("prune_answers", (m) => prune.live(m));
   $("open-prune").addEventListener("click", () => toggle("prune-panel"));

@@ -11,11 +11,11 @@ import re
 import requests
 from playwright.sync_api import Page, expect
 
+from engine.analyse import all_verdicts, best_moves
 from engine.games import get_game
 from tests.e2e.test_a11y import serious_violations
 from tests.e2e.test_classroom_e2e import PHONE, join, shots  # noqa: F401  (a fixture)
 from tests.e2e.test_prune_e2e import teacher_page
-from webapp.classes.challenges import best_moves, move_verdicts
 
 NIM = {"name": "Formats class", "game": "nim", "options": {"piles": [2, 3]}, "opponent": "alphabeta:depth=2"}
 TREE = [[[3, 12], [8, 2]], [[4, 6], [14, 5]]]
@@ -56,7 +56,7 @@ def test_homework_tournament_and_prune_pages(browser, base_url, shots):  # noqa:
 
     ann, bob = students[0], students[1]
     nim = get_game("nim").from_options(NIM["options"])
-    best = best_moves(move_verdicts(nim, nim.replay(["1:1"]), cancel=None))
+    best = best_moves(all_verdicts(nim, nim.replay(["1:1"]), 8.0, cancel=None))
     assert "2:3" in best and "1:1" not in best  # (misère: leave the other the last stick)
     for pupil, pile in ((ann, "2:3"), (bob, "1:1")):
         first = pupil.locator("[data-homework] [data-position='0']")

@@ -36,6 +36,7 @@ def pages(browser, base_url):
         return watch(context.new_page())
 
     make.tab = lambda page: watch(page.context.new_page())  # another tab of the same browser
+    make.errors = errors
     yield make
     for context in made:
         context.close()
@@ -181,6 +182,9 @@ def test_a_student_on_the_full_game_page_or_the_tree_gets_everything(pages, base
     requests.delete(f"{base_url}/api/classes/{made['id']}", params={"token": made["teacher_token"]})
     expect(student.get_by_test_id("status")).to_contain_text("ended the class", timeout=2000)
     expect(tree.get_by_test_id("class-bar-note")).to_contain_text("ended the class", timeout=2000)
+    # the search tree of a class game still being played is the teacher's (issue 41): the
+    # student's tree page was refused it (403), and its console says so; nothing else may fail
+    pages.errors[:] = [e for e in pages.errors if not ("/tree" in e and "403" in e)]
 
 
 def test_leaving_asks_first_and_a_student_comes_back_with_their_games(pages, base_url, shots):  # noqa: F811

@@ -1,8 +1,9 @@
 """Classes over Socket.IO: ``class_join``, and the pushes to a class's rooms.
 
-A teacher's sockets are in the room ``class:<id>:teacher`` and get ``class_state`` after every
-change of the class or of a student's game; a teacher's socket that joined with ``"updates":
-"cards"`` (the dashboard's) is in ``class:<id>:teacher:cards`` instead and gets the whole
+A teacher's sockets are in the room ``class:<id>:teacher`` (every teacher event) and get
+``class_state`` after every change of the class or of a student's game (they are in
+``class:<id>:teacher:state`` too); a teacher's socket that joined with ``"updates": "cards"``
+(the dashboard's) is in ``class:<id>:teacher:cards`` instead of the latter and gets the whole
 ``class_state`` once and after each change of the class, but after a change of students' games
 only ``class_students`` ``{"class_id", "version", "students": [card, ...]}``: those students'
 cards, as ``class_state`` holds them. A move costs the dashboard one student, not the class.
@@ -41,7 +42,13 @@ def teacher_room(class_id: str) -> str:
     return f"class:{class_id}:teacher"
 
 
+def teacher_state_room(class_id: str) -> str:
+    """The teacher sockets that get the whole ``class_state`` after every change."""
+    return f"class:{class_id}:teacher:state"
+
+
 def teacher_cards_room(class_id: str) -> str:
+    """The teacher sockets that get only the changed students' cards after a game changes."""
     return f"class:{class_id}:teacher:cards"
 
 
@@ -119,11 +126,10 @@ class ClassPush:
             games = self._pending.pop(class_id, None)
         try:
             record = self.classroom.get(class_id)
-            if games is None or self._listened(teacher_room(class_id)):
-                state = self.classroom.state(record)
-                self.socketio.emit("class_state", state, to=teacher_room(class_id))
-                if games is None:
-                    self.socketio.emit("class_state", state, to=teacher_cards_room(class_id))
+            if games is None:  # every teacher socket (teacher_room holds them all)
+                self.socketio.emit("class_state", self.classroom.state(record), to=teacher_room(class_id))
+            elif self._listened(teacher_state_room(class_id)):
+                self.socketio.emit("class_state", self.classroom.state(record), to=teacher_state_room(class_id))
             if games is not None:
                 self.socketio.emit("class_students", {
                     "class_id": class_id, "version": record.version,
@@ -161,7 +167,8 @@ def register(socketio: SocketIO, classroom: Classroom) -> None:
             if challenge and is_open(challenge) and student["id"] not in challenge["answers"]:
                 emit("class_challenge", student_view(record, challenge))
             return
-        join_room(teacher_cards_room(record.id) if payload.get("updates") == "cards" else teacher_room(record.id))
+        join_room(teacher_room(record.id))  # every teacher event (challenges, formats, ...)
+        join_room(teacher_cards_room(record.id) if payload.get("updates") == "cards" else teacher_state_room(record.id))
         emit("class_joined", {"class_id": record.id, "role": "teacher", "sid": socket_id()})
         emit("class_state", classroom.state(record))
 

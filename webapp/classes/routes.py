@@ -183,7 +183,7 @@ def start_game(class_id: str) -> ResponseReturnValue:
     for seat in answer["seats"]:
         if seat["seat"] == student_seat(session, student["token_hash"]):
             seat.update(token=token, join_url=f"/play/{session.id}?token={token}")
-    changed(record.id)
+    push().soon(record.id, session.id)  # that student's card: a new game changes no one else's
     return jsonify(answer), 201
 
 
