@@ -162,10 +162,10 @@ def leaning(game: Game, mover: int, score: float, depth: int) -> str:
     return f"{side} after a {depth}-move search"
 
 
-def search_view(game: Game, state: Any, seconds: float) -> dict:
+def search_view(game: Game, state: Any, seconds: float, cancel: Cancel | None = None) -> dict:
     """For a position too big to solve: the moves a search of ``seconds`` finds best, and what
     it makes of the position in words (:func:`leaning`): ``{"best", "score", "depth", "text"}``."""
-    found = search_root(game, state, time_limit=seconds)
+    found = search_root(game, state, time_limit=seconds, cancel=cancel)
     top = max((m["score"] for m in found.root_moves), default=found.score)
     best = [m["move"] for m in found.root_moves if m["score"] == top and m.get("bound", "exact") == "exact"]
     return {"best": best or [found.best_move], "score": found.score, "depth": found.stats.depth,

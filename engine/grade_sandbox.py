@@ -87,6 +87,14 @@ def exit_calls(path: str) -> str:
     return f" (line {line} of {Path(path).name} calls {called})"
 
 
+def readable(fd: int, seconds: float) -> bool:
+    """Whether ``fd`` has something to read (or its end) within ``seconds``: ``poll``, which takes
+    any descriptor (``select`` refuses those past 1023, which a long-lived process reaches)."""
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return bool(poller.poll(max(0.0, seconds) * 1000))
+
+
 class Child:
     """One child process (:mod:`engine.grade_child`) and the lines it has sent. With
     ``serve``, its stdin stays open for :meth:`ask` (a tournament's player)."""
@@ -121,7 +129,7 @@ class Child:
         """The next message, or why there is none: ``"timeout"``, ``"ended"``, ``"garbled"``."""
         while b"\n" not in self.buffer:
             left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self.fd], [], [], left)[0]:
+            if left <= 0 or not readable(self.fd, left):
                 return "timeout"
             chunk = os.read(self.fd, 1 << 16)
             if not chunk:

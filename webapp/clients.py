@@ -163,7 +163,10 @@ class WhileConnected:
 def connection_closed(sock: socket.socket) -> bool:
     """True if the peer of ``sock`` has closed it (readable with nothing to read). A client
     that sent more (a pipelined request) is still there."""
+    raw = getattr(sock, "_sock", None)  # gevent's socket: the kernel's, non-blocking, under it
     try:
+        if raw is not None:
+            return bool(raw.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b"")
         readable, _, _ = select.select([sock], [], [], 0)
         if not readable:
             return False

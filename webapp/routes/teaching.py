@@ -229,9 +229,9 @@ def judge_position(game: Game, state: Any, seconds: float, *, cancel: Cancel | N
     """In a pool worker: :func:`engine.analyse.analyse` (bounded by ``seconds``); where moves
     are left unsolved, ``search`` (:func:`engine.analyse.search_view`): the moves a search finds
     best and what it makes of the position, in words."""
-    answer = analyse.analyse(game, state, budget=seconds * 0.7)
+    answer = analyse.analyse(game, state, budget=seconds * 0.7, cancel=cancel)
     if any(m["outcome"] is None for m in answer["moves"]):
-        answer["search"] = analyse.search_view(game, state, seconds * 0.3)
+        answer["search"] = analyse.search_view(game, state, seconds * 0.3, cancel=cancel)
     return answer
 
 
