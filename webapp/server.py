@@ -175,7 +175,6 @@ class ArcadeWorker(GeventWorker):
         # the oldest first (one loop: no lock)
         self._waiting: dict[str, OrderedDict[Any, Any]] = {}
         self._connections: dict[Any, tuple[str, Any]] = {}  # greenlet -> (bucket, socket)
-        self.evicted = 0
         raise_open_files_limit()
         super().init_process()
 
@@ -201,7 +200,6 @@ class ArcadeWorker(GeventWorker):
         waiting[me] = sock
         while self.per_address and len(waiting) > self.per_address:
             _, oldest = waiting.popitem(last=False)
-            self.evicted += 1
             with contextlib.suppress(OSError):
                 # the kernel's shutdown, not gevent's (which fails the waiting read with an
                 # error logged as a traceback): its greenlet reads the end of the stream and leaves
