@@ -134,6 +134,7 @@ if (token) {
     changed({ ...classState, students: classState.students.map((s) => cards.get(s.id) || s) });
   });
   socket.on("prune_answers", (m) => prune.live(m));
+  socket.on("class_deleted", () => socket.close());  // the panels' reads would only find it gone
   $("open-prune").addEventListener("click", () => toggle("prune-panel"));
   $("open-tournament").addEventListener("click", () => toggle("tournament-panel"));
   $("open-homework").addEventListener("click", () => toggle("homework-panel"));

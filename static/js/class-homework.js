@@ -77,5 +77,7 @@ export function homeworkPanel({ api, el, $, base, q, token, socket }) {
   }
 
   socket.on("homework_answers", refresh);
-  return { classChanged() { if (!results.childElementCount) refresh(); } };
+  // the list is read once; then only an assignment or a student's answer changes it
+  let read = false;
+  return { classChanged() { if (!read) { read = true; refresh(); } } };
 }

@@ -206,6 +206,11 @@ import { classHistory } from "./class-history.js";
     if (!confirm("Delete the class? Its students and all their games are gone at once.")) return;
     const got = await api("DELETE", `${base}?${q}`);
     if (!got.ok) { note(got.error); return; }
+    deleted();
+  });
+  socket.on("class_deleted", deleted);  // deleted from the teacher's other device
+
+  function deleted() {
     TeacherLink.forget(classId);
     clearInterval(countdown);
     socket.close();
@@ -213,7 +218,7 @@ import { classHistory } from "./class-history.js";
       el("h1", { text: "The class is deleted" }),
       el("p", { text: "Its students, their games and results are gone." }),
       el("a", { href: "/", text: "Back to the lobby" })));
-  });
+  }
 
   // ----- challenge ------------------------------------------------------------------------------------
   $("open-challenge").addEventListener("click", () => {

@@ -245,8 +245,10 @@ def test_the_dashboard_keeps_every_challenge_and_opens_each_again(pages, base_ur
         for pupil, move in zip(pupils, (right, wrong)):
             requests.post(f"{base_url}/api/classes/{made['id']}/challenges/{made_challenge['id']}/answers",
                           json={"token": pupil["student_token"], "move": move})
+        # as a teacher does: reveal once both answers of this challenge are on the screen
+        expect(teacher.get_by_test_id("answer-count")).to_contain_text("2 of 2 answered", timeout=10000)
         teacher.get_by_test_id("reveal").click()
-        expect(teacher.get_by_test_id("found-best")).to_contain_text("Right: O'Brien")
+        expect(teacher.get_by_test_id("found-best")).to_contain_text("Right: O'Brien", timeout=10000)
     rows = teacher.locator("[data-testid='history-table'] tbody tr")
     expect(rows).to_have_count(2)
     expect(rows.nth(1)).to_contain_text("after 1 move")

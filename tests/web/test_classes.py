@@ -282,8 +282,12 @@ def test_deleting_a_class_while_students_play_removes_it_and_their_games(app, cl
     sio = get_socketio(app).test_client(app, flask_test_client=client)
     sio.emit("class_join", {"class_id": klass["id"], "token": pupil["student_token"]})
     sio.get_received()
+    desk = get_socketio(app).test_client(app, flask_test_client=client)  # the teacher's other device
+    desk.emit("class_join", {"class_id": klass["id"], "token": klass["teacher_token"], "updates": "cards"})
+    desk.get_received()
     assert client.delete(f"/api/classes/{klass['id']}?token={klass['teacher_token']}").status_code == 204
     assert any(e["name"] == "class_deleted" for e in sio.get_received())
+    assert [e["args"][0]["class_id"] for e in desk.get_received() if e["name"] == "class_deleted"] == [klass["id"]]
     refused(client.get(f"/api/classes/{klass['id']}?token={klass['teacher_token']}"), 404, "no class")
     refused(client.get(f"/api/games/{game['id']}"), 404, "no game")
     sio.emit("move", {"game_id": game["id"], "token": pupil["student_token"], "move": "1:1"})

@@ -140,8 +140,9 @@ def class_state(class_id: str) -> Response:
 def delete_class(class_id: str) -> Response:
     record = as_teacher(class_id)
     classroom().delete(record.id)
-    socketio().emit("class_deleted", {"class_id": record.id, "message": "the teacher ended this class"},
-                    to=students_room(record.id))
+    ended = {"class_id": record.id, "message": "the teacher ended this class"}
+    # the students, and the teacher's other devices and panels, hear it at once
+    socketio().emit("class_deleted", ended, to=[students_room(record.id), teacher_room(record.id)])
     return Response(status=204)
 
 
