@@ -28,6 +28,7 @@ import select
 import socket
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from flask import Flask, Response, current_app, has_request_context, request
@@ -54,8 +55,20 @@ def address_bucket(remote: str) -> str:
 
 def address() -> str:
     """The current request's (or socket's) address bucket, ``addr:...``."""
-    remote = (request.remote_addr if has_request_context() else None) or "unknown"
-    return f"addr:{address_bucket(remote)}"
+    if not has_request_context():
+        return "addr:unknown"
+    return _once_per_connection("arcade.address", lambda: f"addr:{address_bucket(request.remote_addr or 'unknown')}")
+
+
+def _once_per_connection(key: str, work: Callable[[], str]) -> str:
+    """``work()`` kept in the WSGI environ: a request's, or a socket's for all its events
+    (its cookie and address are those it connected with), so a player's every move does
+    not parse the address and check the cookie's signature again."""
+    environ = request.environ
+    found = environ.get(key)
+    if found is None:
+        found = environ[key] = work()
+    return found
 
 
 def _signer(app: Flask | None = None) -> Signer:
@@ -78,8 +91,11 @@ def client() -> str:
     In a Socket.IO handler this reads the cookie and address the socket connected with."""
     if not has_request_context():
         return "addr:unknown"
-    cookie = _cookie_id()
-    return f"id:{cookie}" if cookie else address()
+
+    def named() -> str:
+        cookie = _cookie_id()
+        return f"id:{cookie}" if cookie else address()
+    return _once_per_connection("arcade.client", named)
 
 
 def name_browser(response: Response) -> Response:
