@@ -127,15 +127,25 @@ def test_pinned_searches_share_one_table(pool):
     assert again.stats.nodes < first.stats.nodes  # the second found the first one's table
 
 
-def test_the_server_caps_a_specs_time_and_the_workers_tables():
-    capped = SearchPool(1, max_time=0.5, table_entries=2000)
+def test_the_server_caps_the_workers_tables():
+    # (a time cap far beyond this search's: only the table's size is under test)
+    capped = SearchPool(1, max_time=60, table_entries=2000)
     try:
         assert capped.wait_ready()
         nim = get_game("nim").from_options({"piles": "1,3,5,7,9,11"})
         roomy = search_root(nim, nim.start())
         small = capped.search(nim, nim.start(), cancel=threading.Event())
-        assert small.score == roomy.score and small.stats.nodes > roomy.stats.nodes  # the small table forgot
+        assert small.completed and small.score == roomy.score
+        assert small.stats.nodes > roomy.stats.nodes  # the small table forgot
         assert roomy.stats.tt_entries > 2000 + 1024 + 20 >= small.stats.tt_entries
+    finally:
+        capped.shutdown()
+
+
+def test_the_server_caps_a_specs_time():
+    capped = SearchPool(1, max_time=0.5)
+    try:
+        assert capped.wait_ready()
         result = capped.choose(parse_agent("alphabeta:time=600"), big_nim(), big_nim().start(), cancel=threading.Event())
         # capped at 0.5 s, not 600 s: the search's own clock stopped it (a slack of seconds for a loaded machine)
         assert result.stats.elapsed_ms < 10_000 and result.stats.depth >= 1
