@@ -23,6 +23,7 @@ from flask_socketio import SocketIO
 
 from engine.games import prepare_all
 
+from . import json_codec
 from .ai import AIRunner
 from .arcade import Arcade
 from .arena import ArenaRuns
@@ -45,7 +46,7 @@ def create_app(config: dict | None = None) -> Flask:
     # gevent in the production server's process, threads elsewhere (webapp.concurrency): never
     # Flask-SocketIO's guess, which takes gevent wherever it is installed. Searches run in
     # worker processes, so no CPU-bound search holds the server's one loop.
-    socketio = SocketIO(app, async_mode=concurrency.async_mode(), **_message_queue(app))
+    socketio = SocketIO(app, async_mode=concurrency.async_mode(), json=json_codec, **_message_queue(app))
     retention = Retention(finished=app.config["KEEP_FINISHED_DAYS"] * DAY, idle=app.config["KEEP_IDLE_DAYS"] * DAY,
                           arena=app.config["KEEP_ARENA_DAYS"] * DAY)
     store = SessionStore(open_store(store_url(app), retention), hot_games=int(app.config["HOT_GAMES"]))

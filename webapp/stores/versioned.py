@@ -5,12 +5,13 @@ SQLite, a table of such records (:class:`VersionedTable`) in one WAL-mode file
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import threading
 from dataclasses import fields
 from typing import Any, TypeVar
+
+from .. import json_codec
 
 R = TypeVar("R", bound="JsonRecord")
 
@@ -34,11 +35,11 @@ class JsonRecord:
     def to_json(self) -> str:
         # the fields as they are (JSON types already): dataclasses.asdict would deep-copy
         # every value first (a game's history: ten times the cost of the encoding)
-        return json.dumps({name: getattr(self, name) for name in _field_names(type(self))}, separators=(",", ":"))
+        return json_codec.dumps({name: getattr(self, name) for name in _field_names(type(self))})
 
     @classmethod
     def from_json(cls: type[R], text: str) -> R:
-        data = cls.upgrade(json.loads(text))
+        data = cls.upgrade(json_codec.loads_stored(text))
         names = _FIELD_SETS.get(cls) or _FIELD_SETS.setdefault(cls, frozenset(_field_names(cls)))
         return cls(**{k: v for k, v in data.items() if k in names})
 
