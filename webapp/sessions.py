@@ -500,19 +500,14 @@ class SessionStore:
         The write also gives back ``release_turn`` (the writer's AI turn lease) and, where the
         AI is due in the new version, takes its turn for this process (``turns``), which then
         starts the search without another round trip. Returns the version now current and what ``change`` returned."""
-        live = self._live_for(game_id) if isinstance(game_id, str) else None
-        current = live.session if live is not None and self.backend.shared else None
-        verified = current is None
-        if current is None:
-            current = self.get(game_id)
-            live = current.live
-        assert live is not None
+        if not isinstance(game_id, str):
+            self.get(game_id)  # (refused: no game has such an id)
+        live = self._live_for(game_id)
+        current = live.session if self.backend.shared else None
+        verified = current is None  # (then the first try reads it, under the game's lock)
         for _ in range(CAS_RETRIES):
             with live.lock:
-                if verified:
-                    current = self.get(game_id)
-                else:
-                    current = live.session or current
+                current = self.get(game_id) if verified or current is None else (live.session or current)
                 new = current.fork()
                 try:
                     result = change(new)
