@@ -360,9 +360,10 @@ class Classroom:
         return gone
 
     # ----- students' games --------------------------------------------------------------------
-    def start_game(self, class_id: str, student: dict, client: str) -> tuple[GameSession, dict]:
-        """A game with the class's settings, the student in seat 0, the class's computer in seat 1."""
-        return self._new_game(self.get(class_id), [student, None], client)
+    def start_game(self, record: ClassRecord, student: dict, client: str) -> tuple[GameSession, dict]:
+        """A game with the class's settings (``record``: the class as the caller just read it),
+        the student in seat 0, the class's computer in seat 1."""
+        return self._new_game(record, [student, None], client)
 
     def pair(self, class_id: str, client: str, rng: random.Random | None = None) -> list[list[str]]:
         """Random pairs of students, each pair a new game between them; an odd one out plays

@@ -179,7 +179,7 @@ def student_home(class_id: str) -> Response:
 def start_game(class_id: str) -> ResponseReturnValue:
     body = json_body()
     record, student = as_student(class_id, body)
-    session, answer = classroom().start_game(record.id, student, client())
+    session, answer = classroom().start_game(record, student, client())
     token = body_token(body)
     for seat in answer["seats"]:
         if seat["seat"] == student_seat(session, student["token_hash"]):
