@@ -80,11 +80,12 @@ DEFAULTS = {
     "ADDRESS_CLASS_CREATE_LIMIT": None,
     "CLASS_CHANGE_LIMIT": 60,
     "ADDRESS_CLASS_CHANGE_LIMIT": None,
-    # Joining a class (webapp.classes.guard): joins per client per CREATE_PERIOD (ADDRESS_FACTOR
-    # times that per address), joins into one class's code, and the wrong codes one address may
-    # try: nested windows, so the delay grows with the misses
+    # Joining a class (webapp.classes.guard): joins per client per CREATE_PERIOD, per address
+    # (a school of two thousand behind one address joins within the minute: each class's code
+    # has its own limit, and guessing codes is the misses' limit), joins into one class's code,
+    # and the wrong codes one address may try: nested windows, so the delay grows with the misses
     "JOIN_LIMIT": 10,
-    "ADDRESS_JOIN_LIMIT": None,
+    "ADDRESS_JOIN_LIMIT": 2000,
     "CODE_JOIN_LIMIT": "150 per minute",
     "JOIN_MISS_LIMITS": "10 per minute; 30 per 10 minutes; 100 per day",
     # requests (webapp.security, webapp.wsgi_guard)
@@ -97,9 +98,10 @@ DEFAULTS = {
     "ADDRESS_FACTOR": 20,
     "ADDRESS_CREATE_LIMIT": None,
     "ADDRESS_ARENA_LIMIT": None,
-    # New browsers (client cookies, webapp.clients) one address bucket may be given: two classes
-    # joining at once fit; past it a page is served without a cookie (the browser is its address)
-    "NEW_CLIENT_LIMIT": "200 per 10 minutes",
+    # New browsers (client cookies, webapp.clients) one address bucket may be given: a school of
+    # two thousand behind one address fits (the fair shares are the address's first, so minted
+    # cookies win nothing); past it a page is served without a cookie (the browser is its address)
+    "NEW_CLIENT_LIMIT": "2000 per 10 minutes",
     # Socket.IO messages (and connections) per client ("": unlimited): a person's page sends a
     # few a second at most; thirty sockets asking hints in a loop sent 250 a second.
     "SOCKET_EVENT_LIMIT": "200 per 10 seconds",

@@ -108,3 +108,20 @@ def test_joins_into_one_class_are_bounded_whoever_sends_them(server):
                                       json={"code": klass["code"], "name": f"Kid {n}"}, timeout=10)
         statuses.append(r.status_code)
     assert statuses == [201] * limit + [429, 429]
+
+
+def test_a_school_behind_one_address_all_joins_within_the_minute(server):
+    """Issue 38: five classes of 60 behind one school address join at once, each phone its own
+    browser (the lobby names it with a cookie first): none is refused, each is its own client.
+    (With the limits sized for two classes, the 201st browser went unnamed and was refused.)"""
+    teacher = client_from("127.0.0.80")
+    codes = [teacher.post(f"{server.url}/api/classes", json=NIM, timeout=10).json()["code"] for _ in range(5)]
+    statuses, named = [], 0
+    for n in range(5 * 60):
+        phone = client_from("127.0.0.81")
+        phone.get(f"{server.url}/join", timeout=10).raise_for_status()
+        named += "arcade_client" in phone.cookies
+        r = phone.post(f"{server.url}/api/classes/join", json={"code": codes[n % 5], "name": f"Pupil {n}"}, timeout=10)
+        statuses.append(r.status_code)
+    assert named == 5 * 60
+    assert statuses == [201] * (5 * 60)
