@@ -11,7 +11,8 @@ computer at the "casual" level) has its teacher's dashboard open (a Socket.IO cl
 class's teacher room). Each student behaves as a phone's Chromium does: the page loads over
 six parallel keep-alive HTTP connections, which stay open for as long as the server keeps
 them, and a websocket; the student joins by the code, starts a game, and plays a random legal
-move every 5-10 s (a new game when one ends), its HTTP requests reusing its connections.
+move every 5-10 s (a new game when one ends), its HTTP requests reusing its connections. The
+dashboards join as the page does (``"updates": "cards"``: after a move, the changed cards).
 
 Phase 1, *school*: ``--seconds`` of play. Phase 2, *attack* (unless ``--no-attack``): the
 school plays on while four other loopback addresses hold 1,000 connections that send half
@@ -22,7 +23,7 @@ and after :data:`SETTLE` seconds the server is read again.
 Reported for each phase: refusals (every HTTP answer that is not a success, every failed
 connection, every ``error`` event: must be 0), the AI reply (from sending a move to the state
 holding the computer's answer: median, p95), the dashboard lag (from a move to the first
-``class_state`` showing it: median, p95), the server's CPU per student move; for the
+``class_state`` or ``class_students`` showing it: median, p95), the server's CPU per student move; for the
 attack, ``GET /``'s time (p95, max). The server process's resident memory, threads and open
 descriptors: at start, with the school connected (and the growth per open connection), under
 attack, and after the attackers left (as a ratio to before the attack).
@@ -121,12 +122,21 @@ class Teacher:
         self.log: Log | None = None
         self.sio = socketio_client(url, SCHOOL)
         self.sio.on("class_state", self._state)
+        self.sio.on("class_students", self._cards)
         self.sio.connect(url, transports=["websocket"], wait_timeout=60, headers=cookies_of(self.http))
-        self.sio.emit("class_join", {"class_id": self.klass["id"], "token": self.klass["teacher_token"]})
+        # as the dashboard page (static/js/class.js) joins: after a move, only the changed cards
+        self.sio.emit("class_join", {"class_id": self.klass["id"], "token": self.klass["teacher_token"],
+                                     "updates": "cards"})
 
     def _state(self, state: dict) -> None:
+        self._shown(state["students"])
+
+    def _cards(self, patch: dict) -> None:
+        self._shown(patch["students"])
+
+    def _shown(self, students: list[dict]) -> None:
         at = time.perf_counter()
-        shown = {game["id"]: game.get("moves", 0) for s in state["students"] for game in s["games"][-1:]}
+        shown = {game["id"]: game.get("moves", 0) for s in students for game in s["games"][-1:]}
         for key in [k for k in self.waiting if shown.get(k[0], -1) >= k[1]]:
             sent = self.waiting.pop(key)
             if self.log is not None:

@@ -49,6 +49,7 @@ from gevent import monkey
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger
 from gunicorn.http import wsgi as gunicorn_wsgi
+from gunicorn.http.errors import NoMoreData
 from gunicorn.workers.base_async import AsyncWorker
 from gunicorn.workers.ggevent import GeventWorker
 
@@ -208,9 +209,15 @@ class ArcadeWorker(GeventWorker):
             with gevent.Timeout(self.cfg.keepalive, False):
                 yield
         finally:
+            evicted = me not in waiting  # (only the loop above takes another's)
             waiting.pop(me, None)
             if not waiting:
                 self._waiting.pop(bucket, None)
+        if evicted:
+            # Its request came in before the close: the kernel still hands it over, but no
+            # answer can go back. Answering nothing, the browser sends it again on another
+            # connection; acting on it, it would be done twice (a student joining twice).
+            raise NoMoreData(b"closed to make room for the address's newer connections")
 
     def handle_quit(self, sig: int, frame: FrameType | None) -> None:
         """Ctrl-C (the master's SIGQUIT, and the terminal's SIGINT too): leave at once. The
