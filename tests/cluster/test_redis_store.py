@@ -7,6 +7,8 @@ import pytest
 
 from tests.helpers import eventually
 from tests.web.test_store import (  # noqa: F401  (collected here again, with the Redis ``store``)
+    assert_every_store_has_it,
+    fill_every_store,
     record,
     test_compare_and_set_applies_only_on_the_expected_version,
     test_create_get_and_ids_are_unique,
@@ -16,7 +18,7 @@ from tests.web.test_store import (  # noqa: F401  (collected here again, with th
 )
 from webapp.errors import ArcadeError
 from webapp.sessions import SessionStore
-from webapp.stores import DAY, Retention, StoreError, open_store
+from webapp.stores import DAY, Retention, StoreError, open_store, open_stores
 from webapp.stores.redis_store import RedisStore
 
 
@@ -33,6 +35,30 @@ def test_an_unreachable_redis_store_is_refused():
 
     with pytest.raises(StoreError, match="cannot reach the game store"):
         open_store(f"redis://127.0.0.1:{free_port()}/0")
+
+
+def test_every_store_opens_in_one_redis_under_the_key_names_stored_data_has(redis_url, redis_server):
+    """Every store on one Redis, each key named as the data a running server stored has it
+    (renaming one would lose that data): another connection reads every record back."""
+    first = open_stores(redis_url)
+    assert first.games.shared and first.runs is first.games
+    fill_every_store(first)
+    first.close()
+    keys = sorted(key.decode() for key in redis_server.client.keys("*"))
+    assert keys == ["arcade:arena:run1", "arcade:arenas", "arcade:class:c1", "arcade:class_answers:c1:q1",
+                    "arcade:class_code:ABCDEF", "arcade:class_item:i1", "arcade:class_item_answers:i1",
+                    "arcade:class_items:c1:prune", "arcade:classes", "arcade:deadline", "arcade:game:g1",
+                    "arcade:games"]
+    again = open_stores(redis_url)
+    assert_every_store_has_it(again)
+    again.close()
+
+
+def test_open_stores_refuses_an_unreachable_redis():
+    from tests.cluster.procs import free_port
+
+    with pytest.raises(StoreError, match="cannot reach the game store"):
+        open_stores(f"redis://127.0.0.1:{free_port()}/0")
 
 
 def test_racing_sessions_on_two_stores_apply_one_move(redis_url):
@@ -189,7 +215,7 @@ def test_a_record_stored_before_the_typed_fields_still_loads(redis_url, redis_se
     """Hashes as the old code wrote them (``extra`` holding steps, takeback_offer, ai_pause and
     the class) load and change with the current code."""
     from tests.web.test_store import OLD_ROWS, check_old_records_load
-    from webapp.stores.redis_store import AI_DUE, DEADLINE, GAMES, game_key
+    from webapp.stores.keys import AI_DUE, DEADLINE, GAMES, game_key
 
     client = redis_server.client
     for game_id, version, status, ai_due, updated, seen, data in OLD_ROWS:
