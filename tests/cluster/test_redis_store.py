@@ -106,8 +106,8 @@ def test_turn_leases_have_one_holder_until_released_timed_out_or_outdated(store)
     assert not store.claim_turn("g", "b@1", ttl=5)
     store.release_turn("g", "a@1")
     assert store.claim_turn("g", "b@1", ttl=0.2)
-    time.sleep(0.3)  # b died without renewing: the lease timed out
-    assert store.claim_turn("g", "a@1", ttl=5)
+    assert not store.claim_turn("g", "a@1", ttl=5)  # b holds it ...
+    eventually(lambda: store.claim_turn("g", "a@1", ttl=5), what="b's lease to time out")  # ... until it dies
     # the game moves on (here: a move stored by anyone): a's search of version 1 is outdated
     store.compare_and_set(record("g", version=2, moves=[{"seat": 0, "move": "1:1", "ply": 1}]), 1)
     assert store.renew_turns({"g": ("a@1", 1)}, ttl=5) == []
@@ -186,7 +186,7 @@ def test_a_move_through_a_current_copy_is_one_round_trip(redis_url, monkeypatch)
     assert [e["move"] for e in moved.history] == ["1:1", "1:1", "2:1"] and moved.version == 4
 
 
-def test_a_turn_taken_with_a_write_and_never_started_is_given_back(store):
+def test_a_turn_taken_with_a_write_and_never_started_is_given_back(store, redis_server):
     """A write took the AI's turn for this process, but no search started (the request failed
     after the write): the turn is given back within a renewal or two, so another process (or
     the sweep) takes it, instead of being renewed for nobody."""
@@ -205,7 +205,14 @@ def test_a_turn_taken_with_a_write_and_never_started_is_given_back(store):
         assert store.write_turn(record("g", version=3, ai_due=True), 2, claim=leases.claim_name(3), ttl=0.6)[1]
         leases.adopt("g", leases.claim_name(3), 3)
         assert leases.take("g", 3)
-        time.sleep(1.0)
+        shortest = [redis_server.client.pttl("arcade:turn:g")]  # the lease's time left: it only runs down ...
+
+        def renewed(left: int) -> bool:
+            shortest[0] = min(shortest[0], left)
+            return left > shortest[0] + 100
+
+        # ... unless renewed
+        eventually(lambda: redis_server.client.pttl("arcade:turn:g"), renewed, what="the lease to be renewed")
         assert leases.holds("g", 3) and store.unclaimed(["g"]) == []
     finally:
         leases.close()
