@@ -20,7 +20,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from engine.agents import Agent, agent_words, parse_agent
 from engine.game import Game, IllegalMove
@@ -46,6 +46,15 @@ IMPORTED_STATS = ("agent", "score", "score_text", "outcome", "depth", "nodes", "
 def _plain(value: Any) -> bool:
     """A figure worth keeping from an imported record: a number, a short text, a flag or none."""
     return value is None or isinstance(value, (bool, int, float)) or (isinstance(value, str) and len(value) <= 200)
+
+
+class NewGame(NamedTuple):
+    """A create request, parsed (:meth:`SessionStore.new_game`): nothing stored yet."""
+
+    game: Game
+    agents: list[Agent]
+    states: list
+    history: list[dict]
 
 
 @dataclass
@@ -538,11 +547,10 @@ class SessionStore:
                 verified = True
         raise ArcadeError("conflict", "the game kept changing while this request was applied: try again", 409)
 
-    def create(self, payload: Any) -> tuple[GameSession, dict]:
-        """Validate a create request (``{"game", "options", "players"}``) and store the game.
-
-        Returns the session and ``{"seats": [...with tokens...], "manage_token": ...}``: the
-        only time tokens leave the server (the store keeps their hashes)."""
+    @staticmethod
+    def new_game(payload: Any) -> NewGame:
+        """A create request (``{"game", "options", "players", "moves"}``) checked and parsed:
+        its game, its players' agents, the moves replayed (a clear error for anything wrong)."""
         if not isinstance(payload, dict):
             raise ArcadeError("bad_request", "the body must be a JSON object with game, options and players")
         asked = parse(GameCreate, payload)
@@ -552,6 +560,15 @@ class SessionStore:
         except OptionError as exc:
             raise ArcadeError("bad_request", str(exc)) from None
         states, history = replay_record(game, asked.moves)
+        return NewGame(game, agents, states, history)
+
+    def create(self, request: Any) -> tuple[GameSession, dict]:
+        """Store a new game: ``request`` is a create request's JSON, or what :meth:`new_game`
+        made of one.
+
+        Returns the session and ``{"seats": [...with tokens...], "manage_token": ...}``: the
+        only time tokens leave the server (the store keeps their hashes)."""
+        game, agents, states, history = request if isinstance(request, NewGame) else self.new_game(request)
         tokens = [secrets.token_urlsafe(16) if agent.is_human else None for agent in agents]
         manage_token = secrets.token_urlsafe(16)
         seats = [Seat(i, agent, hash_token(t) if t else None) for i, (agent, t) in enumerate(zip(agents, tokens))]
