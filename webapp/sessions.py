@@ -26,6 +26,7 @@ from engine.agents import Agent, agent_words, parse_agent
 from engine.game import Game, IllegalMove
 from engine.games import get_game
 from engine.options import OptionError
+from engine.search import describe_score
 
 from .errors import ArcadeError
 from .schemas import GameCreate, game_from_request, parse
@@ -40,7 +41,7 @@ MAX_TOKEN_LENGTH = 200
 MIN_AI_PAUSE, MAX_AI_PAUSE = 0.0, 10.0  # seconds between two AI moves, settable per game
 MAX_IMPORTED_MOVES = 1500  # moves a new game may start from (an imported record)
 #: an imported record's search figures kept with each move (the move list and the score chart)
-IMPORTED_STATS = ("agent", "score", "score_text", "outcome", "depth", "nodes", "elapsed_ms", "searched", "completed")
+IMPORTED_STATS = ("agent", "score", "outcome", "depth", "nodes", "elapsed_ms", "searched", "completed")
 
 
 def _plain(value: Any) -> bool:
@@ -657,6 +658,9 @@ def replay_record(game: Game, moves: Any) -> tuple[list[Any], list[dict]]:
             given = moves[ply - 1]
             if isinstance(given, dict):  # an AI move's recorded figures stay with it
                 entry.update({k: v for k, v in given.items() if k in IMPORTED_STATS and _plain(v)})
+                score = entry.get("score")
+                if entry.get("nodes") and isinstance(score, int | float) and not isinstance(score, bool):
+                    entry["score_text"] = describe_score(score)  # its words: the engine's, not the file's
             details = game.move_details(state, move)
             if details is not None:
                 entry["details"] = details
