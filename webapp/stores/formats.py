@@ -11,6 +11,7 @@ data), ``arcade:class_items:<class id>:<kind>`` (item ids scored by creation) an
 ``arcade:class_item_answers:<id>`` (a hash ``<student id>|<part>`` -> answer, each field set
 once). :func:`webapp.stores.open_stores` opens the one next to the games.
 """
+
 from __future__ import annotations
 
 import json
@@ -25,6 +26,9 @@ KINDS = ("prune", "tournament", "homework")
 
 
 class FormatStore(ABC):
+    """The lesson formats' items and answers, shared by every thread and process serving them
+    (see the module doc)."""
+
     @abstractmethod
     def create(self, item: dict) -> bool:
         """Insert a new item; False if its id is taken."""
