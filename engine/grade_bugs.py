@@ -21,7 +21,7 @@ from typing import Any
 
 from .game import Game
 from .grade import Step, StudentGame
-from .textbook import utility
+from .values import utility
 
 
 @dataclass(frozen=True)

@@ -79,6 +79,8 @@ class SearchResult:
             "to_move": self.to_move,
             "best_move": self.best_move,
             "score": json_number(self.score),
+            # the score in words, made here once for every page (none for a move chosen unsearched)
+            "score_text": describe_score(self.score) if self.stats.nodes else None,
             "outcome": self.outcome,
             "mate_in": self.mate_in,
             "pv": self.pv,

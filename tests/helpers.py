@@ -52,6 +52,20 @@ def wait_for_state(client, game_id: str, until: Callable[[dict], object], timeou
                       what=f"game {game_id}'s state")
 
 
+def ai_stays_idle(client, game_id: str) -> dict:
+    """The game's state, read through ``client`` (Flask's test client), once its AI searches
+    nothing, and after checking that nothing starts a search: the kick every change and every
+    sweep make (``AITurns.kick``, which marks the AI thinking before it returns) leaves it
+    idle. So no AI move comes by itself (a paused or an ended game) — proven, not waited for."""
+    url = f"/api/games/{game_id}"
+    eventually(lambda: client.get(url).get_json(), lambda s: s["ai"]["thinking"] is None,
+               what=f"game {game_id}'s AI to stop searching")
+    client.application.extensions["arcade"].ai.turns.kick(game_id)
+    state = client.get(url).get_json()
+    assert state["ai"]["thinking"] is None, f"game {game_id}'s AI started a search by itself"
+    return state
+
+
 def wait_for_arena_run(client, run_id: str, timeout: float = 20.0) -> dict:
     """An arena run, read through ``client`` (Flask's test client), once it is no longer running."""
     return eventually(lambda: client.get(f"/api/arena/{run_id}").get_json(), lambda run: run["status"] != "running",

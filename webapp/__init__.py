@@ -1,8 +1,9 @@
 """Alpha-Beta Arcade's web app: Flask for pages and JSON, Flask-SocketIO for live games.
 
 ``create_app()`` is the application factory (``gunicorn 'webapp:create_app()'``); each app
-has its own SocketIO server, game store, session service and AI runner in
-``app.extensions["arcade"]``. Games live in the store (``STORE``: a SQLite file in the
+has its own SocketIO server, stores (games, classes, the lesson formats' items, all opened by
+``webapp.stores.open_stores``), session service and AI runner in ``app.extensions["arcade"]``.
+Games live in the store (``STORE``: a SQLite file in the
 instance folder unless ``--store`` / ``ARCADE_STORE`` says otherwise), so a restarted server
 resumes every game, and an AI whose turn was due moves.
 """
@@ -29,7 +30,7 @@ from .arcade import Arcade
 from .arena import ArenaRuns
 from .config import configure
 from .sessions import SessionStore
-from .stores import DAY, Retention, open_store
+from .stores import DAY, Retention, open_stores
 
 ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger(__name__)
@@ -49,14 +50,15 @@ def create_app(config: dict | None = None) -> Flask:
     socketio = SocketIO(app, async_mode=concurrency.async_mode(), json=json_codec, **_message_queue(app))
     retention = Retention(finished=app.config["KEEP_FINISHED_DAYS"] * DAY, idle=app.config["KEEP_IDLE_DAYS"] * DAY,
                           arena=app.config["KEEP_ARENA_DAYS"] * DAY)
-    store = SessionStore(open_store(store_url(app), retention), hot_games=int(app.config["HOT_GAMES"]))
-    arenas = ArenaRuns(store.backend, keep_per_client=int(app.config["MAX_ARENA_RUNS_KEPT"]),
+    stores = open_stores(store_url(app), retention)
+    store = SessionStore(stores.games, hot_games=int(app.config["HOT_GAMES"]))
+    arenas = ArenaRuns(stores.runs, keep_per_client=int(app.config["MAX_ARENA_RUNS_KEPT"]),
                        address_factor=int(app.config["ADDRESS_FACTOR"]))
-    arcade = Arcade(socketio, store, AIRunner(socketio, app.config, store), arenas,
+    arcade = Arcade(socketio, store, AIRunner(socketio, app.config, store), arenas, stores,
                     sweep_interval=float(app.config["SWEEP_INTERVAL"]))
     atexit.register(arcade.ai.shutdown)
     atexit.register(arcade.ai.leases.close)
-    if store.backend.shared:  # other processes may die holding AI turns: take them over
+    if stores.games.shared:  # other processes may die holding AI turns: take them over
         arcade.ai.turns.watch(float(app.config["AI_TURN_SWEEP"]))
     app.extensions["arcade"] = arcade
 

@@ -14,6 +14,7 @@ from flask_socketio import SocketIO
 from .ai import AIRunner
 from .arena import ArenaRuns
 from .sessions import SessionStore
+from .stores import Stores
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +27,7 @@ class Arcade:
     store: SessionStore
     ai: AIRunner
     arenas: ArenaRuns
+    stores: Stores  # every store (store and arenas above keep games and runs in stores.games)
     sweep_interval: float = 60.0
     _next_sweep: float = 0.0
     _sweep_lock: threading.Lock = field(default_factory=threading.Lock)
@@ -60,7 +62,7 @@ class Arcade:
         except Exception:
             log.exception("search pool shutdown failed")
         stop_children(timeout)
-        self.store.backend.close()
+        self.stores.close()
 
 
 def stop_children(timeout: float) -> None:

@@ -12,6 +12,8 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from engine.agents import Agent
+
 from .errors import ArcadeError
 from .sessions import GameSession, SessionStore
 
@@ -81,13 +83,12 @@ class GameCaps:
         self.arena_runs = ClientCaps("arena runs", arena_runs, lambda job: job.status == "running", arena_runs * factor)
 
     @contextlib.contextmanager
-    def admit_game(self, payload: Any, client: str, address: str | None = None) -> Iterator[Callable[[GameSession], None]]:
-        """Around creating a game from ``payload`` for ``client``: an AI-against-AI game takes
-        one of the client's slots (429 beyond them, before anything is made)."""
-        players = payload.get("players") if isinstance(payload, dict) else None
-        both_ai = (isinstance(players, list) and len(players) == 2
-                   and all(isinstance(p, str) and p.partition(":")[0].strip() != "human" for p in players))
-        if not both_ai:
+    def admit_game(self, players: list[Agent], client: str,
+                   address: str | None = None) -> Iterator[Callable[[GameSession], None]]:
+        """Around creating a game of ``players`` (parsed agents) for ``client``: an
+        AI-against-AI game takes one of the client's slots (429 beyond them, before anything
+        is made)."""
+        if any(agent.is_human for agent in players):
             yield lambda session: None
             return
         with self.ai_games.slot(client, address) as hold:

@@ -71,15 +71,17 @@ class Throttle:
     """Sends search progress to the server at most every ``interval`` seconds (0: every
     iteration): a fast search's dozen iterations are not worth a dozen messages. Progress
     held back is sent by :meth:`flush` once due (the search polls it), so the server hears
-    of a finished iteration within about ``interval``, not only when the next one ends."""
+    of a finished iteration within about ``interval``, not only when the next one ends.
+    ``clock`` tells the time (a test's clock moves only when the test moves it)."""
 
-    def __init__(self, conn: Connection, task_id: int, interval: float) -> None:
-        self._conn, self._task_id, self._interval = conn, task_id, interval
-        self._last = time.monotonic()
+    def __init__(self, conn: Connection, task_id: int, interval: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self._conn, self._task_id, self._interval, self._clock = conn, task_id, interval, clock
+        self._last = clock()
         self._held: dict | None = None
 
     def __call__(self, info: dict) -> None:
-        now = time.monotonic()
+        now = self._clock()
         if self._interval <= 0 or now - self._last >= self._interval:
             self._send(info, now)
         else:
@@ -87,7 +89,7 @@ class Throttle:
 
     def flush(self) -> None:
         if self._held is not None:
-            now = time.monotonic()
+            now = self._clock()
             if now - self._last >= self._interval:
                 self._send(self._held, now)
 

@@ -20,12 +20,13 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from engine.agents import Agent, agent_words, parse_agent
 from engine.game import Game, IllegalMove
 from engine.games import get_game
 from engine.options import OptionError
+from engine.search import describe_score
 
 from .errors import ArcadeError
 from .schemas import GameCreate, game_from_request, parse
@@ -40,12 +41,21 @@ MAX_TOKEN_LENGTH = 200
 MIN_AI_PAUSE, MAX_AI_PAUSE = 0.0, 10.0  # seconds between two AI moves, settable per game
 MAX_IMPORTED_MOVES = 1500  # moves a new game may start from (an imported record)
 #: an imported record's search figures kept with each move (the move list and the score chart)
-IMPORTED_STATS = ("agent", "score", "score_text", "outcome", "depth", "nodes", "elapsed_ms", "searched", "completed")
+IMPORTED_STATS = ("agent", "score", "outcome", "depth", "nodes", "elapsed_ms", "searched", "completed")
 
 
 def _plain(value: Any) -> bool:
     """A figure worth keeping from an imported record: a number, a short text, a flag or none."""
     return value is None or isinstance(value, (bool, int, float)) or (isinstance(value, str) and len(value) <= 200)
+
+
+class NewGame(NamedTuple):
+    """A create request, parsed (:meth:`SessionStore.new_game`): nothing stored yet."""
+
+    game: Game
+    agents: list[Agent]
+    states: list
+    history: list[dict]
 
 
 @dataclass
@@ -533,11 +543,10 @@ class SessionStore:
                 verified = True
         raise ArcadeError("conflict", "the game kept changing while this request was applied: try again", 409)
 
-    def create(self, payload: Any) -> tuple[GameSession, dict]:
-        """Validate a create request (``{"game", "options", "players"}``) and store the game.
-
-        Returns the session and ``{"seats": [...with tokens...], "manage_token": ...}``: the
-        only time tokens leave the server (the store keeps their hashes)."""
+    @staticmethod
+    def new_game(payload: Any) -> NewGame:
+        """A create request (``{"game", "options", "players", "moves"}``) checked and parsed:
+        its game, its players' agents, the moves replayed (a clear error for anything wrong)."""
         if not isinstance(payload, dict):
             raise ArcadeError("bad_request", "the body must be a JSON object with game, options and players")
         asked = parse(GameCreate, payload)
@@ -547,6 +556,15 @@ class SessionStore:
         except OptionError as exc:
             raise ArcadeError("bad_request", str(exc)) from None
         states, history = replay_record(game, asked.moves)
+        return NewGame(game, agents, states, history)
+
+    def create(self, request: Any) -> tuple[GameSession, dict]:
+        """Store a new game: ``request`` is a create request's JSON, or what :meth:`new_game`
+        made of one.
+
+        Returns the session and ``{"seats": [...with tokens...], "manage_token": ...}``: the
+        only time tokens leave the server (the store keeps their hashes)."""
+        game, agents, states, history = request if isinstance(request, NewGame) else self.new_game(request)
         tokens = [secrets.token_urlsafe(16) if agent.is_human else None for agent in agents]
         manage_token = secrets.token_urlsafe(16)
         seats = [Seat(i, agent, hash_token(t) if t else None) for i, (agent, t) in enumerate(zip(agents, tokens))]
@@ -635,6 +653,9 @@ def replay_record(game: Game, moves: Any) -> tuple[list[Any], list[dict]]:
             given = moves[ply - 1]
             if isinstance(given, dict):  # an AI move's recorded figures stay with it
                 entry.update({k: v for k, v in given.items() if k in IMPORTED_STATS and _plain(v)})
+                score = entry.get("score")
+                if entry.get("nodes") and isinstance(score, int | float) and not isinstance(score, bool):
+                    entry["score_text"] = describe_score(score)  # its words: the engine's, not the file's
             details = game.move_details(state, move)
             if details is not None:
                 entry["details"] = details

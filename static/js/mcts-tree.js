@@ -165,7 +165,7 @@ import { Playback } from "./tree/playback.js";
       if (mine !== run) return;
       const res = ab.result;
       rows[1][2] = res.best_move;
-      rows[2][2] = T.scoreText(res.score) + (res.outcome ? " (proved)" : ` at depth ${res.depth}`);
+      rows[2][2] = res.score_text + (res.outcome ? " (proved)" : ` at depth ${res.depth}`);
       rows[3][2] = `${T.fmt(res.nodes)} positions searched`;
       rows[4][2] = `${T.ms(res.elapsed_ms)} ms`;
     } catch (err) {

@@ -37,14 +37,6 @@ export const Teach = (function () {
 
   function windowText(alpha, beta) { return `(${value(alpha)}, ${value(beta)})`; }
 
-  /** A side-to-move score as words: "win in 3", "loss in 2", "+1.5". */
-  function scoreText(score) {
-    const x = num(score);
-    if (x >= MATE_BOUND) return `win in ${Math.round(WIN - x)}`;
-    if (x <= -MATE_BOUND) return `loss in ${Math.round(WIN + x)}`;
-    return (x > 0 ? "+" : "") + number(x);
-  }
-
 
   function ms(x) {
     if (x == null) return "–";
@@ -206,6 +198,6 @@ export const Teach = (function () {
         virtualEdge ? ` (dashed: the imagined ${virtualEdge})` : ""));
   }
 
-  return { WIN, MATE_BOUND, num, value, isMate, number, windowText, scoreText, fmt, ms, barChart, downloadLink,
+  return { WIN, MATE_BOUND, num, value, isMate, number, windowText, fmt, ms, barChart, downloadLink,
     getJSON, creatorHeaders, cap, renderTheory, el, svg };
 })();

@@ -230,7 +230,7 @@ import { Teach } from "./teach-common.js";
       const c = svg("circle", { cx: x(p.ply), cy: yv(p.v), r: 7, class: `pt seat-${p.seat}${T.isMate(p.v) ? " mate" : ""}${p.ply === picked ? " picked" : ""}`,
         dataset: { ply: String(p.ply) } });
       c.append(svg("title", { text: `ply ${p.ply}: ${T.cap(state.sides[p.seat])} played ${p.h.move} — ` +
-        `${p.h.score_text ?? T.scoreText(p.h.score)} for the mover, depth ${p.h.depth}, ${T.fmt(p.h.nodes)} nodes` }));
+        `${p.h.score_text} for the mover, depth ${p.h.depth}, ${T.fmt(p.h.nodes)} nodes` }));
       c.addEventListener("click", () => pick(p.ply));
       c.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); pick(p.ply); } });
       c.setAttribute("tabindex", "0");

@@ -9,7 +9,7 @@ import pytest
 import requests
 
 from tests.cluster.test_two_processes import cluster_args
-from webapp.classes.storage import ClassRecord, RedisClassStore, SQLiteClassStore
+from webapp.stores.classes import ClassRecord, RedisClassStore, SQLiteClassStore
 
 NAMES = ["Brave Fox", "Calm Owl", "Kind Seal", "Lucky Lynx", "Witty Heron"]
 CLASS_EVENTS = ("class_state", "class_joined", "class_challenge", "class_reveal", "class_deleted")

@@ -6,7 +6,7 @@ from tests.web.test_formats_store import (  # noqa: F401  (collected here again,
     test_answers_are_added_once_and_go_with_their_class,
     test_items_are_versioned_records_of_a_class,
 )
-from webapp.classes.formats_store import RedisFormatStore
+from webapp.stores.formats import RedisFormatStore
 
 
 @pytest.fixture

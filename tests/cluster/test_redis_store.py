@@ -7,6 +7,8 @@ import pytest
 
 from tests.helpers import eventually
 from tests.web.test_store import (  # noqa: F401  (collected here again, with the Redis ``store``)
+    assert_every_store_has_it,
+    fill_every_store,
     record,
     test_compare_and_set_applies_only_on_the_expected_version,
     test_create_get_and_ids_are_unique,
@@ -16,7 +18,7 @@ from tests.web.test_store import (  # noqa: F401  (collected here again, with th
 )
 from webapp.errors import ArcadeError
 from webapp.sessions import SessionStore
-from webapp.stores import DAY, Retention, StoreError, open_store
+from webapp.stores import DAY, Retention, StoreError, open_store, open_stores
 from webapp.stores.redis_store import RedisStore
 
 
@@ -33,6 +35,30 @@ def test_an_unreachable_redis_store_is_refused():
 
     with pytest.raises(StoreError, match="cannot reach the game store"):
         open_store(f"redis://127.0.0.1:{free_port()}/0")
+
+
+def test_every_store_opens_in_one_redis_under_the_key_names_stored_data_has(redis_url, redis_server):
+    """Every store on one Redis, each key named as the data a running server stored has it
+    (renaming one would lose that data): another connection reads every record back."""
+    first = open_stores(redis_url)
+    assert first.games.shared and first.runs is first.games
+    fill_every_store(first)
+    first.close()
+    keys = sorted(key.decode() for key in redis_server.client.keys("*"))
+    assert keys == ["arcade:arena:run1", "arcade:arenas", "arcade:class:c1", "arcade:class_answers:c1:q1",
+                    "arcade:class_code:ABCDEF", "arcade:class_item:i1", "arcade:class_item_answers:i1",
+                    "arcade:class_items:c1:prune", "arcade:classes", "arcade:deadline", "arcade:game:g1",
+                    "arcade:games"]
+    again = open_stores(redis_url)
+    assert_every_store_has_it(again)
+    again.close()
+
+
+def test_open_stores_refuses_an_unreachable_redis():
+    from tests.cluster.procs import free_port
+
+    with pytest.raises(StoreError, match="cannot reach the game store"):
+        open_stores(f"redis://127.0.0.1:{free_port()}/0")
 
 
 def test_racing_sessions_on_two_stores_apply_one_move(redis_url):
@@ -80,8 +106,8 @@ def test_turn_leases_have_one_holder_until_released_timed_out_or_outdated(store)
     assert not store.claim_turn("g", "b@1", ttl=5)
     store.release_turn("g", "a@1")
     assert store.claim_turn("g", "b@1", ttl=0.2)
-    time.sleep(0.3)  # b died without renewing: the lease timed out
-    assert store.claim_turn("g", "a@1", ttl=5)
+    assert not store.claim_turn("g", "a@1", ttl=5)  # b holds it ...
+    eventually(lambda: store.claim_turn("g", "a@1", ttl=5), what="b's lease to time out")  # ... until it dies
     # the game moves on (here: a move stored by anyone): a's search of version 1 is outdated
     store.compare_and_set(record("g", version=2, moves=[{"seat": 0, "move": "1:1", "ply": 1}]), 1)
     assert store.renew_turns({"g": ("a@1", 1)}, ttl=5) == []
@@ -160,7 +186,7 @@ def test_a_move_through_a_current_copy_is_one_round_trip(redis_url, monkeypatch)
     assert [e["move"] for e in moved.history] == ["1:1", "1:1", "2:1"] and moved.version == 4
 
 
-def test_a_turn_taken_with_a_write_and_never_started_is_given_back(store):
+def test_a_turn_taken_with_a_write_and_never_started_is_given_back(store, redis_server):
     """A write took the AI's turn for this process, but no search started (the request failed
     after the write): the turn is given back within a renewal or two, so another process (or
     the sweep) takes it, instead of being renewed for nobody."""
@@ -179,7 +205,14 @@ def test_a_turn_taken_with_a_write_and_never_started_is_given_back(store):
         assert store.write_turn(record("g", version=3, ai_due=True), 2, claim=leases.claim_name(3), ttl=0.6)[1]
         leases.adopt("g", leases.claim_name(3), 3)
         assert leases.take("g", 3)
-        time.sleep(1.0)
+        shortest = [redis_server.client.pttl("arcade:turn:g")]  # the lease's time left: it only runs down ...
+
+        def renewed(left: int) -> bool:
+            shortest[0] = min(shortest[0], left)
+            return left > shortest[0] + 100
+
+        # ... unless renewed
+        eventually(lambda: redis_server.client.pttl("arcade:turn:g"), renewed, what="the lease to be renewed")
         assert leases.holds("g", 3) and store.unclaimed(["g"]) == []
     finally:
         leases.close()
@@ -189,7 +222,7 @@ def test_a_record_stored_before_the_typed_fields_still_loads(redis_url, redis_se
     """Hashes as the old code wrote them (``extra`` holding steps, takeback_offer, ai_pause and
     the class) load and change with the current code."""
     from tests.web.test_store import OLD_ROWS, check_old_records_load
-    from webapp.stores.redis_store import AI_DUE, DEADLINE, GAMES, game_key
+    from webapp.stores.keys import AI_DUE, DEADLINE, GAMES, game_key
 
     client = redis_server.client
     for game_id, version, status, ai_due, updated, seen, data in OLD_ROWS:

@@ -201,8 +201,8 @@ def test_a_restart_on_one_process_stops_the_search_running_on_the_other(pair, pl
     assert joined(p, gid, token)["ai"]["thinking"] == 0  # B tells its clients that A's search runs
     p.sio.emit("restart", {"game_id": gid, "token": token})
     restarted, _ = p.wait("state", lambda s: s["version"] > 1)
-    deadline = time.monotonic() + 6  # a renewal (2 s) and a sweep (2 s), not A's 8 s search
-    while (db.get(f"arcade:turn:{gid}") or b"").decode().rsplit("@", 1)[-1] != str(restarted["version"]):
-        assert time.monotonic() < deadline, f"the outdated search still holds the turn: {db.get(f'arcade:turn:{gid}')}"
-        time.sleep(0.1)
+    # within a renewal (2 s) and a sweep (2 s), not A's 8 s search
+    eventually(lambda: (db.get(f"arcade:turn:{gid}") or b"").decode().rsplit("@", 1)[-1],
+               lambda version: version == str(restarted["version"]), timeout=6, every=0.1,
+               what="the restarted game's turn taken (the outdated search still holds it)")
     assert "is no longer ours: stopping its search" in a.output() + b.output()

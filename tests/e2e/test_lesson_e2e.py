@@ -16,6 +16,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.test_a11y import serious_violations
 from tests.e2e.test_classroom_e2e import DESKTOP, PHONE, shots  # noqa: F401 (a fixture)
+from tests.helpers import eventually
 
 
 @pytest.fixture
@@ -135,6 +136,14 @@ def join_on_the_page(student: Page, code: str, name: str) -> None:
     expect(student.get_by_test_id("student-name")).to_have_text(name)
 
 
+def latest_game_id(base_url: str, made: dict) -> str:
+    """The id of the newest game of the class's one student (as the teacher's dashboard lists it)."""
+    state = requests.get(f"{base_url}/api/classes/{made['id']}", params={"token": made["teacher_token"]},
+                         timeout=10).json()
+    (student,) = state["students"]
+    return student["games"][-1]["id"]
+
+
 def challenge(base_url: str, made: dict, moves: list[str] | None = None, seconds: int = 60, **where) -> dict:
     answer = requests.post(f"{base_url}/api/classes/{made['id']}/challenges",
                            json={"token": made["teacher_token"], "moves": moves or [], "seconds": seconds, **where})
@@ -198,9 +207,17 @@ def test_leaving_asks_first_and_a_student_comes_back_with_their_games(pages, bas
     join_on_the_page(student, made["code"], "Siobhán O’Brien")
     student.get_by_test_id("new-game").click()
     expect(student.get_by_test_id("status")).to_have_text("Your move", timeout=15000)
+    game = f"{base_url}/api/games/{latest_game_id(base_url, made)}"
+    played, before = len(requests.get(game, timeout=10).json()["history"]), student.locator("#board").inner_html()
     student.locator("#board .move-target").first.click()
-    expect(student.get_by_test_id("status")).to_have_text(re.compile("Your move|You won|You lost"), timeout=15000)
-    board = student.locator("#board").inner_html()
+    # the computer's answer is stored (or the game is over), and the page shows it: a board of
+    # after the move that waits for them (not the one before it, nor the computer thinking)
+    eventually(lambda: requests.get(game, timeout=10).json(),
+               lambda s: s["status"] == "over" or (len(s["history"]) >= played + 2 and s["ai"]["thinking"] is None),
+               what="the computer's answer")
+    status = re.compile("Your move|You won|You lost")
+    board = eventually(lambda: (student.locator("#board").inner_html(), student.get_by_test_id("status").inner_text()),
+                       lambda seen: seen[0] != before and status.search(seen[1]), what="the page to show it")[0]
 
     student.get_by_test_id("leave").click()
     expect(student.get_by_test_id("leave-confirm")).to_be_visible()

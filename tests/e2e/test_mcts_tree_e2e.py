@@ -59,6 +59,7 @@ def test_mcts_view_steps_through_the_simulations(page: Page, width, height):
     expect(versus).to_contain_text("Alpha-beta")
     expect(versus).not_to_contain_text("…")  # alpha-beta's column filled in
     expect(versus.locator("tr").nth(1)).to_contain_text("2:1")  # both find the winning move of 2,3
+    expect(versus.locator("tr").nth(2)).to_contain_text(re.compile(r"win in \d+ \(proved\)"))  # the engine's words
     if shots := os.environ.get("ARCADE_SHOTS"):  # a folder to look at the page in
         page.screenshot(path=f"{shots}/mcts-tree-{width}.png", full_page=True)
     fits(page, f"the MCTS view at {width} px")

@@ -8,7 +8,7 @@ import requests
 import socketio
 from playwright.sync_api import Page, expect
 
-from tests.helpers import eventually
+from tests.helpers import ai_stays_idle, eventually
 
 
 def create(base_url: str, players, piles="3,4,5") -> dict:
@@ -67,7 +67,7 @@ def test_take_back_against_a_friend_needs_their_consent(page: Page, context, bas
     expect(page.get_by_test_id("status")).to_contain_text("Your move")
 
 
-def test_a_teacher_steps_an_ai_game(page: Page, base_url):
+def test_a_teacher_steps_an_ai_game(page: Page, base_url, live_server):
     game = create(base_url, ["alphabeta", "random:seed=4"], piles="4,5,6,7")
     # pause at once (the AIs move every 0.05 s in tests), as the teacher's page would
     client = socketio.Client(reconnection=False)
@@ -89,8 +89,8 @@ def test_a_teacher_steps_an_ai_game(page: Page, base_url):
     expect(moves).to_have_count(before)
     page.get_by_test_id("step").click()
     expect(moves).to_have_count(before + 1)
-    page.wait_for_timeout(600)
-    expect(moves).to_have_count(before + 1)  # one step, one move
+    ai_stays_idle(live_server.app.test_client(), game["id"])  # the server plays no further move ...
+    expect(moves).to_have_count(before + 1)  # ... so the page shows one step, one move
     page.get_by_test_id("ai-speed").select_option("0.2")
     page.get_by_test_id("resume").click()
     expect(page.get_by_test_id("status")).to_contain_text("Game over", timeout=20_000)

@@ -69,6 +69,8 @@ def test_compare_and_score_chart_on_the_play_page(page: Page):
     page.goto(f"/play/{gid}")
     expect(page.get_by_test_id("status")).to_contain_text("Game over", timeout=15000)
     expect(page.get_by_test_id("score-chart").locator("circle").first).to_be_visible()
+    expect(page.get_by_test_id("score-chart").locator("circle title").first).to_contain_text(
+        re.compile(r"— (win in \d+|loss in \d+|[+-]\d[\d.]*) for the mover"))  # the score in the engine's words
     # pick the position after ply 2 from the move list
     page.get_by_test_id("move-list").locator("li").nth(1).click()
     expect(page.get_by_test_id("teach-position")).to_contain_text("after ply 2")

@@ -43,12 +43,14 @@ def test_solve_json_has_the_contract_fields(capsys):
         assert key in data
     assert data["game"] == "nim" and data["outcome"] == "loss" and data["nodes"] > 0
     assert data["pv"][0] == data["best_move"] and data["mate_in"] == 20
+    assert data["score_text"] == "loss in 20"  # the words every page shows, made by the engine
 
 
 def test_solve_with_any_agent(capsys):
     code, out, _ = run(capsys, "solve", "nim", "--agent", "random:seed=1", "--json")
     data = json.loads(out)
     assert code == 0 and data["outcome"] is None and data["best_move"] in data["pv"]
+    assert data["score_text"] is None  # chosen without a search: no score to put in words
     code, out, _ = run(capsys, "solve", "nim", "--agent", "minimax:depth=2", "--json")
     assert json.loads(out)["depth"] == 2
 

@@ -9,12 +9,12 @@ import csv
 import io
 import itertools
 import threading
-import time
 
 import pytest
 import requests
 import socketio
 
+from tests.helpers import eventually
 from webapp.classes.tournament import COMPUTER, new_tournament, pairings, record_result, standings, withdraw
 
 NIM = {"name": "Tournament class", "game": "nim", "options": {"piles": [1, 2]}, "opponent": "alphabeta:depth=2"}
@@ -72,16 +72,6 @@ def get(url, klass, tid):
                         timeout=5).json()
 
 
-def wait_until(what, check, timeout=60.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.2)
-    raise AssertionError(f"not within {timeout}s: {what}")
-
-
 def check_the_books(url, klass, t, players):
     """Every round pairs every active student once, no pair twice; the standings are the sum
     of the results; the CSV and the JSON export say the same."""
@@ -124,7 +114,8 @@ def test_a_round_robin_of_five_over_sockets(lesson):
     t = started.json()
     assert (t["format"], t["rounds_total"], t["round"]) == ("round robin", 5, 1)
     assert sum(COMPUTER in g["seats"] for g in t["rounds"][0]["games"]) == 1  # the odd one out
-    done = wait_until("the tournament ends", lambda: (x := get(url, klass, t["id"]))["status"] == "over" and x)
+    done = eventually(lambda: get(url, klass, t["id"]), lambda x: x["status"] == "over", timeout=60, every=0.2,
+                      what="the tournament to end")
     assert len(done["rounds"]) == 5
     players = [s["student_id"] for s in students]
     check_the_books(url, klass, done, players)
@@ -143,15 +134,16 @@ def test_a_student_who_leaves_forfeits_and_the_rounds_go_on(lesson):
     t = requests.post(f"{url}/api/classes/{klass['id']}/tournaments", json={"token": klass["teacher_token"]},
                       timeout=10).json()
     # round 1 cannot end: the leaver never moves
-    wait_until("the others' games of round 1 end", lambda: sum(
-        g["result"] is None for g in get(url, klass, t["id"])["rounds"][0]["games"]) == 1)
+    eventually(lambda: sum(g["result"] is None for g in get(url, klass, t["id"])["rounds"][0]["games"]),
+               lambda unfinished: unfinished == 1, timeout=60, every=0.2, what="the others' games of round 1 to end")
     refused = requests.post(f"{url}/api/classes/{klass['id']}/tournaments/{t['id']}/next",
                             json={"token": klass["teacher_token"]}, timeout=5)
     assert refused.status_code == 409 and "still being played" in refused.json()["error"]
     left = requests.post(f"{url}/api/classes/{klass['id']}/tournaments/{t['id']}/withdraw",
                          json={"token": leaver["student_token"]}, timeout=10)
     assert left.status_code == 200, left.text
-    done = wait_until("the tournament ends", lambda: (x := get(url, klass, t["id"]))["status"] == "over" and x)
+    done = eventually(lambda: get(url, klass, t["id"]), lambda x: x["status"] == "over", timeout=60, every=0.2,
+                      what="the tournament to end")
     assert len(done["rounds"]) == 5
     row = next(r for r in done["standings"] if r["id"] == leaver["student_id"])
     assert row["withdrawn"] and row["points"] == 0 and row["forfeits"] == row["losses"] >= 1

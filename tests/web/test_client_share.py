@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import socket
 import threading
-import time
 from types import SimpleNamespace
 from urllib.parse import urlsplit
 
+import flask
 import pytest
 import requests
 
@@ -65,11 +65,35 @@ def worker_busy(server) -> bool:
     return any(w["key"] for w in server.app.extensions["arcade"].ai.pool.stats()["workers"])
 
 
-def freed(server) -> None:
-    """The worker becomes idle, and stays so (not a gap between two searches of one request)."""
-    eventually(lambda: not worker_busy(server), timeout=10)
-    time.sleep(1.0)
-    assert not worker_busy(server)
+def hint_searches_returned(server) -> threading.Event:
+    """Set once a call of the server's search pool's ``choose`` returns (a hint asks one search)."""
+    pool = server.app.extensions["arcade"].ai.pool
+    returned = threading.Event()
+    choose = pool.choose
+
+    def counted(*args, **kwargs):
+        try:
+            return choose(*args, **kwargs)
+        finally:
+            returned.set()
+
+    pool.choose = counted
+    return returned
+
+
+def request_over(server) -> threading.Event:
+    """Set once a request to the server has ended: its view returned, whatever it answered
+    (Flask's ``request_tearing_down``); a teaching request's rungs are searched within it."""
+    over = threading.Event()
+    flask.request_tearing_down.connect(lambda sender, **extra: over.set(), server.app, weak=False)
+    return over
+
+
+def freed(server, asker_done: threading.Event) -> None:
+    """Whoever asked for the search is done (``asker_done``: nothing more is searched for it,
+    not even a next rung), and the worker it held is idle: so it stays idle."""
+    assert asker_done.wait(15), "the search's asker did not stop within 15 s"
+    eventually(lambda: not worker_busy(server), timeout=10, what="the worker to be idle")
 
 
 def test_a_hint_is_cancelled_when_its_socket_disconnects(make_live_server, players):
@@ -78,10 +102,11 @@ def test_a_hint_is_cancelled_when_its_socket_disconnects(make_live_server, playe
     data = requests.post(f"{server.url}/api/games", timeout=10, json={
         "game": "nim", "options": {"piles": BIG}, "players": ["human", "human"]}).json()
     asker = players(server.url)
+    returned = hint_searches_returned(server)
     asker.sio.emit("hint", {"game_id": data["id"], "token": data["seats"][0]["token"]})
     eventually(lambda: worker_busy(server), timeout=15)
     asker.close()
-    freed(server)  # the hint had 30 s; nobody waits for it any more
+    freed(server, returned)  # the hint had 30 s; nobody waits for it any more
 
 
 def test_a_teaching_search_is_cancelled_when_its_connection_closes(make_live_server):
@@ -91,11 +116,12 @@ def test_a_teaching_search_is_cancelled_when_its_connection_closes(make_live_ser
         "game": "nim", "options": {"piles": BIG}, "players": ["human", "human"]}).json()
     gid, token = made["id"], made["manage_token"]  # its creator asks (issue 41)
     where = urlsplit(server.url)
+    over = request_over(server)
     page = socket.create_connection((where.hostname, where.port), timeout=10)
     page.sendall(f"GET /api/games/{gid}/compare?depth=0&token={token} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
     eventually(lambda: worker_busy(server), timeout=15)
     page.close()  # the page is closed: seven rungs of 30 s each are nobody's to wait for
-    freed(server)
+    freed(server, over)
     assert requests.get(f"{server.url}/api/catalog", timeout=10).status_code == 200
 
 

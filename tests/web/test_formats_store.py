@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from webapp.classes.formats_store import SQLiteFormatStore
+from webapp.stores.formats import SQLiteFormatStore
 
 
 @pytest.fixture

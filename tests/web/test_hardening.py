@@ -241,7 +241,7 @@ def test_the_window_refills(make_app):
     assert [client.post("/api/games", json=NIM).status_code for _ in range(2)] == [201, 201]
     r = client.post("/api/games", json=NIM)
     assert r.status_code == 429 and 1 <= int(r.headers["Retry-After"]) <= 2
-    time.sleep(int(r.headers["Retry-After"]) + 0.1)
+    time.sleep(int(r.headers["Retry-After"]) + 0.1)  # what is tested: the window passing (as a client waits)
     assert client.post("/api/games", json=NIM).status_code == 201
 
 

@@ -83,7 +83,9 @@ def test_an_address_over_its_cap_of_waiting_connections_loses_its_oldest_and_is_
     held = [socket.create_connection(("127.0.0.1", port), timeout=10, source_address=("127.0.0.9", 0))
             for _ in range(4)]
     try:
-        time.sleep(0.3)  # accepted, each waiting for its request
+        # a request from another address, answered: the server accepted the four before it
+        # (one accept queue, served in order) and each waits for its request
+        assert requests.get(f"{url}/api/catalog", timeout=10).status_code == 200
         newest = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=("127.0.0.9", 0))
         assert closed_by_server(held[:1], wait=5) == 1  # the oldest gave way
         newest.sendall(b"GET /api/catalog HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")

@@ -75,6 +75,8 @@ def test_ai_against_ai_games_are_capped_per_client():
     assert r.status_code == 429 and r.get_json()["code"] == "too_many"
     assert "AI-against-AI games" in r.get_json()["error"]
     assert len(app.extensions["arcade"].store.all()) == before  # nothing was made
+    wrong = create(["random", "randm"])  # at the cap, a request that is wrong is told what is wrong
+    assert wrong.status_code == 400 and "unknown agent 'randm'" in wrong.get_json()["error"]
     assert create(["human", "random"]).status_code == 201  # a person playing is not capped
     other = client.post("/api/games", environ_base={"REMOTE_ADDR": "10.0.0.7"},
                         json={"game": "nim", "options": {"piles": BIG}, "players": ["random", "random"]})

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from tests.helpers import wait_for_arena_run, wait_for_state
+from tests.helpers import ai_stays_idle, wait_for_arena_run, wait_for_state
 from webapp.errors import ArcadeError
 from webapp.stores import DAY
 
@@ -41,8 +41,7 @@ def test_the_manage_token_pauses_and_resumes_ai_against_ai(client, socket_client
     assert inbox.wait("error")["code"] == "bad_token"
     socket_client.emit("pause", {"game_id": gid, "token": manage})
     paused = inbox.wait("state", lambda s: s["paused"])
-    time.sleep(0.5)  # AI_PAUSE is 0.05 s here: several moves would have been played
-    still = client.get(f"/api/games/{gid}").get_json()
+    still = ai_stays_idle(client, gid)  # the search under way dropped, and none starts
     assert still["status"] == "playing" and still["history"] == paused["history"] and still["ai"]["thinking"] is None
     socket_client.emit("pause", {"game_id": gid, "token": manage})
     assert inbox.wait("error")["code"] == "already_paused"
@@ -66,8 +65,7 @@ def test_the_manage_token_restarts_and_ends_ai_against_ai(client, socket_client,
     assert r.status_code == 200
     ended = client.get(url).get_json()
     assert ended["status"] == "over" and ended["result"]["reason"] == "the game was abandoned"
-    time.sleep(0.4)
-    assert client.get(url).get_json()["history"] == ended["history"]  # its AI stopped
+    assert ai_stays_idle(client, gid)["history"] == ended["history"]  # its AI stopped
     assert client.delete(url, query_string={"token": manage}).get_json()["code"] == "game_over"
 
 

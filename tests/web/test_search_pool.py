@@ -298,12 +298,14 @@ def test_progress_held_back_is_sent_once_due():
             return False
 
     pipe = Pipe()
-    throttle = Throttle(pipe, 7, 0.2)
+    now = [0.0]
+    throttle = Throttle(pipe, 7, 0.2, clock=lambda: now[0])
     cancel = PipeCancel(pipe, 7, throttle)
+    now[0] = 0.1
     throttle({"depth": 1})
     throttle({"depth": 2})
     assert not cancel.is_set() and pipe.sent == []  # within the interval: held back
-    time.sleep(0.25)
+    now[0] = 0.25
     assert not cancel.is_set() and pipe.sent == [("progress", 7, {"depth": 2})]  # the latest, once due
     cancel.is_set()
     assert len(pipe.sent) == 1  # sent once

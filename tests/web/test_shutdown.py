@@ -11,7 +11,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -108,17 +107,18 @@ def test_ctrl_c_stops_the_server_and_every_child_quietly(servers, tmp_path, mome
         due = requests.post(f"{server.url}/api/games", timeout=10, json={
             "game": "cantris", "options": {"board": "10x5", "seed": 7}, "players": ["alphabeta:time=3", "human"]}).json()
         wait_state(server, due["id"], lambda s: s["ai"]["thinking"] == 0, timeout=30)
-    stop = threading.Event()
+    stop, browsing = threading.Event(), threading.Event()
 
     def browse():  # a classroom's requests do not pause for Ctrl-C
         while not stop.is_set():
             with contextlib.suppress(requests.RequestException):
                 requests.get(f"{server.url}/api/catalog", timeout=2)
+                browsing.set()
 
     browser = threading.Thread(target=browse, daemon=True)
     browser.start()
     try:
-        time.sleep(0.2)
+        assert browsing.wait(10), "no request was answered"  # requests are arriving
         children = descendants(server.proc.pid)
         os.killpg(server.proc.pid, signal.SIGINT)
         server.proc.wait(15)

@@ -145,7 +145,7 @@ def test_a_hundred_games_against_the_ai_lose_and_duplicate_nothing(server):
     players = [Player(server, i, until) for i in range(GAMES)]
     for p in players:
         p.start()
-        time.sleep(0.02)
+        time.sleep(0.02)  # part of the simulation: a class's players arrive one after another
     for p in players:
         p.join(SECONDS + STALL + 60)
     assert not any(p.is_alive() for p in players), "a player never finished"

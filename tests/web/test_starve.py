@@ -6,7 +6,6 @@ being played survive, and the AI still answers the person waiting for it."""
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 import requests
@@ -33,8 +32,9 @@ def test_searches_nobody_waits_on_leave_a_worker_for_the_person_who_does():
         nim, greedy = big_nim(), parse_agent("alphabeta:time=3")
         long = [in_thread(two.choose, greedy, nim, nim.start(), cancel=threading.Event(), key=key)
                 for key in ("ai-vs-ai", "arena:1")]
-        eventually(lambda: any(w["key"] for w in two.stats()["workers"]))
-        time.sleep(0.3)
+        # one runs and the other waits in the queue (not on the free worker)
+        eventually(two.stats, lambda s: sum(s["queued"].values()) == 1 and sum(bool(w["key"]) for w in s["workers"]) == 1,
+                   what="one long search running, the other waiting")
         assert sorted(str(w["key"]) for w in two.stats()["workers"]).count("None") == 1  # one worker left free
         small = get_game("nim").from_options({"piles": [3, 4, 5]})
         reply = two.choose(parse_agent("alphabeta"), small, small.start(), cancel=threading.Event(), key="person",

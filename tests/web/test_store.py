@@ -1,12 +1,24 @@
 """The game store (webapp.stores): create, get, compare-and-set on version, list, expire."""
 
+import sqlite3
 import threading
 
 import pytest
 
 from webapp.errors import ArcadeError
 from webapp.sessions import SessionStore
-from webapp.stores import DAY, Retention, SessionRecord, SQLiteStore, StoreError, hash_token, open_store
+from webapp.stores import (
+    DAY,
+    ClassRecord,
+    Retention,
+    SessionRecord,
+    SQLiteStore,
+    StoreError,
+    Stores,
+    hash_token,
+    open_store,
+    open_stores,
+)
 
 
 def record(game_id="g1", **fields):
@@ -103,10 +115,46 @@ def test_the_file_persists_across_connections(tmp_path):
     again.close()
 
 
+def fill_every_store(stores: Stores) -> None:
+    """One record of each kind the server keeps (tests/cluster/test_redis_store.py does this on Redis)."""
+    assert stores.games.create(record("g1"))
+    stores.runs.put_arena({"id": "run1", "status": "done"}, 1000.0)
+    assert stores.classes.create(ClassRecord(id="c1", code="ABCDEF", name="7B", game="nim", settings={},
+                                             opponent="random", teacher_hash="h", updated=1000.0))
+    assert stores.classes.add_answer("c1", "q1", "s1", "1:1")
+    assert stores.formats.create({"id": "i1", "class_id": "c1", "kind": "prune", "version": 1, "created": 1.0})
+    assert stores.formats.add_answer("i1", "s1", "", {"answer": [1]})
+
+
+def assert_every_store_has_it(stores: Stores) -> None:
+    """What :func:`fill_every_store` wrote, read back (by another connection: a restarted server)."""
+    assert stores.games.get("g1") == record("g1")
+    assert stores.runs.get_arena("run1")["status"] == "done"
+    assert stores.classes.by_code("ABCDEF") == "c1" and stores.classes.get("c1").name == "7B"
+    assert stores.classes.answers("c1", "q1") == {"s1": "1:1"}
+    assert [item["id"] for item in stores.formats.of_class("c1", "prune")] == ["i1"]
+    assert stores.formats.answers("i1") == {("s1", ""): {"answer": [1]}}
+
+
+def test_every_store_opens_in_one_file_and_outlives_a_restart(tmp_path):
+    path = str(tmp_path / "arcade.sqlite3")
+    first = open_stores(path)
+    assert not first.games.shared and first.runs is first.games
+    fill_every_store(first)
+    first.close()
+    tables = {row[0] for row in sqlite3.connect(path).execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert tables == {"games", "arena_runs", "classes", "class_answers", "class_items", "class_item_answers"}
+    again = open_stores(f"sqlite:///{path}")
+    assert_every_store_has_it(again)
+    again.close()
+
+
 @pytest.mark.parametrize("url, message", [("", "must be a file path"), ("mongodb://x", "unsupported store mongodb")])
 def test_bad_store_urls_are_refused(url, message):
     with pytest.raises(StoreError, match=message):
         open_store(url)
+    with pytest.raises(StoreError, match=message):
+        open_stores(url)
 
 
 def test_sessions_rebuild_from_the_store_and_lose_races_cleanly(tmp_path):

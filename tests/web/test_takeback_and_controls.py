@@ -1,11 +1,10 @@
 """Takeback (at once against the AI, by consent against a human), AI-vs-AI step and speed,
 and games that start from an imported record (``moves`` in the create request)."""
 
-import time
-
 import pytest
 
 from engine.games import get_game
+from tests.helpers import ai_stays_idle
 
 
 def create(client, players, piles="3,4,5", **extra):
@@ -148,9 +147,7 @@ def test_a_paused_ai_game_steps_one_move_at_a_time(client, socket_client, inbox)
     stepped = inbox.wait("state", lambda s: len(s["history"]) == len(paused["history"]) + 1)
     assert stepped["paused"]
     # and no further move comes by itself
-    again = client.get(f"/api/games/{gid}").get_json()
-    time.sleep(0.5)
-    assert len(client.get(f"/api/games/{gid}").get_json()["history"]) == len(again["history"])
+    assert ai_stays_idle(client, gid)["history"] == stepped["history"]
     socket_client.emit("resume", {"game_id": gid, "token": manage})
     inbox.wait("state", lambda s: s["status"] == "over", timeout=20)
 

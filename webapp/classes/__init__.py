@@ -1,7 +1,7 @@
 """Classroom mode: a teacher gathers a class by a join code, sees every student's game live,
 projects one, and challenges the class to find the best move (CONTRACT.md "Classes").
 
-- :mod:`.storage`: where classes live (SQLite next to the games, or the games' Redis);
+- :mod:`webapp.stores.classes`: where classes live (SQLite next to the games, or the games' Redis);
 - :mod:`.roster`: classes, students and their games (:class:`~.roster.Classroom`);
 - :mod:`.challenges`: one position for the whole class and the engine's verdict on it;
 - :mod:`.solving`: a big position's verdict, move by move, after the phones have it;
@@ -18,7 +18,6 @@ from flask import Flask
 
 from ..stores import DAY
 from .challenges import VERDICT_BUDGET
-from .storage import open_class_store
 
 
 def init_app(app: Flask) -> None:
@@ -30,7 +29,7 @@ def init_app(app: Flask) -> None:
 
     arcade = app.extensions["arcade"]
     keep_days = app.config["KEEP_CLASS_DAYS"] or app.config["KEEP_FINISHED_DAYS"]
-    classroom = Classroom(open_class_store(arcade.store.backend), arcade, keep=float(keep_days) * DAY,
+    classroom = Classroom(arcade.stores.classes, arcade, keep=float(keep_days) * DAY,
                           game_limit=int(app.config["CLASS_GAME_LIMIT"]),
                           game_period=float(app.config["CLASS_GAME_PERIOD"]),
                           limiter=app.extensions["rate_limits"].limiter)

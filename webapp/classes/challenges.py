@@ -21,7 +21,7 @@ from engine.options import OptionError
 
 from ..errors import ArcadeError
 from ..sessions import replay_record
-from .storage import ClassRecord
+from ..stores import ClassRecord
 
 MIN_SECONDS, MAX_SECONDS = 5, 600
 VERDICT_BUDGET = 8.0  # seconds the moves left unsolved by QUICK_BUDGET may take in all (judged in the background)

@@ -2,7 +2,7 @@
 request helpers (who is asking), their blueprint, and ``init_formats(app)`` which wires them in.
 
 The formats (:mod:`.prune_routes`, :mod:`.tournament_routes`, :mod:`.homework_routes`) keep their
-records in their own store (:mod:`.formats_store`), reach the class only through the
+records in their own store (:mod:`webapp.stores.formats`), reach the class only through the
 :class:`~.roster.Classroom` (its students, its tokens, its games) and push to the class's
 Socket.IO rooms (:mod:`.events`).
 """
@@ -20,9 +20,8 @@ from flask.typing import ResponseReturnValue
 from flask_socketio import SocketIO
 
 from ..errors import ArcadeError
-from .formats_store import FormatStore, open_format_store
+from ..stores import ClassRecord, FormatStore
 from .roster import Classroom
-from .storage import ClassRecord
 
 T = TypeVar("T")
 CAS_RETRIES = 30
@@ -106,7 +105,7 @@ def init_formats(app: Flask) -> None:
     from . import homework_routes, prune_routes, tournament_routes  # noqa: F401  (their routes join bp)
 
     arcade = app.extensions["arcade"]
-    store = open_format_store(arcade.store.backend)
+    store = arcade.stores.formats
     app.extensions["class_formats"] = Formats(store, app.extensions["classes"], arcade.socketio,
                                               app.extensions["class_push"].soon)
     app.extensions["classes"].on_delete.append(store.forget_class)  # a class's formats go with it

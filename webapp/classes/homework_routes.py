@@ -28,13 +28,13 @@ from engine.analyse import all_verdicts, best_moves
 from ..errors import ArcadeError
 from ..inputs import json_body
 from ..search_pool import Deadline, SearchCancelled
+from ..stores import ClassRecord
 from .challenges import MAX_SECONDS, VERDICT_BUDGET, check_answer, make_challenge, position_of, right_moves
 from .events import students_room, teacher_room
 from .formats import STUDENT_PARTS, as_student, as_teacher, bp, formats
 from .prune import check_answer as check_prune_answer
 from .prune import mark, question_view
 from .prune_routes import ANSWER_FIELD, puzzle_from
-from .storage import ClassRecord
 
 KIND = "homework"
 MAX_POSITIONS = 10

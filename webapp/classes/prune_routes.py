@@ -22,11 +22,11 @@ from flask.typing import ResponseReturnValue
 
 from ..errors import ArcadeError
 from ..inputs import json_body
+from ..stores import ClassRecord
 from .challenges import position_of
 from .events import students_room, teacher_room
 from .formats import STUDENT_PARTS, as_student, as_teacher, bp, formats
 from .prune import QUESTIONS, HandTree, build_puzzle, check_answer, check_hand_tree, mark, question_view
-from .storage import ClassRecord
 
 KIND = "prune"
 ANSWER_FIELD = {"pruned": "nodes", "value": "value", "order": "order"}

@@ -33,10 +33,9 @@ from ..arcade import Arcade
 from ..errors import ArcadeError
 from ..schemas import game_from_request
 from ..sessions import GameSession, Seat
-from ..stores import hash_token
+from ..stores import ClassRecord, ClassStore, hash_token
 from .challenges import challenge_history, challenge_in, challenge_summary, check_answer
 from .names import clean_nickname, name_keys
-from .storage import ClassRecord, ClassStore
 
 T = TypeVar("T")
 

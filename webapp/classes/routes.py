@@ -23,6 +23,7 @@ from ..clients import address, client
 from ..errors import ArcadeError
 from ..inputs import json_body
 from ..schemas import parse
+from ..stores import ClassRecord
 from .challenges import challenge_in, challenge_summary, make_challenge, student_view
 from .events import ClassPush, student_room, students_room, teacher_room
 from .guard import JoinGuard
@@ -30,7 +31,6 @@ from .names import NAME_MAX, csv_cell
 from .roster import Classroom, student_seat, suggest_nickname
 from .schemas import ChallengeAnswer, ChallengeStart, ClassCreate, ClassJoin
 from .solving import Solver
-from .storage import ClassRecord
 
 bp = Blueprint("classes", __name__)
 

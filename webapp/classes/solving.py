@@ -26,10 +26,10 @@ from engine.analyse import QUICK_BUDGET, best_moves, judge_move, quick_verdicts
 from ..errors import ArcadeError
 from ..search_pool import Deadline, SearchCancelled, SearchPool
 from ..sessions import replay_record
+from ..stores import ClassRecord
 from .challenges import VERDICT_BUDGET, challenge_in, reveal_view
 from .events import ClassPush, students_room, teacher_room
 from .roster import Classroom
-from .storage import ClassRecord
 
 log = logging.getLogger(__name__)
 NOT_JUDGED = {"outcome": None, "distance": None, "score": None, "depth": None, "exact": False,

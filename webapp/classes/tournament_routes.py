@@ -28,9 +28,9 @@ from flask.typing import ResponseReturnValue
 from ..errors import ArcadeError
 from ..inputs import json_body
 from ..sessions import GameSession
+from ..stores import ClassRecord
 from .events import students_room, teacher_room
 from .formats import STUDENT_PARTS, Formats, as_teacher, bp, formats, token_of
-from .storage import ClassRecord
 from .tournament import COMPUTER, finished, new_tournament, pairings, record_result, round_over, standings, withdraw
 
 KIND = "tournament"

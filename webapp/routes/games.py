@@ -25,9 +25,9 @@ def get_catalog() -> Response:
 
 @bp.post("/games")
 def create_game() -> ResponseReturnValue:
-    body = json_body()
-    with arcade().ai.caps.admit_game(body, client(), address()) as hold:
-        session, created = arcade().store.create(body)
+    new = arcade().store.new_game(json_body())  # refused here if anything is wrong
+    with arcade().ai.caps.admit_game(new.agents, client(), address()) as hold:
+        session, created = arcade().store.create(new)
         hold(session)
     session.live.client, session.live.address = client(), address()
     arcade().ai.turns.kick(session)

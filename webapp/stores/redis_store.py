@@ -2,7 +2,7 @@
 
 The same interface and semantics as the SQLite store (:class:`webapp.stores.base.GameStore`); every
 write that touches more than one key is one Lua script, so it is atomic for every process on
-the Redis. Keys (all under ``arcade:``):
+the Redis. Keys (all under ``arcade:``, named in :mod:`.keys`):
 
 - ``game:<id>``: a hash with ``version``, ``status``, ``ai_due``, ``updated``, ``seen`` (last
   time a client was connected) and ``data`` (the :class:`SessionRecord` as JSON);
@@ -22,13 +22,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any
 
-from ..cluster import RedisUnavailable, connect
-from .base import DAY, GameStore, Retention, SessionRecord, StoreError
+from .backends import RedisBacked
+from .base import DAY, GameStore, Retention, SessionRecord
+from .keys import AI_DUE, ARENAS, DEADLINE, GAMES, PREFIX, arena_key, game_key, turn_key
 
-PREFIX = "arcade:"
-GAMES, DEADLINE, AI_DUE, ARENAS = (PREFIX + name for name in ("games", "deadline", "ai_due", "arenas"))
 TTL_MARGIN = DAY  # a key's own TTL is its retention plus this (the sweep normally drops it first)
 
 # KEYS: game, games, deadline, ai_due. ARGV: id, version, status, ai_due, updated, data, keep, ttl_ms
@@ -158,33 +156,12 @@ return 0
 """
 
 
-def game_key(game_id: str) -> str:
-    return f"{PREFIX}game:{game_id}"
-
-
-def turn_key(game_id: str) -> str:
-    return f"{PREFIX}turn:{game_id}"
-
-
-def arena_key(run_id: str) -> str:
-    return f"{PREFIX}arena:{run_id}"
-
-
-class RedisStore(GameStore):
+class RedisStore(RedisBacked, GameStore):
     """Games and arena runs in one Redis database, shared by every process given its URL."""
 
-    shared = True
-
     def __init__(self, url: str, retention: Retention | None = None):
-        self.url = url
+        super().__init__(url, "game store")
         self.retention = retention or Retention()
-        # Commands answer in microseconds: a read timeout only stops a request thread from
-        # hanging on a Redis that stopped answering (the store does no blocking reads).
-        try:
-            # decode_responses: every reply is a str (redis-py's annotations cannot tell)
-            self._redis: Any = connect(url, "game store", decode_responses=True, socket_timeout=10)
-        except RedisUnavailable as exc:
-            raise StoreError(str(exc)) from None
         register = self._redis.register_script
         self._create, self._cas, self._touch = register(_CREATE), register(_COMPARE_AND_SET), register(_TOUCH)
         self._expire, self._delete = register(_EXPIRE), register(_DELETE)
@@ -323,9 +300,6 @@ class RedisStore(GameStore):
 
     def unclaimed_due(self) -> list[str]:
         return sorted(self._unclaimed_due(keys=[AI_DUE], args=[PREFIX]))
-
-    def close(self) -> None:
-        self._redis.close()
 
 
 __all__ = ["RedisStore"]

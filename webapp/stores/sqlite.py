@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
+from .backends import SQLiteBacked
 from .base import GameStore, Retention, SessionRecord
-from .versioned import SQLiteFile, VersionedTable
+from .versioned import VersionedTable
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -27,7 +28,7 @@ CREATE TABLE IF NOT EXISTS arena_runs (
 """
 
 
-class SQLiteStore(GameStore):
+class SQLiteStore(SQLiteBacked, GameStore):
     """The default store: one SQLite file in WAL mode (:class:`SQLiteFile`), games a table of
     versioned records (:class:`VersionedTable`).
 
@@ -36,9 +37,8 @@ class SQLiteStore(GameStore):
     """
 
     def __init__(self, path: str, retention: Retention | None = None):
-        self.path = path
+        super().__init__(path, _SCHEMA)
         self.retention = retention or Retention()
-        self._file = SQLiteFile(path, _SCHEMA)
         self._games = VersionedTable(self._file, "games")
 
     # ----- games -----------------------------------------------------------------------------
@@ -116,6 +116,3 @@ class SQLiteStore(GameStore):
 
     def delete_arena(self, run_id: str) -> None:
         self._file.run("DELETE FROM arena_runs WHERE id = ?", (run_id,))
-
-    def close(self) -> None:
-        self._file.close()

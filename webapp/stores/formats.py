@@ -1,27 +1,34 @@
 """Where the lesson formats live (predict-the-prune puzzles, tournaments, homework): their own
-records and answers, beside the classes' (:mod:`.storage`) and never inside them.
+records and answers, beside the classes' (:mod:`.classes`) and never inside them.
 
 An *item* is one format's record: ``{"id", "class_id", "kind", "version", ...}``, stored whole
 as JSON and written with compare-and-set on ``version``. An *answer* is one student's answer to
 one part of an item (a puzzle has one part, ``""``; homework one per position), added once.
 
 SQLite: the game store's file, tables ``class_items`` and ``class_item_answers``. Redis: the
-game store's Redis, keys ``arcade:class_item:<id>`` (a hash: version, data),
-``arcade:class_items:<class id>`` (a set of item ids) and ``arcade:class_item_answers:<id>``
-(a hash ``<student id>|<part>`` -> answer, each field set once).
+game store's Redis, keys (named in :mod:`.keys`) ``arcade:class_item:<id>`` (a hash: version,
+data), ``arcade:class_items:<class id>:<kind>`` (item ids scored by creation) and
+``arcade:class_item_answers:<id>`` (a hash ``<student id>|<part>`` -> answer, each field set
+once). :func:`webapp.stores.open_stores` opens the one next to the games.
 """
 
 from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from typing import Any
 
-from ..stores.redis_store import PREFIX
-from ..stores.versioned import SQLiteFile, VersionedTable
+from .backends import RedisBacked, SQLiteBacked
+from .keys import class_items_key, item_answers_key, item_key
+from .versioned import VersionedTable
+
+#: the kinds of item (one per lesson format)
+KINDS = ("prune", "tournament", "homework")
 
 
 class FormatStore(ABC):
+    """The lesson formats' items and answers, shared by every thread and process serving them
+    (see the module doc)."""
+
     @abstractmethod
     def create(self, item: dict) -> bool:
         """Insert a new item; False if its id is taken."""
@@ -50,6 +57,10 @@ class FormatStore(ABC):
     def forget_class(self, class_id: str) -> None:
         """Drop every item of a class and their answers (the class was deleted)."""
 
+    @abstractmethod
+    def close(self) -> None:
+        """Release connections."""
+
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS class_items (
@@ -71,9 +82,9 @@ CREATE TABLE IF NOT EXISTS class_item_answers (
 """
 
 
-class SQLiteFormatStore(FormatStore):
+class SQLiteFormatStore(SQLiteBacked, FormatStore):
     def __init__(self, path: str):
-        self._file = SQLiteFile(path, _SCHEMA)
+        super().__init__(path, _SCHEMA)
         self._items = VersionedTable(self._file, "class_items")
 
     def create(self, item: dict) -> bool:
@@ -116,55 +127,45 @@ return 1
 """
 
 
-class RedisFormatStore(FormatStore):
+class RedisFormatStore(RedisBacked, FormatStore):
     def __init__(self, url: str):
-        from ..cluster import connect
-
-        self._redis: Any = connect(url, "class store", decode_responses=True, socket_timeout=10)
+        super().__init__(url, "class store")
         self._cas = self._redis.register_script(_COMPARE_AND_SET)
 
     def create(self, item: dict) -> bool:
-        key = f"{PREFIX}class_item:{item['id']}"
+        key = item_key(item["id"])
         if not self._redis.hsetnx(key, "data", json.dumps(item)):
             return False
         self._redis.hset(key, "version", str(item["version"]))
-        self._redis.zadd(f"{PREFIX}class_items:{item['class_id']}:{item['kind']}", {item["id"]: item["created"]})
+        self._redis.zadd(class_items_key(item["class_id"], item["kind"]), {item["id"]: item["created"]})
         return True
 
     def get(self, item_id: str) -> dict | None:
-        data = self._redis.hget(f"{PREFIX}class_item:{item_id}", "data")
+        data = self._redis.hget(item_key(item_id), "data")
         return json.loads(data) if data is not None else None
 
     def of_class(self, class_id: str, kind: str) -> list[dict]:
-        ids = self._redis.zrange(f"{PREFIX}class_items:{class_id}:{kind}", 0, -1)
+        ids = self._redis.zrange(class_items_key(class_id, kind), 0, -1)
         return [item for item in (self.get(i) for i in ids) if item is not None]
 
     def compare_and_set(self, item: dict, expected_version: int) -> bool:
-        return bool(self._cas(keys=[f"{PREFIX}class_item:{item['id']}"],
+        return bool(self._cas(keys=[item_key(item["id"])],
                               args=[str(expected_version), str(item["version"]), json.dumps(item)]))
 
     def add_answer(self, item_id: str, student_id: str, part: str, answer: dict) -> bool:
-        return bool(self._redis.hsetnx(f"{PREFIX}class_item_answers:{item_id}", f"{student_id}|{part}",
+        return bool(self._redis.hsetnx(item_answers_key(item_id), f"{student_id}|{part}",
                                        json.dumps(answer)))
 
     def forget_class(self, class_id: str) -> None:
-        for kind in ("prune", "tournament", "homework"):
-            index = f"{PREFIX}class_items:{class_id}:{kind}"
+        for kind in KINDS:
+            index = class_items_key(class_id, kind)
             for item_id in self._redis.zrange(index, 0, -1):
-                self._redis.delete(f"{PREFIX}class_item:{item_id}", f"{PREFIX}class_item_answers:{item_id}")
+                self._redis.delete(item_key(item_id), item_answers_key(item_id))
             self._redis.delete(index)
 
     def answers(self, item_id: str) -> dict[tuple[str, str], dict]:
-        found = self._redis.hgetall(f"{PREFIX}class_item_answers:{item_id}")
+        found = self._redis.hgetall(item_answers_key(item_id))
         return {tuple(key.split("|", 1)): json.loads(v) for key, v in found.items()}
 
 
-def open_format_store(games: Any) -> FormatStore:
-    """The format store next to ``games`` (a game store): its SQLite file or its Redis."""
-    url = getattr(games, "url", None)
-    if isinstance(url, str) and games.shared:
-        return RedisFormatStore(url)
-    return SQLiteFormatStore(games.path)
-
-
-__all__ = ["FormatStore", "RedisFormatStore", "SQLiteFormatStore", "open_format_store"]
+__all__ = ["KINDS", "FormatStore", "RedisFormatStore", "SQLiteFormatStore"]
