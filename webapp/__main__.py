@@ -24,7 +24,7 @@ from . import create_app, get_socketio
 from .cluster import RedisUnavailable, connect
 from .concurrency import PATCH_ENV, patched
 from .config import MAX_DEFAULT_WORKERS, settings
-from .stores import StoreError, open_store
+from .stores import StoreError, open_stores
 
 log = logging.getLogger("webapp")
 MAX_WORKERS = 64
@@ -108,7 +108,7 @@ def preflight(config: dict) -> None:
     if resolved["MESSAGE_QUEUE"]:
         connect(resolved["MESSAGE_QUEUE"], "message queue").close()
     if resolved["STORE"]:
-        open_store(resolved["STORE"]).close()
+        open_stores(resolved["STORE"]).close()
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> NoReturn:

@@ -51,7 +51,7 @@ def stats_entry(result: SearchResult, agent_spec: str) -> dict:
     return {
         "agent": agent_spec,
         "score": data["score"],
-        "score_text": describe_score(result.score) if result.stats.nodes else None,
+        "score_text": data["score_text"] if result.stats.nodes else None,
         "searched": result.stats.nodes > 0,  # a random or rule-based move is chosen without one
         "outcome": result.outcome,
         "depth": result.stats.depth,

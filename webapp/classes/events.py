@@ -29,9 +29,9 @@ from socketio import PubSubManager
 from ..errors import ArcadeError
 from ..sessions import GameSession
 from ..sockets import guarded, socket_id
+from ..stores import ClassRecord
 from .challenges import challenge_in, challenge_summary, is_open, reveal_view, student_view
 from .roster import Classroom
-from .storage import ClassRecord
 
 log = logging.getLogger(__name__)
 COALESCE = 0.1  # seconds: changes of one class within this make one class_state
