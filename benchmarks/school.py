@@ -227,6 +227,7 @@ class Attack:
     def __init__(self, url: str, port: int):
         self.url, self.port = url, port
         self.greenlets: list[gevent.Greenlet] = []
+        self.sockets: list[socket.socket] = []  # the websockets' (closed when the attackers leave)
         self.reopened = 0
 
     def start(self) -> None:
@@ -249,8 +250,10 @@ class Attack:
     def _idle_websocket(self, ip: str) -> None:
         """An engine.io websocket that answers pings and does nothing else."""
         try:
+            sock = serving.socket_from(ip, self.url)
+            self.sockets.append(sock)
             ws = websocket.create_connection(f"ws://127.0.0.1:{self.port}/socket.io/?EIO=4&transport=websocket",
-                                             socket=serving.socket_from(ip, self.url), timeout=120)
+                                             socket=sock, timeout=120)
             ws.send("40")  # a Socket.IO connection too
             while True:
                 if ws.recv() == "2":
@@ -259,7 +262,10 @@ class Attack:
             return
 
     def stop(self) -> None:
+        """The attackers leave: their programs end, and with them their connections."""
         gevent.killall(self.greenlets, timeout=10)
+        for sock in self.sockets:
+            sock.close()
 
 
 def server_process(pgid: int) -> int:

@@ -134,7 +134,10 @@ if (token) {
     changed({ ...classState, students: classState.students.map((s) => cards.get(s.id) || s) });
   });
   socket.on("prune_answers", (m) => prune.live(m));
-  socket.on("class_deleted", () => socket.close());  // the panels' reads would only find it gone
+  // the class is gone (deleted here or on another device): the panels' reads would only find it
+  // gone, and the page that held them is replaced
+  socket.on("class_deleted", () => socket.close());
+  document.addEventListener("arcade:class-deleted", () => socket.close());
   $("open-prune").addEventListener("click", () => toggle("prune-panel"));
   $("open-tournament").addEventListener("click", () => toggle("tournament-panel"));
   $("open-homework").addEventListener("click", () => toggle("homework-panel"));

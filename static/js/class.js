@@ -214,6 +214,7 @@ import { classHistory } from "./class-history.js";
     TeacherLink.forget(classId);
     clearInterval(countdown);
     socket.close();
+    document.dispatchEvent(new CustomEvent("arcade:class-deleted"));  // the lesson panels' socket closes too
     root.replaceChildren(el("section", { class: "card", "data-testid": "class-deleted" },
       el("h1", { text: "The class is deleted" }),
       el("p", { text: "Its students, their games and results are gone." }),

@@ -136,6 +136,17 @@ def join_on_the_page(student: Page, code: str, name: str) -> None:
     expect(student.get_by_test_id("student-name")).to_have_text(name)
 
 
+def move_and_see_the_answer(student: Page) -> None:
+    """The student plays their first move and sees the computer's answer (or the end): the
+    board has changed and waits for them (the status read before the page heard of the move
+    would still say "Your move")."""
+    before = student.locator("#board").inner_html()
+    student.locator("#board .move-target").first.click()
+    status = re.compile("Your move|You won|You lost")
+    eventually(lambda: (student.locator("#board").inner_html(), student.get_by_test_id("status").inner_text()),
+               lambda seen: seen[0] != before and status.search(seen[1]), what="the computer's answer on the page")
+
+
 def latest_game_id(base_url: str, made: dict) -> str:
     """The id of the newest game of the class's one student (as the teacher's dashboard lists it)."""
     state = requests.get(f"{base_url}/api/classes/{made['id']}", params={"token": made["teacher_token"]},
@@ -373,6 +384,8 @@ def test_the_projector_names_both_students_and_fills_the_screen(pages, base_url,
     # deleting the class with a challenge open: no error on the dashboard afterwards
     challenge(base_url, made)
     expect(teacher.get_by_test_id("challenge-live")).to_be_visible()
+    # as a teacher sees it: the history lists the challenge under way (its read is answered)
+    expect(teacher.locator("[data-testid='history-table'] tbody tr", has_text="under way")).to_have_count(1)
     teacher.wait_for_load_state("networkidle")  # the panels' own reads of the class are answered first
     teacher.once("dialog", lambda dialog: dialog.accept())
     teacher.get_by_test_id("delete-class").click()
@@ -416,19 +429,20 @@ def test_a_lesson_that_keeps(pages, base_url, shots, tmp_path):  # noqa: F811
     for phone in phones:
         phone.get_by_test_id("new-game").click()
         expect(phone.get_by_test_id("status")).to_have_text("Your move", timeout=15000)
-        phone.locator("#board .move-target").first.click()
-        expect(phone.get_by_test_id("status")).to_have_text(re.compile("Your move|You won|You lost"), timeout=15000)
+        move_and_see_the_answer(phone)
 
     # =1+2 leaves (asked first) and comes back with the same name: the same game
     leaver = phones[2]
-    board = leaver.locator("#board").inner_html()
+    piles = leaver.locator("#board .nim-count").all_inner_texts()
     leaver.get_by_test_id("leave").click()
     leaver.get_by_test_id("leave-yes").click()
     expect(pc.locator("[data-student]").nth(2).get_by_test_id("thumb-status")).to_contain_text("left the class")
     leaver.get_by_test_id("join-button").click()
     expect(leaver.get_by_test_id("student-name")).to_have_text("=1+2")
     expect(leaver.get_by_test_id("status")).to_have_text(re.compile("Your move|You won|You lost"), timeout=15000)
-    assert leaver.locator("#board").inner_html() == board
+    assert leaver.locator("#board .nim-count").all_inner_texts() == piles  # their game, as they left it
+    if leaver.get_by_test_id("status").inner_text() == "Your move":  # ... and theirs to play on
+        expect(leaver.locator("#board .move-target").first).to_be_visible()
     expect(pc.locator("[data-student]")).to_have_count(3)
 
     # O'Brien goes to the full game page

@@ -104,7 +104,8 @@ def pooled(tmp_path_factory):
 
     store = tmp_path_factory.mktemp("pooled") / "games.sqlite3"
     # (a budget no loaded machine runs out of: these tests are about what the worker answers)
-    server = LiveServer(create_app(dict(FAST, AI_PROCESSES=1, COMPARE_TIME_CAP=60, STORE=str(store)))).start()
+    server = LiveServer(create_app(dict(FAST, AI_PROCESSES=1, AI_TIME_CAP=60, COMPARE_TIME_CAP=60,
+                                        STORE=str(store)))).start()
     assert server.app.extensions["arcade"].ai.pool.wait_ready()
     yield server
     server.app.extensions["arcade"].ai.shutdown()
