@@ -63,7 +63,7 @@ ATTACKERS = ("127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6")
 PROBE = "127.0.0.7"  # someone else, asking for the lobby during the attack
 SLOW_HEADERS = 1000  # connections that never finish their headers, across the attackers
 IDLE_WEBSOCKETS = 1000
-SETTLE = 15.0  # seconds after the attack before the server is read again
+SETTLE = 35.0  # seconds after the attack before the server is read again (the server gives its free heap back every 30 s)
 CLASS = {"game": "nim", "options": {}, "opponent": "alphabeta:strength=3"}
 PAGE = ("/join", "/static/css/arcade.css", "/static/css/classroom.css", "/static/js/join.js",
         "/static/vendor/socket.io-client/socket.io.min.js", "/static/js/views.js")
