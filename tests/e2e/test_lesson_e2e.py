@@ -405,7 +405,11 @@ def send_challenge(pc: Page, base_url: str, class_id: str, token: str, moves: st
     pc.get_by_test_id("send-challenge").click()
     expect(pc.get_by_test_id("toolbar-note")).to_contain_text("Challenge sent")
     summary = requests.get(f"{base_url}/api/classes/{class_id}", params={"token": token}).json()["challenge"]
-    return requests.get(f"{base_url}/api/classes/{class_id}/challenges/{summary['id']}", params={"token": token}).json()
+    # (on a loaded machine the moves may be judged in the background: read once every one is)
+    return eventually(lambda: requests.get(f"{base_url}/api/classes/{class_id}/challenges/{summary['id']}",
+                                           params={"token": token}, timeout=10).json(),
+                      lambda challenge: not challenge.get("solving") and challenge["right_moves"],
+                      what="the challenge's verdict on every move")
 
 
 def test_a_lesson_that_keeps(pages, base_url, shots, tmp_path):  # noqa: F811
