@@ -3,11 +3,14 @@ its statistics, counted.
 
 >>> describe_score(999_995), describe_score(-999_998), describe_score(3.5)
 ('win in 5', 'loss in 2', '+3.5')
+>>> [value_text(v) for v in (999_997, -999_996, -1234, 2.125, float("-inf"))]
+['W3', 'L4', '−1,234', '2.13', '−∞']
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Protocol
 
 from .game import INF, MATE_BOUND, WIN
@@ -118,4 +121,25 @@ def describe_score(score: float) -> str:
     return f"{score:+g}"
 
 
-__all__ = ["SearchResult", "Stats", "describe_score", "json_number"]
+def value_text(value: float | str) -> str:
+    """A seat-0 (MAX) value as the teaching views write it: ``+∞``/``−∞`` (an open window's
+    end), ``W3`` (MAX wins 3 plies from the root) or ``L4`` (MIN does), else the number with a
+    true minus sign and thousands separators, to 2, 1 or 0 decimals as it grows (ties rounded
+    up, as JavaScript's ``toFixed`` does). The one spelling: the pages' ``Teach.value``
+    (static/js/teach-common.js) writes values the pages compute themselves, and a browser test
+    holds it to this function. A trace's ``"inf"``/``"-inf"`` are read as ±∞."""
+    x = float(value)
+    if abs(x) >= INF:
+        return "+∞" if x > 0 else "−∞"
+    if x >= MATE_BOUND:
+        return f"W{round(WIN - x)}"
+    if x <= -MATE_BOUND:
+        return f"L{round(WIN + x)}"
+    sign, a = ("−" if x < 0 else ""), abs(x)
+    if a.is_integer():
+        return f"{sign}{int(a):,}"
+    places = 0 if a >= 100 else 1 if a >= 10 else 2
+    return f"{sign}{Decimal(a).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)}"
+
+
+__all__ = ["SearchResult", "Stats", "describe_score", "json_number", "value_text"]

@@ -6,7 +6,7 @@ export const Teach = (function () {
   const { cap, fmt } = ArcadeViews;
   const { el, svg } = ArcadeViews;
   // the engine's scale of proved results (engine/game.py), sent in every page
-  const { win: WIN, mate_bound: MATE_BOUND } = JSON.parse(document.getElementById("score-scale").textContent);
+  const { win: WIN, mate_bound: MATE_BOUND, inf: INF } = JSON.parse(document.getElementById("score-scale").textContent);
 
   /** A trace value (number, "inf" or "-inf") as a number. */
   function num(v) {
@@ -15,18 +15,19 @@ export const Teach = (function () {
     return Number(v);
   }
 
-  /** A seat-0 value as a teacher writes it: +∞, −∞, W3 (MAX wins 3 plies from the root), L4, 2.5. */
+  /** A seat-0 value as a teacher writes it: +∞, −∞, W3 (MAX wins 3 plies from the root), L4,
+   * −1,234, 2.5: the spelling of engine.search_result.value_text, which a browser test holds
+   * this to (the pages write values they compute, a window's end or a mate a ply away). */
   function value(v) {
     if (v == null) return "?";
     const x = num(v);
-    if (x === Infinity) return "+∞";
-    if (x === -Infinity) return "−∞";
+    if (Math.abs(x) >= INF) return x > 0 ? "+∞" : "−∞";
     if (x >= MATE_BOUND) return "W" + Math.round(WIN - x);
     if (x <= -MATE_BOUND) return "L" + Math.round(WIN + x);
     return number(x);
   }
 
-  function isMate(v) { const x = num(v); return Math.abs(x) >= MATE_BOUND && Number.isFinite(x); }
+  function isMate(v) { const x = Math.abs(num(v)); return x >= MATE_BOUND && x < INF; }
 
   function number(x) {
     const sign = x < 0 ? "−" : "";

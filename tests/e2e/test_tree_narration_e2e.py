@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from engine.search import MATE_BOUND, WIN
+from engine.search_result import value_text
 from tests.helpers import as_creator
 
 
@@ -20,19 +21,6 @@ def create_game(page: Page, piles: str, game: str = "nim", options: dict | None 
     assert r.status == 201, r.text()
     as_creator(page, r.json())  # a game being played is searched for its creator only
     return r.json()["id"]
-
-
-def value_text(v) -> str:
-    """The page's way of writing a value (teach-common.js ``value``)."""
-    if v == "inf":
-        return "+∞"
-    if v == "-inf":
-        return "−∞"
-    if v >= MATE_BOUND:
-        return f"W{WIN - v}"
-    if v <= -MATE_BOUND:
-        return f"L{WIN + v}"
-    return str(v).replace("-", "−")
 
 
 def drawn_text(node) -> str:
@@ -176,3 +164,19 @@ def test_nim_4_1_textbook_alphabeta_shows_its_cut_offs(page: Page):
     for i in range(alpha_cuts.count()):
         expect(alpha_cuts.nth(i).locator(".tn-value")).to_have_text(re.compile(r"^≤ "))
         expect(alpha_cuts.nth(i).locator(".tn-cut-why")).to_have_text("✂ α cut")
+
+
+def test_the_pages_write_a_value_as_the_engine_does(page: Page):
+    """One spelling of a value: the pages write the values they compute themselves (a window's
+    end, a mate bound a ply away) with ``Teach.value``, and every value the engine writes
+    (``value_text``: the prune puzzle's nodes, these tests' expectations) reads the same."""
+    values = ["inf", "-inf", 0, 3, -3, 12, -1234, 1_000_000 - 1_000, 2.5, -2.125, 0.005, 9.995,
+              10.25, -10.75, 99.95, 100.5, -250.5, 1234.56, WIN - 3, -(WIN - 4), MATE_BOUND,
+              -MATE_BOUND, MATE_BOUND - 1, WIN * 10, -WIN * 10]
+    page.goto("/")
+    shown = page.evaluate("""async (values) => {
+        const { Teach } = await import("/static/js/teach-common.js");
+        return values.map((v) => Teach.value(v));
+    }""", values)
+    assert shown == [value_text(v) for v in values]
+    assert value_text(-3) == "−3" and value_text(WIN - 3) == "W3" and value_text("inf") == "+∞"

@@ -27,7 +27,8 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from engine import textbook
-from engine.game import CHANCE, INF, MATE_BOUND, WIN, Game
+from engine.game import CHANCE, INF, Game
+from engine.search_result import value_text
 
 from ..errors import ArcadeError
 
@@ -120,18 +121,6 @@ def check_hand_tree(leaves: Any) -> list:
     if len(depths) != 1 or not depths <= {2, 3}:
         raise ArcadeError("bad_tree", "every leaf must be at the same depth, 2 or 3 plies below the root")
     return leaves
-
-
-def value_text(value: float) -> str:
-    """A value as the tree shows it: a whole number, a proved result (``W2``: MAX wins 2 plies
-    down, ``L2``: MIN does), or an open window's end (±∞)."""
-    if abs(value) >= INF:
-        return "+∞" if value > 0 else "−∞"
-    if value >= MATE_BOUND:
-        return f"W{int(WIN - value)}"
-    if value <= -MATE_BOUND:
-        return f"L{int(WIN + value)}"
-    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
 
 
 def _layout(game: Game, state: Any, depth: int) -> tuple[list[dict], dict[tuple, str]]:

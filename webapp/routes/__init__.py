@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from flask import Flask
 
-from engine.game import MATE_BOUND, WIN
+from engine.game import INF, MATE_BOUND, WIN
 
 from . import arena, games, pages, teaching
 
-#: How the engine scores a proved result (engine/game.py), for the pages that write values
-#: (static/js/teach-common.js reads it from every page's ``score-scale`` block).
-SCORE_SCALE = {"win": WIN, "mate_bound": MATE_BOUND}
+#: How the engine scores a proved result and an open window's ends (engine/game.py), for the
+#: pages that write values (static/js/teach-common.js reads it from every page's
+#: ``score-scale`` block, and writes values as engine.search_result.value_text does).
+SCORE_SCALE = {"win": WIN, "mate_bound": MATE_BOUND, "inf": INF}
 
 
 def register(app: Flask) -> None:
