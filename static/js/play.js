@@ -23,6 +23,14 @@ import { ClassStudent } from "./class-student.js";
   let thinking = null;   // the running search as its events told: {seat, agent, version, progress}
   let speed = Number(localStorage.getItem("arcade.speed") || "1");
 
+  // On a phone the player's buttons stay over the bottom of the page (a sticky bar): what the
+  // browser brings into view, a focused or tapped move, comes out above them, not under them.
+  const actions = document.querySelector(".panel > .actions");
+  new ResizeObserver(() => {
+    const sticky = getComputedStyle(actions).position === "sticky";
+    document.documentElement.style.scrollPaddingBottom = sticky ? `${actions.offsetHeight + 8}px` : "";
+  }).observe(actions);
+
   const socket = io({ transports: ["websocket", "polling"] });
   ClassStudent.onGamePage(socket);  // a class's game: the class's challenges and news come here too
 

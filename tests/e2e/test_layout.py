@@ -98,3 +98,23 @@ def test_a_players_buttons_share_the_first_screen_with_the_board(phone: Page, ba
         box = phone.get_by_test_id(testid).bounding_box()
         assert box and box["y"] >= 0 and box["y"] + box["height"] <= buttons_top, f"{game}: {testid} at {box}"
     phone.screenshot(path=tmp_path / f"ux2-{game}-{phone.viewport_size['width']}.png")  # each test's own folder
+
+
+@pytest.mark.parametrize("game", ["nim", "blacksin", "cantris"])
+def test_a_move_brought_into_view_is_not_under_the_players_buttons(phone: Page, base_url, game):
+    """On a phone the Hint, Restart… bar stays at the bottom of the screen, over the page: a
+    move that the browser brings into view (a tap's target, a key's focus) comes out above it,
+    where a tap at its middle plays it, not under it (WCAG 2.4.11, focus not obscured)."""
+    created = requests.post(f"{base_url}/api/games", json={
+        "game": game, "options": GAMES[game], "players": ["human", "alphabeta:strength=5"]}).json()
+    phone.goto(created["seats"][0]["join_url"])
+    expect(phone.get_by_test_id("status")).to_contain_text("Your move")
+    covered = phone.evaluate("""() => [...document.querySelectorAll("#board .move-target")].flatMap((target) => {
+        window.scrollTo(0, 0);
+        target.focus();
+        const r = target.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+        const hit = document.elementFromPoint(x, y);
+        return hit && target.contains(hit) ? [] : [`${target.dataset.move} at y ${Math.round(y)}: ${hit && hit.className}`];
+    })""")
+    assert phone.locator("#board .move-target").count() > 0
+    assert covered == [], covered
