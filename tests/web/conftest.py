@@ -9,6 +9,20 @@ import socketio
 
 from tests.helpers import eventually
 
+#: The classroom tests' server (``APP_CONFIG`` of tests/web/test_class*.py, test_prune.py and
+#: others): searches in threads with no pause, the class's guards as shipped (FAST lifts them).
+CLASS_CONFIG = {"TESTING": True, "AI_PROCESSES": 0, "AI_PAUSE": 0.0, "AI_TIME_CAP": 2.0, "CREATE_LIMIT": 1000}
+#: A class of Nim 1,2,3 against the casual computer.
+NIM = {"name": "Year 9", "game": "nim", "options": {"piles": [1, 2, 3]}, "opponent": "alphabeta:strength=3"}
+
+
+@pytest.fixture
+def klass(client):
+    """A class its teacher made (:data:`NIM`): its id, join code and teacher token."""
+    answer = client.post("/api/classes", json=NIM)
+    assert answer.status_code == 201, answer.get_json()
+    return answer.get_json()
+
 
 class Player:
     """A real Socket.IO client that records every event with its arrival time."""

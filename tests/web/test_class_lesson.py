@@ -8,28 +8,12 @@ import io
 import json
 import re
 
-import pytest
-
 from tests.helpers import eventually
-from tests.web.test_classes import NIM, refused, student, teacher_view
+from tests.web.conftest import CLASS_CONFIG
+from tests.web.test_classes import refused, student, teacher_view
 from webapp import create_app, get_socketio
 
-CONFIG = {"TESTING": True, "AI_PROCESSES": 0, "AI_PAUSE": 0.0, "AI_TIME_CAP": 2.0, "CREATE_LIMIT": 1000}
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app(dict(CONFIG, STORE=str(tmp_path / "arcade.sqlite3")))
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
-@pytest.fixture
-def klass(client):
-    return client.post("/api/classes", json=NIM).get_json()
+APP_CONFIG = CONFIG = CLASS_CONFIG
 
 
 def phone(app, client, klass, who):

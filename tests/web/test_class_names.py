@@ -9,21 +9,11 @@ import io
 
 import pytest
 
-from tests.web.test_classes import NIM, join, refused, student, teacher_view
-from webapp import create_app
+from tests.web.conftest import CLASS_CONFIG, NIM
+from tests.web.test_classes import join, refused, student, teacher_view
 
-CONFIG = {"TESTING": True, "AI_PROCESSES": 0, "AI_PAUSE": 0.0, "AI_TIME_CAP": 2.0, "CREATE_LIMIT": 1000}
+APP_CONFIG = CLASS_CONFIG
 PEOPLE = ["Siobhán O’Brien", "Conan O'Brien", "Tom & Jerry", "Zoë 🦊", "李小龍", "José-María", "\"Ace\""]
-
-
-@pytest.fixture
-def client(tmp_path):
-    return create_app(dict(CONFIG, STORE=str(tmp_path / "arcade.sqlite3"))).test_client()
-
-
-@pytest.fixture
-def klass(client):
-    return client.post("/api/classes", json=NIM).get_json()
 
 
 def test_what_people_are_called_joins_as_typed(client, klass):

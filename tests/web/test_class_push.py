@@ -5,16 +5,9 @@ after every change."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.helpers import eventually, wait_for_state
-from tests.web.test_classes import NIM, student
+from tests.web.test_classes import student
 from webapp import get_socketio
-
-
-@pytest.fixture
-def klass(client):
-    return client.post("/api/classes", json=NIM).get_json()
 
 
 def events(sio, name: str) -> list:

@@ -8,28 +8,11 @@ import time
 import pytest
 
 from tests.helpers import eventually, wait_for_state
+from tests.web.conftest import CLASS_CONFIG, NIM
 from webapp import create_app, get_socketio
 from webapp.classes.roster import CODE_ALPHABET, CODE_LENGTH
 
-CONFIG = {"TESTING": True, "AI_PROCESSES": 0, "AI_PAUSE": 0.0, "AI_TIME_CAP": 2.0, "CREATE_LIMIT": 1000}
-NIM = {"name": "Year 9", "game": "nim", "options": {"piles": [1, 2, 3]}, "opponent": "alphabeta:strength=3"}
-
-
-@pytest.fixture
-def app(tmp_path):
-    return create_app(dict(CONFIG, STORE=str(tmp_path / "arcade.sqlite3")))
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
-@pytest.fixture
-def klass(client):
-    answer = client.post("/api/classes", json=NIM)
-    assert answer.status_code == 201, answer.get_json()
-    return answer.get_json()
+APP_CONFIG = CONFIG = CLASS_CONFIG
 
 
 def join(client, code, name):

@@ -10,8 +10,8 @@ import io
 
 import pytest
 
-from tests.web import test_prune
-from tests.web.test_classes import NIM, refused, student
+from tests.web.conftest import CLASS_CONFIG, NIM
+from tests.web.test_classes import refused, student
 from tests.web.test_prune import expected_marks
 from webapp.classes import homework_routes
 from webapp.classes.prune import HandTree
@@ -20,9 +20,7 @@ TREE = [[[3, 12], [8, 2]], [[4, 6], [14, 5]]]
 NOW = 1_900_000_000.0
 POSITIONS = [{"kind": "move", "moves": []}, {"kind": "move", "moves": ["3:1"]},
              {"kind": "prune", "question": "pruned", "tree": TREE}]
-
-
-client, klass = test_prune.client, test_prune.klass  # (the same fixtures: a fresh app, a Nim class)
+APP_CONFIG = CLASS_CONFIG  # (a fresh app and a Nim class: tests/web/conftest.py)
 
 
 @pytest.fixture

@@ -11,22 +11,12 @@ import pytest
 
 from engine import textbook
 from engine.games import get_game
-from tests.web.test_classes import NIM, refused, student
-from webapp import create_app
+from tests.web.conftest import CLASS_CONFIG, NIM
+from tests.web.test_classes import refused, student
 from webapp.classes.prune import HandTree, check_hand_tree
 
-CONFIG = {"TESTING": True, "AI_PROCESSES": 0, "AI_PAUSE": 0.0, "AI_TIME_CAP": 2.0, "CREATE_LIMIT": 1000}
+APP_CONFIG = CLASS_CONFIG
 TREE = [[[3, 12], [8, 2]], [[4, 6], [14, 5]], [[1, 9], [7, 7]]]
-
-
-@pytest.fixture
-def client(tmp_path):
-    return create_app(dict(CONFIG, STORE=str(tmp_path / "arcade.sqlite3"))).test_client()
-
-
-@pytest.fixture
-def klass(client):
-    return client.post("/api/classes", json=NIM).get_json()
 
 
 def textbook_visits(game, state, depth, order=None):
