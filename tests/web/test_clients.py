@@ -131,3 +131,36 @@ def test_a_client_flooding_socket_events_is_cut_off(make_live_server):
     finally:
         for sio in (flood, calm):
             sio.disconnect()
+
+
+@pytest.mark.parametrize("high", [False, True], ids=["low-descriptor", "descriptor-above-1024"])
+def test_a_connection_reads_as_closed_only_once_its_peer_closed_it(high):
+    """A search an HTTP request waits on is cancelled when its client leaves (WhileConnected):
+    a client still there is never taken for gone, whatever the socket's descriptor number (a
+    busy server has thousands open; select() fails above 1,023)."""
+    import os
+    import resource
+    import socket
+
+    from webapp.clients import connection_closed
+
+    ours, peer = socket.socketpair()
+    ours.settimeout(30)  # (a server's socket waits on reads: the look must not)
+    if high:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard != resource.RLIM_INFINITY and hard < 2048:
+            pytest.fail(f"this test needs 2,048 descriptors; the hard limit is {hard}")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, 2048), hard))
+        number = os.dup2(ours.fileno(), 2000)
+        ours.close()
+        ours = socket.socket(fileno=number)
+    try:
+        assert not connection_closed(ours)  # there, quiet
+        peer.sendall(b"GET /next HTTP/1.1\r\n")  # there, and sent more (pipelined)
+        assert not connection_closed(ours)
+        assert ours.recv(100)
+        peer.close()
+        assert connection_closed(ours)  # gone
+    finally:
+        ours.close()
+        peer.close()

@@ -20,13 +20,13 @@ def test_the_api_still_answers_json(client):
 
 @pytest.mark.parametrize("path", ["/", "/arena", "/lessons"])
 def test_every_page_carries_the_engines_scale_of_proved_results(client, path):
-    """The teaching pages write a proved value (W3, "win in 3") from the engine's own WIN and
-    MATE_BOUND, sent in the page, never a copy in a script."""
+    """The teaching pages write a proved value (W3, "win in 3") and an open window's end (±∞)
+    from the engine's own WIN, MATE_BOUND and INF, sent in the page, never a copy in a script."""
     import json
     import re
 
-    from engine.game import MATE_BOUND, WIN
+    from engine.game import INF, MATE_BOUND, WIN
 
     page = client.get(path).get_data(as_text=True)
     block = re.search(r'<script type="application/json" id="score-scale">(.*?)</script>', page)
-    assert block and json.loads(block.group(1)) == {"win": WIN, "mate_bound": MATE_BOUND}
+    assert block and json.loads(block.group(1)) == {"win": WIN, "mate_bound": MATE_BOUND, "inf": INF}
