@@ -29,7 +29,8 @@ descriptors: at start, with the school connected (and the growth per open connec
 attack, and after the attackers left (as a ratio to before the attack).
 
 The benchmark's own process runs on gevent (its hundreds of clients would otherwise be
-thousands of threads on the server's cores). Bounded: at most ``MAX_STUDENTS`` students,
+thousands of threads on the server's cores); the attackers run in a second one, as they would
+on machines of their own. Bounded: at most ``MAX_STUDENTS`` students,
 ``MAX_SECONDS`` a phase, loopback only.
 """
 
@@ -39,9 +40,12 @@ monkey.patch_all()
 
 import argparse  # noqa: E402 (after gevent's patch, on purpose)
 import json  # noqa: E402
+import os  # noqa: E402
 import random  # noqa: E402
+import signal  # noqa: E402
 import socket  # noqa: E402
 import statistics  # noqa: E402
+import subprocess  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -222,19 +226,46 @@ class Student:
 
 
 class Attack:
-    """Four addresses: connections that never finish their headers, and idle websockets."""
+    """Four addresses: connections that never finish their headers, and idle websockets. They
+    run in a process of their own, as attackers run on machines of their own: in the school's
+    process their 2,000 connections would slow the students' clients, and the figures would
+    count the benchmark's own loop as the server's delay."""
 
-    def __init__(self, url: str, port: int):
-        self.url, self.port = url, port
-        self.greenlets: list[gevent.Greenlet] = []
-        self.sockets: list[socket.socket] = []  # the websockets' (closed when the attackers leave)
+    def __init__(self, url: str):
+        self.url = url
+        self.process: subprocess.Popen | None = None
         self.reopened = 0
 
     def start(self) -> None:
-        for i in range(SLOW_HEADERS):
-            self.greenlets.append(gevent.spawn(self._slow, ATTACKERS[i % len(ATTACKERS)]))
-        for i in range(IDLE_WEBSOCKETS):
-            self.greenlets.append(gevent.spawn(self._idle_websocket, ATTACKERS[i % len(ATTACKERS)]))
+        self.process = subprocess.Popen([sys.executable, __file__, "--attacker", self.url], stdout=subprocess.PIPE,
+                                        text=True)
+
+    def stop(self) -> None:
+        """The attackers leave: their program ends, and with it their connections."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGTERM)
+        out, _ = self.process.communicate(timeout=30)
+        self.reopened = json.loads(out or "{}").get("reopened", 0)
+
+
+class Attacker:
+    """The attackers' process (``school.py --attacker URL``): until SIGTERM, then it prints how
+    many times the server closed a half-sent request (and it was sent again)."""
+
+    def __init__(self, url: str):
+        self.url, self.port = url, int(url.rsplit(":", 1)[1])
+        self.reopened = 0
+
+    def run(self) -> None:
+        greenlets = [gevent.spawn(self._slow, ATTACKERS[i % len(ATTACKERS)]) for i in range(SLOW_HEADERS)]
+        greenlets += [gevent.spawn(self._idle_websocket, ATTACKERS[i % len(ATTACKERS)]) for i in range(IDLE_WEBSOCKETS)]
+        gevent.signal_handler(signal.SIGTERM, lambda: gevent.spawn(self._leave, greenlets))
+        gevent.wait()
+
+    def _leave(self, greenlets: list) -> None:
+        gevent.killall(greenlets, timeout=10)
+        print(json.dumps({"reopened": self.reopened}), flush=True)
+        os._exit(0)
 
     def _slow(self, ip: str) -> None:
         while True:
@@ -251,7 +282,6 @@ class Attack:
         """An engine.io websocket that answers pings and does nothing else."""
         try:
             sock = serving.socket_from(ip, self.url)
-            self.sockets.append(sock)
             ws = websocket.create_connection(f"ws://127.0.0.1:{self.port}/socket.io/?EIO=4&transport=websocket",
                                              socket=sock, timeout=120)
             ws.send("40")  # a Socket.IO connection too
@@ -260,12 +290,6 @@ class Attack:
                     ws.send("3")
         except Exception:
             return
-
-    def stop(self) -> None:
-        """The attackers leave: their programs end, and with them their connections."""
-        gevent.killall(self.greenlets, timeout=10)
-        for sock in self.sockets:
-            sock.close()
 
 
 def server_process(pgid: int) -> int:
@@ -347,7 +371,7 @@ def run(url: str, pgid: int, students: int, classes: int, seconds: float, attack
         quiet = server_reading(pid)
         times: list[float] = []
         failures: list[str] = []
-        attackers = Attack(url, int(url.rsplit(":", 1)[1]))
+        attackers = Attack(url)
         attackers.start()
         prober = gevent.spawn(probe, url, times, failures)
         gevent.sleep(5)  # the attackers connected
@@ -355,10 +379,10 @@ def run(url: str, pgid: int, students: int, classes: int, seconds: float, attack
         under["server"] = server_reading(pid)
         under["get_lobby"] = {**quantiles(times), "max_ms": round(1000 * max(times), 1) if times else None,
                               "failures": len(failures)}
-        under["slow_connections_reopened"] = attackers.reopened
         report["phases"].append(under)
         prober.kill()
         attackers.stop()
+        under["slow_connections_reopened"] = attackers.reopened
         gevent.sleep(SETTLE)
         after = server_reading(pid)
         report["server"]["before_attack"] = quiet
@@ -392,7 +416,10 @@ def main(argv=None):
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent,
                         help="the checkout whose server to start (default: this one)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--attacker", metavar="URL", help=argparse.SUPPRESS)  # (the attackers' own process)
     args = parser.parse_args(argv)
+    if args.attacker:
+        return Attacker(args.attacker).run()
     if not 1 <= args.students <= MAX_STUDENTS or not 1 <= args.classes <= args.students \
             or not 1 <= args.seconds <= MAX_SECONDS:
         parser.error(f"--students 1..{MAX_STUDENTS}, --classes 1..students, --seconds 1..{MAX_SECONDS}")
