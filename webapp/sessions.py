@@ -419,6 +419,7 @@ class SessionStore:
         self.backend = backend
         self.hot_games = hot_games  # games kept rebuilt in memory when nobody is connected
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
+        self._shrink_at = hot_games + self._slack()  # games in memory at which the next shrink looks
         self._lock = threading.Lock()
         self._clients: dict[str, set[str]] = {}  # sid -> ids of the games it joined
         self.turns: TurnLeases | None = None  # this process's AI turn leases, taken along with writes
@@ -435,7 +436,12 @@ class SessionStore:
             return live
 
     def _shrink(self) -> None:
-        """Forget the least recently used games that nobody watches and no search needs."""
+        """Forget the least recently used games that nobody watches and no search needs, down
+        to ``hot_games``. Watched games stay however many they are, so a look walks them all:
+        it comes once a quarter of ``hot_games`` more games are in memory, not at every new
+        one (a school's hundreds of games open made every game read walk them)."""
+        if len(self._live) < self._shrink_at:
+            return
         extra = len(self._live) - self.hot_games
         for game_id in list(self._live):
             if extra <= 0:
@@ -444,6 +450,10 @@ class SessionStore:
             if not live.clients and live.thinking is None:
                 del self._live[game_id]
                 extra -= 1
+        self._shrink_at = max(len(self._live), self.hot_games) + self._slack()
+
+    def _slack(self) -> int:
+        return max(1, self.hot_games // 4)
 
     def forget(self, game_id: str) -> None:
         """The game left the store (deleted, expired): stop its search, drop it from memory."""
