@@ -568,9 +568,10 @@ class SessionStore:
         states, history = replay_record(game, asked.moves)
         return NewGame(game, agents, states, history)
 
-    def create(self, request: Any) -> tuple[GameSession, dict]:
+    def create(self, request: Any, prepare: Callable[[GameSession], None] | None = None) -> tuple[GameSession, dict]:
         """Store a new game: ``request`` is a create request's JSON, or what :meth:`new_game`
-        made of one.
+        made of one; ``prepare`` changes it before its one write (a class's game: its seats
+        are the students', its manager the teacher).
 
         Returns the session and ``{"seats": [...with tokens...], "manage_token": ...}``: the
         only time tokens leave the server (the store keeps their hashes)."""
@@ -583,6 +584,8 @@ class SessionStore:
             live = LiveGame(game_id)
             session = GameSession(id=game_id, game=game, seats=seats, states=list(states),
                                   manage_hash=hash_token(manage_token), live=live, history=list(history))
+            if prepare is not None:
+                prepare(session)
             if self.backend.create(session.to_record()):
                 break
         live.session = session

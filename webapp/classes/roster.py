@@ -383,18 +383,15 @@ class Classroom:
             raise ArcadeError("rate_limited", "this class is starting games too fast: wait a few seconds", 429)
         players = ["human" if s is not None else record.opponent for s in students]
         body = {"game": record.game, "options": record.settings, "players": players}
-        session, created = self.arcade.store.create(body)
         hashes = [s["token_hash"] if s is not None else None for s in students]
 
         def bind(s: GameSession) -> None:
             s.seats = [Seat(seat.index, seat.agent, hashes[seat.index]) for seat in s.seats]
             s.manage_hash = record.teacher_hash
             s.class_id = record.id
-            s.touch()
 
+        session, created = self.arcade.store.create(body, prepare=bind)
         try:
-            session, _ = self.arcade.store.update(session.id, bind)
-
             def add(r: ClassRecord) -> None:
                 for s in students:
                     if s is not None:
