@@ -106,10 +106,11 @@ DEFAULTS = {
     # few a second at most; thirty sockets asking hints in a loop sent 250 a second.
     "SOCKET_EVENT_LIMIT": "200 per 10 seconds",
     # the production server (webapp.server): seconds a request's headers or a piece of its body
-    # may take, and open connections (websockets included) one address may hold (0: no cap;
-    # behind a proxy every client has its address: let the proxy cap them)
+    # may take, and connections waiting for a request (idle keep-alive ones, half-sent headers)
+    # one address may hold: beyond, its oldest waiting one is closed, nobody is refused (0: no
+    # cap; behind a proxy every client has its address: let the proxy cap them)
     "READ_TIMEOUT": 30.0,
-    "CONNECTIONS_PER_ADDRESS": 300,
+    "CONNECTIONS_PER_ADDRESS": 1000,
     "MAX_JSON_DEPTH": 16,  # nesting of arrays and objects in a body or a socket payload
     "MAX_JSON_ITEMS": 2_000,  # values in a body or a socket payload, all levels together
 }

@@ -394,7 +394,11 @@ def test_the_projector_names_both_students_and_fills_the_screen(pages, base_url,
 
 
 def answer_on(page: Page, move: str) -> None:
+    """The student taps ``move`` once the new challenge is on their screen (until it comes, the
+    last one's locked board and "Your answer: ..." are still there: a tap then is lost, or lands
+    on the new board as it replaces the old one, on another move)."""
     expect(page.get_by_test_id("challenge")).to_be_visible()
+    expect(page.get_by_test_id("challenge-status")).to_contain_text("tap the best move")
     page.locator(f"[data-testid='challenge-board'] [data-move='{move}']").first.click()
     expect(page.get_by_test_id("challenge-status")).to_contain_text("Your answer")
 
