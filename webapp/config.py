@@ -28,6 +28,14 @@ def search_workers() -> int:
     return max(1, min(MAX_DEFAULT_WORKERS, len(os.sched_getaffinity(0))))
 
 
+READ_TIMEOUT = 30.0  # seconds a request's headers or a piece of its body may take (webapp.server)
+# Connections waiting for a request (idle keep-alive ones, half-sent headers) that one address
+# may hold (webapp.server): beyond, its oldest waiting one is closed, nobody is refused. A
+# browser keeps up to 6 idle between requests: a school of 400 phones behind one address holds
+# up to 2,400 waiting ones, which evict each other beyond this and open again as needed. 0: no
+# cap (behind a proxy every client has its address: let the proxy cap them).
+CONNECTIONS_PER_ADDRESS = 1000
+
 DEFAULTS = {
     "AI_TIME_CAP": 10.0,  # seconds an AI move may take at most, whatever its spec says
     "AI_PAUSE": 0.8,  # seconds between moves when AI plays AI, so people can watch
@@ -105,12 +113,9 @@ DEFAULTS = {
     # Socket.IO messages (and connections) per client ("": unlimited): a person's page sends a
     # few a second at most; thirty sockets asking hints in a loop sent 250 a second.
     "SOCKET_EVENT_LIMIT": "200 per 10 seconds",
-    # the production server (webapp.server): seconds a request's headers or a piece of its body
-    # may take, and connections waiting for a request (idle keep-alive ones, half-sent headers)
-    # one address may hold: beyond, its oldest waiting one is closed, nobody is refused (0: no
-    # cap; behind a proxy every client has its address: let the proxy cap them)
-    "READ_TIMEOUT": 30.0,
-    "CONNECTIONS_PER_ADDRESS": 1000,
+    # the production server (webapp.server), see below
+    "READ_TIMEOUT": READ_TIMEOUT,
+    "CONNECTIONS_PER_ADDRESS": CONNECTIONS_PER_ADDRESS,
     "MAX_JSON_DEPTH": 16,  # nesting of arrays and objects in a body or a socket payload
     "MAX_JSON_ITEMS": 2_000,  # values in a body or a socket payload, all levels together
 }

@@ -55,7 +55,7 @@ from gunicorn.workers.base_async import AsyncWorker
 from gunicorn.workers.ggevent import GeventWorker
 
 from .clients import address_bucket
-from .config import DEFAULTS
+from .config import CONNECTIONS_PER_ADDRESS, READ_TIMEOUT
 from .security import MaskTokens
 
 if TYPE_CHECKING:
@@ -67,12 +67,6 @@ STOP_AFTER = 2.0  # seconds a stopping worker gives the HTTP requests in flight
 EXIT_BUDGET = 5.0  # seconds the app's shutdown and the exit handlers may take
 GRACEFUL = 10  # seconds the master waits for a stopping worker before it kills it
 TRIM_EVERY = 30.0  # seconds between two returns of the heap's free memory to the system
-READ_TIMEOUT = DEFAULTS["READ_TIMEOUT"]  # seconds a request's headers or a piece of its body may take
-# Connections waiting for a request that one address may hold: beyond, its oldest waiting one
-# is closed. A browser keeps up to 6 idle between requests: a school of 400 phones behind one
-# address holds up to 2,400 waiting ones, which evict each other beyond this and open again as
-# needed. 0: no cap (behind a proxy every client has its address).
-CONNECTIONS_PER_ADDRESS = DEFAULTS["CONNECTIONS_PER_ADDRESS"]
 
 
 def _without_server_banner(default_headers: Callable[[Any], list[str]]) -> Callable[[Any], list[str]]:
