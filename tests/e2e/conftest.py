@@ -6,6 +6,12 @@ import os
 import shutil
 
 import pytest
+from playwright.sync_api import expect
+
+# How long a check waits for the page to show something: a person waits, and on this 2-core
+# machine three test processes with their browsers and servers can stall a page for seconds.
+# (Speed is measured by the benchmarks, never by these waits.)
+expect.set_options(timeout=15_000)
 
 
 def chromium_path() -> str:
