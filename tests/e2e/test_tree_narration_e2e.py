@@ -114,6 +114,8 @@ def test_the_tree_page_narrates_what_happened(page: Page, piles, depth, algo):
     narration = page.get_by_test_id("tree-narration")
     for k, (kind, node) in enumerate(steps[1:], start=2):
         page.keyboard.press("ArrowRight")
+        if kind != "exit" and not node.get("pass") and k < len(steps):
+            continue  # (nothing to read here: the count is checked at the next step that is read)
         expect(page.get_by_test_id("tree-step-count")).to_have_text(f"step {k} / {len(steps)}")
         text = narration.inner_text()
         if kind == "exit":
