@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TypeVar
 
 import pytest
 import requests
+
+from webapp.search_pool import SearchPool
 
 T = TypeVar("T")
 
@@ -64,6 +67,18 @@ def ai_stays_idle(client, game_id: str) -> dict:
     state = client.get(url).get_json()
     assert state["ai"]["thinking"] is None, f"game {game_id}'s AI started a search by itself"
     return state
+
+
+@contextlib.contextmanager
+def running_pool(processes: int, **settings) -> Iterator[SearchPool]:
+    """A :class:`SearchPool` of ``processes`` workers, ready, shut down when the block ends
+    however it ends (its workers never outlive the test)."""
+    pool = SearchPool(processes, **settings)
+    try:
+        assert pool.wait_ready()
+        yield pool
+    finally:
+        pool.shutdown()
 
 
 def wait_for_arena_run(client, run_id: str, timeout: float = 20.0) -> dict:

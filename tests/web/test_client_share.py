@@ -15,10 +15,9 @@ import pytest
 import requests
 
 from engine.agents import parse_agent
-from tests.helpers import eventually
+from tests.helpers import eventually, running_pool
 from tests.web.test_search_pool import big_nim, in_thread
 from webapp.errors import ArcadeError
-from webapp.search_pool import SearchPool
 from webapp.search_queue import FairQueue
 
 BIG = ",".join(["30"] * 10)  # misère Nim no search solves in seconds
@@ -34,9 +33,7 @@ def test_the_line_serves_clients_in_turn_whatever_they_queued():
 
 
 def test_a_client_may_have_a_bounded_number_of_requests_waiting():
-    one = SearchPool(1, max_queued=2, address_factor=2)
-    try:
-        assert one.wait_ready()
+    with running_pool(1, max_queued=2, address_factor=2) as one:
         nim, agent = big_nim(), parse_agent("alphabeta:time=20")
         ask = dict(client="greedy", address="addr:1", refusable=True)
         running = in_thread(one.choose, agent, nim, nim.start(), cancel=(stop := threading.Event()), key="g0", **ask)
@@ -57,8 +54,6 @@ def test_a_client_may_have_a_bounded_number_of_requests_waiting():
         stop.set()
         for t in [running, *waiting, *more]:
             t.join(30)
-    finally:
-        one.shutdown()
 
 
 def worker_busy(server) -> bool:
@@ -131,9 +126,7 @@ def test_a_hint_waiting_behind_another_clients_long_hint_hurries_it():
     next, long before A's time is over; the worker kept for people stays free throughout."""
     from engine.games import get_game
 
-    two = SearchPool(2, max_time=10)
-    try:
-        assert two.wait_ready()
+    with running_pool(2, max_time=10) as two:
         nim, small = big_nim(), get_game("nim").from_options({"piles": "2,3"})
         greedy = in_thread(two.choose, parse_agent("alphabeta:time=10"), nim, nim.start(), cancel=threading.Event(),
                            key="a-game", client="A", refusable=True)
@@ -148,5 +141,3 @@ def test_a_hint_waiting_behind_another_clients_long_hint_hurries_it():
         assert not greedy.out[1].completed and greedy.out[1].stats.elapsed_ms < 10_000
         assert greedy.out[1].best_move in nim.legal_moves(nim.start()) and greedy.out[1].stats.depth >= 1
         assert two.stats()["hurried"] == 1  # A's search was told to answer early
-    finally:
-        two.shutdown()

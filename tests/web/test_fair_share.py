@@ -13,10 +13,9 @@ import requests
 from benchmarks.serving import client_from
 from engine.agents import parse_agent
 from engine.games import get_game
-from tests.helpers import eventually
+from tests.helpers import eventually, running_pool
 from tests.web.test_search_pool import big_nim, in_thread
 from webapp.clients import COOKIE
-from webapp.search_pool import SearchPool
 from webapp.search_queue import FairQueue
 
 
@@ -45,9 +44,7 @@ def test_another_addresses_ai_against_ai_search_is_hurried_for_a_persons_hint():
     run AI-against-AI searches of 20 s; a hint from another address waits for the shared worker:
     the running one is told to play its best move so far, and the hint is answered while the
     other address's searches still go on."""
-    two = SearchPool(2, max_time=20)
-    try:
-        assert two.wait_ready()
+    with running_pool(2, max_time=20) as two:
         nim, small = big_nim(), get_game("nim").from_options({"piles": "2,3,4"})
         greedy = parse_agent("alphabeta:time=20")
         stop = threading.Event()
@@ -63,15 +60,11 @@ def test_another_addresses_ai_against_ai_search_is_hurried_for_a_persons_hint():
         for t in minted:
             t.join(30)
             assert t.out is not None
-    finally:
-        two.shutdown()
 
 
 def test_an_ai_against_ai_search_is_not_hurried_for_its_own_address():
     """Inside one address its browsers take turns; they do not cut each other's searches short."""
-    two = SearchPool(2, max_time=20)
-    try:
-        assert two.wait_ready()
+    with running_pool(2, max_time=20) as two:
         nim, small = big_nim(), get_game("nim").from_options({"piles": "2,3,4"})
         stop = threading.Event()
         long = in_thread(two.choose, parse_agent("alphabeta:time=3"), nim, nim.start(), cancel=stop, key="ai-vs-ai",
@@ -83,8 +76,6 @@ def test_an_ai_against_ai_search_is_not_hurried_for_its_own_address():
         hint.join(30)
         assert long.out[0] == "ok" and long.out[1].stats.elapsed_ms >= 2_500  # its full time
         assert hint.out[0] == "ok" and two.stats()["hurried"] == 0
-    finally:
-        two.shutdown()
 
 
 def test_an_address_is_given_a_bounded_number_of_new_browsers(make_live_server):

@@ -13,7 +13,7 @@ import requests
 from engine.agents import parse_agent
 from engine.games import get_game
 from engine.search import Techniques, search_root
-from tests.helpers import eventually
+from tests.helpers import eventually, running_pool
 from webapp.search_pool import (
     AFFINITY_SKIPS,
     FairQueue,
@@ -31,10 +31,8 @@ def big_nim():
 
 @pytest.fixture(scope="module")
 def pool():
-    p = SearchPool(1)
-    assert p.wait_ready()
-    yield p
-    p.shutdown()
+    with running_pool(1) as p:
+        yield p
 
 
 def in_thread(fn, *args, **kwargs):
@@ -129,28 +127,20 @@ def test_pinned_searches_share_one_table(pool):
 
 def test_the_server_caps_the_workers_tables():
     # (a time cap far beyond this search's: only the table's size is under test)
-    capped = SearchPool(1, max_time=60, table_entries=2000)
-    try:
-        assert capped.wait_ready()
+    with running_pool(1, max_time=60, table_entries=2000) as capped:
         nim = get_game("nim").from_options({"piles": "1,3,5,7,9,11"})
         roomy = search_root(nim, nim.start())
         small = capped.search(nim, nim.start(), cancel=threading.Event())
         assert small.completed and small.score == roomy.score
         assert small.stats.nodes > roomy.stats.nodes  # the small table forgot
         assert roomy.stats.tt_entries > 2000 + 1024 + 20 >= small.stats.tt_entries
-    finally:
-        capped.shutdown()
 
 
 def test_the_server_caps_a_specs_time():
-    capped = SearchPool(1, max_time=0.5)
-    try:
-        assert capped.wait_ready()
+    with running_pool(1, max_time=0.5) as capped:
         result = capped.choose(parse_agent("alphabeta:time=600"), big_nim(), big_nim().start(), cancel=threading.Event())
         # capped at 0.5 s, not 600 s: the search's own clock stopped it (a slack of seconds for a loaded machine)
         assert result.stats.elapsed_ms < 10_000 and result.stats.depth >= 1
-    finally:
-        capped.shutdown()
 
 
 def test_the_fair_queue_serves_keys_in_turn():
@@ -184,9 +174,7 @@ def test_a_worker_takes_a_task_its_table_knows_a_little_early_but_never_starves_
 def test_a_game_is_not_starved_by_another_games_queue():
     """One worker; game "spam" queues six searches, then game "b" one: b's answer comes
     after at most two of spam's, not after all six."""
-    one = SearchPool(1)
-    try:
-        assert one.wait_ready()
+    with running_pool(1) as one:
         nim, agent = big_nim(), parse_agent("alphabeta:time=0.3")
         spam = [in_thread(one.choose, agent, nim, nim.start(), cancel=threading.Event(), key="spam")]
         eventually(lambda: one.stats()["workers"][0]["key"] == "spam")
@@ -198,8 +186,6 @@ def test_a_game_is_not_starved_by_another_games_queue():
         assert all(t.out[0] == "ok" for t in spam + [b])
         before_b = sum(1 for t in spam if t.out[2] < b.out[2])
         assert before_b <= 2, f"b waited for {before_b} of spam's searches"
-    finally:
-        one.shutdown()
 
 
 def test_a_person_waiting_behind_a_long_search_gets_a_worker_within_seconds():
@@ -207,9 +193,7 @@ def test_a_person_waiting_behind_a_long_search_gets_a_worker_within_seconds():
     then waits for a quick AI move. The long search is hurried (after FAIR_SLICE): it plays
     the best move of its deepest finished iteration, and the person's move comes next, long
     before the 10 s are over."""
-    one = SearchPool(1, max_time=10)
-    try:
-        assert one.wait_ready()
+    with running_pool(1, max_time=10) as one:
         nim = big_nim()
         slow = in_thread(one.choose, parse_agent("alphabeta:time=10"), nim, nim.start(), cancel=threading.Event(),
                          key="slow", person_waiting=True)
@@ -225,17 +209,13 @@ def test_a_person_waiting_behind_a_long_search_gets_a_worker_within_seconds():
         assert not hurried.completed and hurried.stats.depth >= 1
         assert hurried.best_move in nim.legal_moves(nim.start())
         assert one.stats()["hurried"] == 1
-    finally:
-        one.shutdown()
 
 
 def test_a_long_search_keeps_its_time_for_a_hint_or_its_own_clients_other_game():
     """Nothing is hurried for a hint (nobody waits at the board for it), nor for another game
     of the same client (a class behind one address waits in turn, as before): the long
     search keeps its whole time."""
-    one = SearchPool(1, max_time=10)
-    try:
-        assert one.wait_ready()
+    with running_pool(1, max_time=10) as one:
         nim = big_nim()
         slow = in_thread(one.choose, parse_agent("alphabeta:time=3"), nim, nim.start(), cancel=threading.Event(),
                          key="slow", person_waiting=True, client="10.0.0.1")
@@ -250,17 +230,13 @@ def test_a_long_search_keeps_its_time_for_a_hint_or_its_own_clients_other_game()
         # its whole 3 s by its own clock (not hurried); the others waited for it (one worker)
         assert slow.out[1].stats.elapsed_ms >= 3000 and slow.out[1].stats.depth >= 1
         assert one.stats()["hurried"] == 0
-    finally:
-        one.shutdown()
 
 
 def test_worker_time_is_shared_between_clients_not_games():
     """One worker; client A plays two games against a slow AI, the first searching, the
     second waiting; then client B's person waits for a quick move. B goes first (A has had
     the worker), A's running search is hurried once, and A's second game runs after B's."""
-    one = SearchPool(1, max_time=10)
-    try:
-        assert one.wait_ready()
+    with running_pool(1, max_time=10) as one:
         nim, small = big_nim(), get_game("nim").from_options({"piles": "2,3"})
         first = in_thread(one.choose, parse_agent("alphabeta:time=10"), nim, nim.start(), cancel=threading.Event(),
                           key="a1", person_waiting=True, client="10.0.0.1")
@@ -278,8 +254,6 @@ def test_worker_time_is_shared_between_clients_not_games():
         assert b.out[2] < second.out[2]
         assert not first.out[1].completed and first.out[1].stats.depth >= 1  # hurried for B (the count below)
         assert one.stats()["hurried"] == 1
-    finally:
-        one.shutdown()
 
 
 def test_progress_held_back_is_sent_once_due():
@@ -322,9 +296,7 @@ def test_promote_puts_a_key_first_in_line():
 
 
 def test_cancel_key_drops_queued_searches_and_stops_the_running_one():
-    one = SearchPool(1)
-    try:
-        assert one.wait_ready()
+    with running_pool(1) as one:
         nim, agent = big_nim(), parse_agent("alphabeta:time=20")
         running = in_thread(one.choose, agent, nim, nim.start(), cancel=threading.Event(), key="gone")
         eventually(lambda: one.stats()["workers"][0]["key"] == "gone")
@@ -336,14 +308,10 @@ def test_cancel_key_drops_queued_searches_and_stops_the_running_one():
         assert running.out[0] == "ok" and not running.out[1].completed
         assert running.out[1].stats.elapsed_ms < 20_000  # stopped, not the 20 s the search had
         assert queued.out[0] == "error" and isinstance(queued.out[1], SearchCancelled)
-    finally:
-        one.shutdown()
 
 
 def test_a_killed_worker_is_replaced_and_only_its_search_retried():
-    two = SearchPool(2)
-    try:
-        assert two.wait_ready()
+    with running_pool(2) as two:
         nim, agent = big_nim(), parse_agent("alphabeta:time=1.5")
         # two AI moves that people wait for: one on each worker
         deepened = {key: threading.Event() for key in "ab"}
@@ -360,8 +328,6 @@ def test_a_killed_worker_is_replaced_and_only_its_search_retried():
         assert two.stats()["restarts"] == 1
         assert victim not in two.worker_pids() and len(two.worker_pids()) == 2
         assert not alive(victim)
-    finally:
-        two.shutdown()
 
 
 def test_shutdown_stops_every_worker_within_seconds():

@@ -13,11 +13,10 @@ import requests
 from benchmarks.serving import client_from
 from engine.agents import parse_agent
 from engine.games import get_game
-from tests.helpers import eventually
+from tests.helpers import eventually, running_pool
 from tests.servers import Server
 from tests.web.test_search_pool import big_nim, in_thread
 from webapp.config import DEFAULTS
-from webapp.search_pool import SearchPool
 
 GREEDY = "alphabeta:time=60"  # asks for a minute a move (the server caps it)
 HEAVY = {"game": "cantris", "options": {"board": "10x5", "seed": 3}}
@@ -26,9 +25,7 @@ HEAVY = {"game": "cantris", "options": {"board": "10x5", "seed": 3}}
 def test_searches_nobody_waits_on_leave_a_worker_for_the_person_who_does():
     """Two long searches that no person waits on (AI against AI, arena, hints) take one of
     two workers, not both: an AI move a person waits for runs at once on the other."""
-    two = SearchPool(2)
-    try:
-        assert two.wait_ready()
+    with running_pool(2) as two:
         nim, greedy = big_nim(), parse_agent("alphabeta:time=3")
         long = [in_thread(two.choose, greedy, nim, nim.start(), cancel=threading.Event(), key=key)
                 for key in ("ai-vs-ai", "arena:1")]
@@ -44,8 +41,6 @@ def test_searches_nobody_waits_on_leave_a_worker_for_the_person_who_does():
         for t in long:
             t.join(30)
         assert all(t.out[0] == "ok" for t in long)
-    finally:
-        two.shutdown()
 
 
 @pytest.fixture

@@ -11,9 +11,9 @@ import pytest
 
 from engine.agents import parse_agent
 from engine.games import get_game
-from tests.helpers import eventually
+from tests.helpers import eventually, running_pool
 from tests.web.test_search_pool import alive, big_nim
-from webapp.search_pool import SearchPool, WorkerDied
+from webapp.search_pool import WorkerDied
 from webapp.search_worker import rss_mb
 
 
@@ -24,9 +24,7 @@ def test_rss_is_read_from_proc():
 
 
 def test_a_worker_over_the_limit_is_replaced_after_its_search():
-    pool = SearchPool(1, max_rss_mb=1.0)  # every worker is over 1 MB: replaced after each search
-    try:
-        assert pool.wait_ready()
+    with running_pool(1, max_rss_mb=1.0) as pool:  # every worker is over 1 MB: replaced after each search
         first = pool.worker_pids()[0]
         nim = get_game("nim").from_options({"piles": "3,4,5"})
         result = pool.choose(parse_agent("alphabeta"), nim, nim.start(), cancel=threading.Event(), time_cap=5)
@@ -36,17 +34,11 @@ def test_a_worker_over_the_limit_is_replaced_after_its_search():
         eventually(lambda: not alive(first), timeout=30)
         again = pool.choose(parse_agent("alphabeta"), nim, nim.start(), cancel=threading.Event(), time_cap=5)
         assert again.score == result.score and pool.stats()["restarts"] == 0  # the new worker searches the same
-    finally:
-        pool.shutdown()
 
 
 def test_a_worker_far_over_the_limit_during_a_search_is_killed_and_the_search_retried():
-    pool = SearchPool(1, max_rss_mb=1.0)
-    try:
-        assert pool.wait_ready()
+    with running_pool(1, max_rss_mb=1.0) as pool:
         nim = big_nim()
         with pytest.raises(WorkerDied, match="died twice"):  # killed on each of its two attempts
             pool.choose(parse_agent("alphabeta:time=3"), nim, nim.start(), cancel=threading.Event())
         assert pool.stats()["restarts"] == 2
-    finally:
-        pool.shutdown()
