@@ -15,6 +15,7 @@ import requests
 import socketio
 
 from tests.helpers import eventually
+from tests.web.conftest import CLASS_CONFIG
 from webapp.classes.tournament import COMPUTER, new_tournament, pairings, record_result, standings, withdraw
 
 NIM = {"name": "Tournament class", "game": "nim", "options": {"piles": [1, 2]}, "opponent": "alphabeta:depth=2"}
@@ -192,10 +193,10 @@ def test_swiss_pairs_equal_scores_and_never_twice():
 
 
 def test_bad_starts_are_refused(tmp_path):
-    from tests.web.test_classes import CONFIG, refused
+    from tests.web.test_classes import refused
     from webapp import create_app
 
-    client = create_app(dict(CONFIG, STORE=str(tmp_path / "a.sqlite3"))).test_client()
+    client = create_app(dict(CLASS_CONFIG, STORE=str(tmp_path / "a.sqlite3"))).test_client()
     klass = client.post("/api/classes", json=NIM).get_json()
     base = f"/api/classes/{klass['id']}/tournaments"
     refused(client.post(base, json={"token": klass["teacher_token"]}), 400, "at least 2 students")
@@ -211,10 +212,9 @@ def test_bad_starts_are_refused(tmp_path):
 
 
 def test_a_student_removed_by_the_teacher_forfeits(tmp_path):
-    from tests.web.test_classes import CONFIG
     from webapp import create_app
 
-    client = create_app(dict(CONFIG, STORE=str(tmp_path / "a.sqlite3"))).test_client()
+    client = create_app(dict(CLASS_CONFIG, STORE=str(tmp_path / "a.sqlite3"))).test_client()
     klass = client.post("/api/classes", json=NIM).get_json()
     ann, bob = (client.post("/api/classes/join", json={"code": klass["code"], "name": n}).get_json() for n in NAMES[:2])
     base = f"/api/classes/{klass['id']}/tournaments"

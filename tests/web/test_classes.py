@@ -12,7 +12,7 @@ from tests.web.conftest import CLASS_CONFIG, NIM
 from webapp import create_app, get_socketio
 from webapp.classes.roster import CODE_ALPHABET, CODE_LENGTH
 
-APP_CONFIG = CONFIG = CLASS_CONFIG
+APP_CONFIG = CLASS_CONFIG
 
 
 def join(client, code, name):
@@ -56,14 +56,14 @@ def test_a_class_has_a_short_code_without_look_alikes_and_its_links(client, klas
 def test_the_qr_codes_link_comes_from_the_public_url_setting_not_the_host_header(tmp_path):
     """Issue 41: the QR took its link from the request's Host header: a forged Host made it
     send a class elsewhere."""
-    app = create_app(dict(CONFIG, STORE=str(tmp_path / "arcade.sqlite3"), PUBLIC_URL="https://games.school.example"))
+    app = create_app(dict(CLASS_CONFIG, STORE=str(tmp_path / "arcade.sqlite3"), PUBLIC_URL="https://games.school.example"))
     client = app.test_client()
     made = client.post("/api/classes", json=NIM).get_json()
     svg = client.get(f"/api/classes/{made['id']}/qr.svg", headers={"Host": "evil.example"}).get_data(as_text=True)
     assert f"QR code of https://games.school.example/join?code={made['code']}" in svg
     assert "evil.example" not in svg
     # without the setting: the server's own address, still not the Host header
-    plain = create_app(dict(CONFIG, STORE=str(tmp_path / "other.sqlite3"))).test_client()
+    plain = create_app(dict(CLASS_CONFIG, STORE=str(tmp_path / "other.sqlite3"))).test_client()
     made = plain.post("/api/classes", json=NIM).get_json()
     svg = plain.get(f"/api/classes/{made['id']}/qr.svg", headers={"Host": "evil.example"}).get_data(as_text=True)
     assert "evil.example" not in svg and f"join?code={made['code']}" in svg
@@ -203,7 +203,7 @@ def test_a_student_starts_a_game_with_the_class_settings_in_one_request(app, cli
 
 
 def test_the_class_budget_limits_how_fast_its_games_start(tmp_path):
-    app = create_app(dict(CONFIG, STORE=str(tmp_path / "a.sqlite3"), CLASS_GAME_LIMIT=3))
+    app = create_app(dict(CLASS_CONFIG, STORE=str(tmp_path / "a.sqlite3"), CLASS_GAME_LIMIT=3))
     client = app.test_client()
     klass = client.post("/api/classes", json=NIM).get_json()
     pupil = student(client, klass)
