@@ -33,11 +33,13 @@ def test_play_against_alphabeta_over_a_real_socket(live_server, players):
 
 @pytest.mark.parametrize("where", ["thread", "process"])
 def test_other_games_stay_responsive_while_an_ai_searches(live_server, make_live_server, players, where):
-    """A move in game B is acknowledged while game A's AI is in the middle of a 2 s search,
-    whether the search runs in a thread of the server or in a worker process."""
+    """A move in game B is acknowledged while game A's AI is in the middle of a 4 s search,
+    whether the search runs in a thread of the server or in a worker process. (4 s, not 2: in
+    a thread, under a loaded test run, the first progress report and B's answer, both sharing
+    the interpreter with the search, once took the whole of a 2 s search.)"""
     server = live_server if where == "thread" else make_live_server(AI_PROCESSES=1)
-    big = ",".join(["30"] * 10)  # never solved in 2 s: the search uses its whole budget
-    gid_a, (token_a, _) = create(server, ["human", "alphabeta:time=2"], big)
+    big = ",".join(["30"] * 10)  # never solved in 4 s: the search uses its whole budget
+    gid_a, (token_a, _) = create(server, ["human", "alphabeta:time=4"], big)
     gid_b, (token_b0, _) = create(server, ["human", "human"], "3,4,5")
     a, b = players(server.url), players(server.url)
     a.sio.emit("join", {"game_id": gid_a, "token": token_a})
@@ -52,6 +54,6 @@ def test_other_games_stay_responsive_while_an_ai_searches(live_server, make_live
     _, acked = b.wait("state", lambda s: len(s["history"]) == 1)
     stats, search_ended = a.wait("ai_stats", timeout=20)
     assert acked < search_ended, "game B waited for game A's search"
-    assert stats["elapsed_ms"] > 1500  # the search really was long
+    assert stats["elapsed_ms"] > 3000  # the search really was long
     print(f"\n[{where}] move acknowledged in {1000 * (acked - sent):.1f} ms during a "
           f"{stats['elapsed_ms']:.0f} ms search ({stats['nodes']:,} nodes)")
