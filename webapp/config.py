@@ -113,7 +113,7 @@ DEFAULTS = {
     # Socket.IO messages (and connections) per client ("": unlimited): a person's page sends a
     # few a second at most; thirty sockets asking hints in a loop sent 250 a second.
     "SOCKET_EVENT_LIMIT": "200 per 10 seconds",
-    # the production server (webapp.server), see below
+    # the production server (webapp.server): see READ_TIMEOUT and CONNECTIONS_PER_ADDRESS above
     "READ_TIMEOUT": READ_TIMEOUT,
     "CONNECTIONS_PER_ADDRESS": CONNECTIONS_PER_ADDRESS,
     "MAX_JSON_DEPTH": 16,  # nesting of arrays and objects in a body or a socket payload
