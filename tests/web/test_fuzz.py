@@ -40,15 +40,22 @@ huge_text = st.integers(400, 3000).map(lambda n: "x" * n)
 texts = st.one_of(st.text(max_size=30), huge_text, st.sampled_from(["", " ", "0", "-1", "1:1", "2:2", "null",
                                                                      "../..", "%00", "🙂", "a" * 101]))
 scalars = st.one_of(st.none(), st.booleans(), st.integers(-10**30, 10**30), st.floats(allow_nan=False), texts)
-json_values = st.recursive(scalars, lambda inner: st.one_of(
-    st.lists(inner, max_size=6), st.dictionaries(st.text(max_size=12), inner, max_size=6)), max_leaves=25)
+
+
+def json_trees(max_leaves: int, max_size: int) -> st.SearchStrategy:
+    """JSON values: scalars, and lists and objects of up to ``max_size`` items, ``max_leaves`` in all."""
+    return st.recursive(scalars, lambda inner: st.one_of(
+        st.lists(inner, max_size=max_size), st.dictionaries(st.text(max_size=12), inner, max_size=max_size)),
+        max_leaves=max_leaves)
+
+
+json_values = json_trees(max_leaves=25, max_size=6)
 deep = st.integers(15, 3000).map(lambda n: "[" * n + "]" * n)
 
 
 # a field's wrong value: any JSON, kept small (big and deep bodies are the "json" and "deep" kinds';
 # a body of sixteen fields each up to 25 values deep spent the class fuzz tests' time in hypothesis)
-wrong_values = st.recursive(scalars, lambda inner: st.one_of(
-    st.lists(inner, max_size=3), st.dictionaries(st.text(max_size=12), inner, max_size=3)), max_leaves=6)
+wrong_values = json_trees(max_leaves=6, max_size=3)
 
 
 def plausible(valid: dict) -> st.SearchStrategy:
