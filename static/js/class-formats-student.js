@@ -40,6 +40,13 @@ async function start() {
   socket = io({ transports: ["websocket", "polling"] });
   socket.on("connect", () => socket.emit("class_join", { class_id: me.class_id, token: me.token }));
   socket.on("prune_challenge", (m) => loadPuzzle(m.prune_id));
+  // a puzzle started after the look below but before this socket joined the class reached no one
+  // here: look again once joined (and after a reconnection), for a puzzle this page has not shown
+  socket.on("class_joined", async (m) => {
+    if (m.role !== "student") return;
+    const got = await api("GET", `${base()}/formats/me?${q()}`);
+    if (got.ok && got.data.prune && got.data.prune !== puzzle) loadPuzzle(got.data.prune);
+  });
   socket.on("prune_reveal", (m) => { if (puzzle === m.prune_id) loadPuzzle(m.prune_id); });
   const parts = [tournamentPart, homeworkPart].map((make) => make({ api, el, $, me, base, q, socket, pruneAnswer }));
   const got = await api("GET", `${base()}/formats/me?${q()}`);
