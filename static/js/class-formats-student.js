@@ -17,6 +17,7 @@ function stored() {
 }
 const base = () => `/api/classes/${encodeURIComponent(me.class_id)}`;
 const q = () => `token=${encodeURIComponent(me.token)}`;
+const formatsNow = () => api("GET", `${base()}/formats/me?${q()}`);  // the live puzzle, tournament, homework
 
 // ----- predict the prune --------------------------------------------------------------------------
 let puzzle = null; // the live puzzle's id
@@ -44,12 +45,12 @@ async function start() {
   // here: look again once joined (and after a reconnection), for a puzzle this page has not shown
   socket.on("class_joined", async (m) => {
     if (m.role !== "student") return;
-    const got = await api("GET", `${base()}/formats/me?${q()}`);
+    const got = await formatsNow();
     if (got.ok && got.data.prune && got.data.prune !== puzzle) loadPuzzle(got.data.prune);
   });
   socket.on("prune_reveal", (m) => { if (puzzle === m.prune_id) loadPuzzle(m.prune_id); });
   const parts = [tournamentPart, homeworkPart].map((make) => make({ api, el, $, me, base, q, socket, pruneAnswer }));
-  const got = await api("GET", `${base()}/formats/me?${q()}`);
+  const got = await formatsNow();
   if (!got.ok) return;
   if (got.data.prune) loadPuzzle(got.data.prune);
   for (const part of parts) part.show(got.data);
