@@ -98,3 +98,26 @@ def test_an_address_over_its_cap_of_waiting_connections_loses_its_oldest_and_is_
     finally:
         for sock in held:
             sock.close()
+
+
+def test_a_burst_of_new_connections_is_taken_in_turns_and_every_one_is_answered(server):
+    """The server takes one new connection a turn of its loop (webapp.server.TakingTurnsServer):
+    the rest of a burst waits in the kernel's backlog, and none of it is lost or refused."""
+    url, port, _ = server
+    burst = []
+    try:
+        for i in range(400):  # 100 addresses, 4 each: within the fixture's cap of 4 waiting an address
+            sock = socket.create_connection(("127.0.0.1", port), timeout=30, source_address=(f"127.0.1.{1 + i // 4}", 0))
+            sock.sendall(b"GET /api/catalog HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            burst.append(sock)
+        statuses = []
+        for sock in burst:
+            answer = b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+            statuses.append(answer.split(b"\r\n", 1)[0])
+        assert statuses == [b"HTTP/1.1 200 OK"] * len(burst)
+        assert requests.get(f"{url}/api/catalog", timeout=10).status_code == 200
+    finally:
+        for sock in burst:
+            sock.close()
