@@ -469,6 +469,8 @@ def main(argv=None):
             parser.error("--url must be loopback addresses")
         report = run(urls, args.players, args.seconds, args.agent, args.seed, None, args.warmup)
         reports = [dict(report, mode=f"{len(urls)} running server(s)", round=0, processes=len(urls))]
+        if not args.json:
+            print(describe(reports[0]), flush=True)
     else:
         reports = []
         for round_ in range(args.repeat):

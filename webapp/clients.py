@@ -30,8 +30,10 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from flask import Flask, Response, current_app, has_request_context, request
+from flask.sessions import SessionInterface
 from itsdangerous import BadSignature, Signer
 from limits import parse as parse_limit
 
@@ -146,7 +148,22 @@ def secret_key(app: Flask) -> str:
 
 def init_app(app: Flask) -> None:
     app.secret_key = secret_key(app)
+    app.session_interface = NoSessionCookie()
     app.after_request(name_browser)
+
+
+class NoSessionCookie(SessionInterface):
+    """The arcade keeps nothing in Flask's session cookie (a browser is named by its client id
+    cookie, above), so no request or socket event opens one: Flask-SocketIO pushes a request
+    context per event, and opening the cookie session there (a new serializer and its keys
+    each time) was 8 % of the server's time under load (``benchmarks/load.py``, profiled).
+    Flask gives every request its read-only null session instead."""
+
+    def open_session(self, app: Flask, request: Any) -> None:
+        return None
+
+    def save_session(self, app: Flask, session: Any, response: Any) -> None:
+        return None
 
 
 class WhileConnected:

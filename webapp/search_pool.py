@@ -677,8 +677,13 @@ class SearchPool:
             if not waiting_ones:
                 return
 
+            loads: dict[str, float] = {}
+
             def load(user: str) -> float:  # worker time lately, the searches running now included
-                return self._used(user, now) + sum(now - t.started for t in running if user in (t.user, t.share_user))
+                if user not in loads:  # (asked again and again for the same few users: counted once)
+                    loads[user] = self._used(user, now) + sum(now - t.started for t in running
+                                                              if user in (t.user, t.share_user))
+                return loads[user]
 
             def lighter(a: Task, b: Task) -> bool:
                 """``a``'s share (or, in one share, its client) has had less worker time than ``b``'s."""

@@ -47,11 +47,11 @@ from typing import TYPE_CHECKING, Any
 import gevent
 from flask import Flask
 from gevent import monkey
+from gevent.server import StreamServer
 from gunicorn.app.base import BaseApplication
 from gunicorn.glogging import Logger
 from gunicorn.http import wsgi as gunicorn_wsgi
 from gunicorn.http.errors import NoMoreData
-from gevent.server import StreamServer
 from gunicorn.workers import ggevent
 from gunicorn.workers.base_async import AsyncWorker
 from gunicorn.workers.ggevent import GeventWorker
