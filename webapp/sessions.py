@@ -103,6 +103,8 @@ class GameSession(SessionState):
     manage_hash: str
     live: LiveGame = field(repr=False)
     history: list[dict] = field(default_factory=list)
+    # (the newest state, and the game's status of it: asked a dozen times per change)
+    _status_of: tuple[Any, Any] = field(default=(None, None), init=False, repr=False, compare=False)
 
     # ----- process-local parts -------------------------------------------------------------
     @property
@@ -123,7 +125,10 @@ class GameSession(SessionState):
 
     @property
     def over(self) -> bool:
-        return self.abandoned or self.game.status(self.state) is not None
+        state = self.state
+        if self._status_of[0] is not state:
+            self._status_of = (state, self.game.status(state))
+        return self.abandoned or self._status_of[1] is not None
 
     def to_move(self) -> int | None:
         return None if self.over else self.game.to_move(self.state)
