@@ -160,9 +160,14 @@ class Student(threading.Thread):
     def _challenge(self, challenge):
         self.challenge_at = time.perf_counter()
         move = self.rng.choice(challenge["legal_moves"])
-        threading.Thread(target=self.post, daemon=True, args=(
-            f"/api/classes/{self.class_id}/challenges/{challenge['challenge_id']}/answers",
-            {"token": self.token, "move": move})).start()
+        threading.Thread(target=self._answer, daemon=True, args=(challenge["challenge_id"], move)).start()
+
+    def _answer(self, challenge_id: str, move: str) -> None:
+        try:
+            self.post(f"/api/classes/{self.class_id}/challenges/{challenge_id}/answers", {"token": self.token, "move": move})
+        except Exception as exc:  # counted, as every other refusal (a lost answer leaves the dashboard short)
+            if not isinstance(exc, requests.HTTPError):  # (post counted those)
+                self.refusals.append(f"answer: {type(exc).__name__}: {exc}")
 
     def close(self):
         self.stop.set()
