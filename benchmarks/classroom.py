@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/classroom.py                          # 60 students, 60 s
     .venv/bin/python benchmarks/classroom.py --students 30 --seconds 30 --json
+    .venv/bin/python benchmarks/classroom.py --root /tmp/before   # serve another checkout (before/after)
 
 Starts ``python -m webapp`` on a free loopback port (its own process group, stopped at the
 end), creates a class (Nim, the computer at the lobby's "casual" level, ``alphabeta:strength=3``),
@@ -237,6 +238,8 @@ def main(argv=None):
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--url", help="a running server (default: start one)")
+    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent,
+                        help="serve the checkout in this folder (e.g. a worktree of an older commit: before/after)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if not 1 <= args.students <= MAX_STUDENTS or not 1 <= args.seconds <= MAX_SECONDS:
@@ -244,7 +247,7 @@ def main(argv=None):
     proc = None
     url = args.url
     if url is None:
-        proc, url = load.start_server(Path(__file__).resolve().parent.parent, [])
+        proc, url = load.start_server(args.root.resolve(), [])
     try:
         report = run(url, args.students, args.seconds, args.seed, proc)
     finally:
