@@ -405,10 +405,17 @@ def answer_on(page: Page, move: str) -> None:
 
 def send_challenge(pc: Page, base_url: str, class_id: str, token: str, moves: str = "") -> dict:
     """The teacher sends a challenge from the dashboard; its summary (right moves) read back."""
+    def current() -> dict | None:
+        return requests.get(f"{base_url}/api/classes/{class_id}", params={"token": token}, timeout=10).json()["challenge"]
+
+    last = current()
     pc.get_by_test_id("challenge-moves").fill(moves)
     pc.get_by_test_id("send-challenge").click()
     expect(pc.get_by_test_id("toolbar-note")).to_contain_text("Challenge sent")
-    summary = requests.get(f"{base_url}/api/classes/{class_id}", params={"token": token}).json()["challenge"]
+    # (the note may still be the last challenge's: its moves, judged for another position, once
+    # made a test's "wrong" answer right) read the class once it holds the new one
+    summary = eventually(current, lambda challenge: challenge is not None and challenge["id"] != (last or {}).get("id"),
+                         what="the new challenge")
     # (on a loaded machine the moves may be judged in the background: read once every one is)
     return eventually(lambda: requests.get(f"{base_url}/api/classes/{class_id}/challenges/{summary['id']}",
                                            params={"token": token}, timeout=10).json(),
