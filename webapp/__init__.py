@@ -38,6 +38,9 @@ log = logging.getLogger(__name__)
 
 
 
+URL_ADAPTER = "arcade.url_adapter"  # (the environ's key for its bound URL map: ArcadeFlask)
+
+
 class ArcadeFlask(Flask):
     """Flask, binding its URL map once per connection's environ, not once per socket event.
 
@@ -54,9 +57,6 @@ class ArcadeFlask(Flask):
         if adapter is None:
             adapter = request.environ[URL_ADAPTER] = super().create_url_adapter(request)
         return adapter
-
-
-URL_ADAPTER = "arcade.url_adapter"
 
 
 def store_url(app: Flask) -> str:
