@@ -238,7 +238,7 @@ def main(argv=None):
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--url", help="a running server (default: start one)")
-    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent,
+    parser.add_argument("--root", type=Path, default=load.ROOT,
                         help="serve the checkout in this folder (e.g. a worktree of an older commit: before/after)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
