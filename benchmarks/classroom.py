@@ -192,7 +192,14 @@ def run(url: str, students: int, seconds: float, seed: int, proc=None) -> dict:
              for i in range(students)]
     for s in crowd:
         s.start()
-    ready.wait(180)
+    try:
+        ready.wait(180)
+    except threading.BrokenBarrierError:  # a student could not start: say why, not just that
+        time.sleep(0.5)
+        for s in crowd:
+            s.close()
+        why = [f"{s.name}: {x}" for s in crowd for x in s.refusals] or ["no student said why"]
+        raise SystemExit("the class could not start:\n  " + "\n  ".join(why[:5])) from None
     cpu_before = load.process_tree_cpu(proc.pid) if proc else {}
     time.sleep(seconds)
     spent = load.cpu_split(cpu_before, load.process_tree_cpu(proc.pid)) if proc else {}

@@ -275,6 +275,7 @@ class _Worker:
                 task.hurried, task.deepest = False, 0
                 task.memory_checked = task.started  # first read a second in: a short search is never stopped
                 self.task = task
+                pool._sweep_due.set()  # (a pinned holder's next search starts without the queue)
             if task.cancel.is_set() and task.droppable:
                 return self._finish(task, error=SearchCancelled("cancelled before it started"))
             sent = self.send(("run", task.id, task.kind, task.args, pool.progress_interval))
@@ -445,6 +446,10 @@ class SearchPool:
         self._queue: FairQueue[Task] = FairQueue()
         self._warm: dict[tuple, int] = {}  # a kept agent's table -> the worker that searched with it last
         self._closing = False
+        # Set (under _cond) when a task is queued or starts: the sweeper sleeps on it while the
+        # pool has nothing queued or running (an idle server then spends nothing on sweeps).
+        self._sweep_due = threading.Event()
+        self.sweeps = 0  # sweeps run (counted: an idle pool runs none)
         self._workers: list[_Worker] = []
         if processes > 0:
             # "spawn": forking a process that runs server threads can copy a held lock.
@@ -558,6 +563,7 @@ class SearchPool:
                 return
             self._closing = True
             dropped = self._queue.remove(lambda t: False)
+            self._sweep_due.set()
             self._cond.notify_all()
         for task in dropped:
             task.finish(error=PoolClosed("the search pool is shut down"))
@@ -595,6 +601,7 @@ class SearchPool:
                 return
             task.queued = time.monotonic()
             self._queue.put(task)
+            self._sweep_due.set()
             self._cond.notify_all()
 
     def _no_room(self, task: Task) -> ArcadeError | None:
@@ -722,15 +729,22 @@ class SearchPool:
         return seconds * halved
 
     def _sweep(self) -> None:
-        """Every SWEEP_SECONDS: drop queued tasks whose cancel is set; forward the cancel of
-        running ones; cancel a task past its cap, and kill its worker if it does not stop."""
+        """Every SWEEP_SECONDS while a task is queued or running: drop queued tasks whose cancel
+        is set; forward the cancel of running ones; cancel a task past its cap, and kill its
+        worker if it does not stop. With nothing queued or running it sleeps until something is."""
         while not self._closing:
             time.sleep(SWEEP_SECONDS)
             with self._cond:
                 dropped = self._queue.remove(lambda t: not (t.droppable and t.cancel.is_set()))
                 running = [(w, w.task) for w in self._workers if w.task is not None]
+                if not running and not len(self._queue):
+                    self._sweep_due.clear()  # (set again under _cond: no start is missed)
             for task in dropped:
                 task.finish(error=SearchCancelled("cancelled while it waited for a worker"))
+            if not self._sweep_due.is_set():
+                self._sweep_due.wait()
+                continue
+            self.sweeps += 1
             now = time.monotonic()
             self._hurry(now)
             for worker, task in running:

@@ -9,7 +9,7 @@
   must be small: strings of bounded length (:data:`FIELD_LIMITS`), bounded nesting and
   item count, no NaN or Infinity. A refusal names the field and never echoes it whole.
 - **Creation** of games, arena runs and classes, a teacher's changes to a class, and joins
-  are rate limited with Flask-Limiter (:data:`LIMITED`), per client (``CREATE_LIMIT`` games,
+  are rate limited (:class:`CreationLimits`, :data:`LIMITED`), per client (``CREATE_LIMIT`` games,
   ``ARENA_LIMIT`` runs, ... per ``CREATE_PERIOD`` seconds, a moving window) and per address
   bucket (the generous ``ADDRESS_*`` flood guards); 429 with ``Retry-After``. Join codes have
   their own guard (:mod:`webapp.classes.guard`). A client is its signed cookie, else its address (:mod:`webapp.clients`).
@@ -26,20 +26,21 @@
 from __future__ import annotations
 
 import bisect
+import functools
 import json
 import logging
 import math
 import re
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, NoReturn
 
 from flask import Flask, Response, current_app, jsonify, request
 from flask.typing import ResponseReturnValue
-from flask_limiter import ApplicationLimit, Limiter, RateLimitExceeded
+from limits import RateLimitItem, RateLimitItemPerSecond
 from limits import parse as parse_limit
-from limits.storage import MemoryStorage
+from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 from werkzeug.exceptions import HTTPException
 
@@ -171,29 +172,48 @@ LIMITED = {
 }
 
 
-def _limit(config_key: str) -> Callable[[], str]:
-    """A limit string read from the app's config at each request, e.g. ``30 per 60 seconds``."""
-    def provider() -> str:
+@functools.lru_cache(maxsize=64)
+def creation_window(amount: int, seconds: int) -> RateLimitItem:
+    """``amount`` per ``seconds`` (a moving window), parsed once per pair of values: the
+    limits are read from the app's config at each request, so a test or an operator may
+    change them on a live app."""
+    return RateLimitItemPerSecond(amount, seconds)
+
+
+class CreationLimits:
+    """The creation rates of :data:`LIMITED`: a request to a limited endpoint counts one hit
+    against its client's window, then its address bucket's (``CREATE_PERIOD`` seconds,
+    moving); the first one full refuses it (429, ``Retry-After``: when the window's oldest
+    hit expires). A request to any other endpoint meets nothing here: one dict lookup.
+
+    The windows live in limits' storage: the game store's Redis when the store is one
+    (every process counts the same hits), else this process's memory. ``limiter`` is the
+    strategy the other guards count with too (join codes, class games, new clients).
+    """
+
+    KEY_PREFIX = "arcade-limits"
+
+    def __init__(self, store_url: str):
+        uri = store_url if store_url.startswith(("redis://", "rediss://")) else "arcade-memory://"
+        self.limiter = MovingWindowRateLimiter(storage_from_string(uri))
+        self._scope_of = {endpoint: scope for scope, (endpoints, *_) in LIMITED.items() for endpoint in endpoints}
+
+    def check(self) -> None:
+        """``before_request``: count this request's creation, or refuse it (ArcadeError 429)."""
+        scope = self._scope_of.get(request.endpoint or "")
+        if scope is None:
+            return
+        _, per_client, per_address, what = LIMITED[scope]
         config = current_app.config
-        return f"{int(config[config_key])} per {max(1, round(float(config['CREATE_PERIOD'])))} seconds"
-    return provider
-
-
-def _exempt_unless(endpoints: set[str]) -> Callable[[], bool]:
-    return lambda: request.endpoint not in endpoints
-
-
-def rate_limits() -> list[str | Callable[[], str] | ApplicationLimit]:
-    """Flask-Limiter's limits: for each kind of creation, one per client and one per address
-    bucket (the flood guard), in moving windows of ``CREATE_PERIOD`` seconds."""
-    out: list[str | Callable[[], str] | ApplicationLimit] = []
-    for scope, (endpoints, per_client, per_address, what) in LIMITED.items():
-        for key, config_key, whose in ((clients.client, per_client, "you"),
-                                       (clients.address, per_address, "your address")):
-            out.append(ApplicationLimit(_limit(config_key), key_function=key, scope=f"{scope}:{config_key}",
-                                        exempt_when=_exempt_unless(endpoints),
-                                        error_message=f"too many {what} from {whose}"))
-    return out
+        seconds = max(1, round(float(config["CREATE_PERIOD"])))
+        for who, config_key, whose in ((clients.client, per_client, "you"), (clients.address, per_address, "your address")):
+            window = creation_window(int(config[config_key]), seconds)
+            keys = (self.KEY_PREFIX, who(), f"{scope}:{config_key}")
+            if not self.limiter.hit(window, *keys):
+                reset = self.limiter.get_window_stats(window, *keys).reset_time
+                wait = max(1, math.ceil(reset - time.time()))
+                raise ArcadeError("rate_limited", f"too many {what} from {whose}: try again in {wait} s", 429,
+                                  {"Retry-After": str(wait)})
 
 
 class SweptMemoryStorage(MemoryStorage):
@@ -235,14 +255,6 @@ class SweptMemoryStorage(MemoryStorage):
                 self.locks.pop(key, None)
 
 
-def make_limiter(app: Flask, store_url: str) -> Limiter:
-    """Flask-Limiter on the game store's Redis when the store is one (every process counts
-    the same hits), in memory otherwise."""
-    storage = store_url if store_url.startswith(("redis://", "rediss://")) else "arcade-memory://"
-    return Limiter(clients.client, app=app, application_limits=rate_limits(), strategy="moving-window",
-                   storage_uri=storage, headers_enabled=False, key_prefix="arcade-limits")
-
-
 class SocketBudget:
     """Socket.IO events a client may send (``limit``, e.g. ``100 per 10 seconds``, a moving
     window per client, in this process: a socket lives in one): a person's page sends a few a
@@ -255,15 +267,6 @@ class SocketBudget:
     def take(self, client: str) -> bool:
         """Count one event of ``client``'s: False once it is over its budget."""
         return self._item is None or self._windows.hit(self._item, "socket-events", client)
-
-
-def rate_limited(exc: RateLimitExceeded) -> Response:
-    """429 in the one JSON shape, with ``Retry-After``: when the oldest hit in the window expires."""
-    limit = current_app.extensions["rate_limits"].current_limit
-    reset = limit.reset_at if limit is not None else time.time() + 1
-    wait = max(1, math.ceil(reset - time.time()))
-    return error_response("rate_limited", f"{exc.description}: try again in {wait} s", 429,
-                          {"Retry-After": str(wait)})
 
 
 # ----- the hooks -------------------------------------------------------------------------------
@@ -361,10 +364,10 @@ def init_app(app: Flask, store_url: str) -> None:
             app.config[per_address] = app.config[per_client] * app.config["ADDRESS_FACTOR"]
     clients.init_app(app)
     app.before_request(check_request)  # before the rate limits: a refused body costs no creation
-    app.extensions["rate_limits"] = make_limiter(app, store_url)
+    limits = app.extensions["rate_limits"] = CreationLimits(store_url)
+    app.before_request(limits.check)
     app.extensions["socket_budget"] = SocketBudget(app.config["SOCKET_EVENT_LIMIT"])
     app.register_error_handler(ArcadeError, refused)
-    app.register_error_handler(RateLimitExceeded, rate_limited)
     app.register_error_handler(SearchCancelled, search_not_run)
     app.register_error_handler(HTTPException, http_error)
     app.register_error_handler(500, internal_error)

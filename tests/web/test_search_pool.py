@@ -76,6 +76,22 @@ def test_cancelling_a_worker_search(pool):
     assert not result.completed and result.stats.depth >= 1 and result.stats.elapsed_ms < 20_000
 
 
+def test_an_idle_pool_sweeps_nothing_and_a_search_wakes_its_sweeper():
+    """The sweeper runs only while a task is queued or running (an idle server spent a
+    millisecond of CPU every 50 ms on it); a search then still gets its cancel forwarded."""
+    with running_pool(1) as one:
+        time.sleep(20 * 0.05)  # twenty sweeps' time, with nothing to sweep
+        assert one.sweeps == 0
+        nim, cancel = big_nim(), threading.Event()
+        threading.Timer(0.5, cancel.set).start()
+        result = one.choose(parse_agent("alphabeta:time=30"), nim, nim.start(), cancel=cancel)
+        assert not result.completed and result.stats.elapsed_ms < 20_000  # the sweeper forwarded the cancel
+        assert one.sweeps > 0
+        swept = one.sweeps
+        time.sleep(20 * 0.05)
+        assert one.sweeps <= swept + 1  # asleep again (one last look may find the worker just done)
+
+
 def test_a_worker_keeps_each_configurations_table_between_moves(pool):
     """The second search of a game (any game of the same configuration, same seat) starts from
     the table the first one left: far fewer nodes, the same answer."""

@@ -12,7 +12,7 @@ stranger and a class's roster, so guessing one must cost.
 - **The log** notes an address that starts to be refused for its misses, and a class joined
   from an address with misses behind it (a code that may have been guessed).
 
-The counts live in Flask-Limiter's storage (Redis when the store is one: every process
+The counts live in the rate limits' storage (Redis when the store is one: every process
 counts the same misses).
 """
 

@@ -156,7 +156,7 @@ class Classroom:
         self.arcade = arcade
         self.keep = keep  # seconds a class stays after its last change
         # games a class may start per period, counted where the server's other limits are
-        # (Flask-Limiter's storage: Redis when the store is, so every process counts them)
+        # (the rate limits' storage: Redis when the store is, so every process counts them)
         self.limiter = limiter
         self.budget = RateLimitItemPerSecond(game_limit, max(1, round(game_period)))
         self._locks = [threading.Lock() for _ in range(LOCK_STRIPES)]
