@@ -20,6 +20,7 @@ import os
 from pathlib import Path
 
 from flask import Flask, Request
+from flask.ctx import RequestContext
 from flask_socketio import SocketIO
 from werkzeug.routing import MapAdapter
 
@@ -37,18 +38,20 @@ ROOT = Path(__file__).resolve().parent.parent
 log = logging.getLogger(__name__)
 
 
-
-URL_ADAPTER = "arcade.url_adapter"  # (the environ's key for its bound URL map: ArcadeFlask)
+URL_ADAPTER = "arcade.url_adapter"  # (the environ's keys for its bound URL map and its match: ArcadeFlask)
+ROUTED = "arcade.routed"
 
 
 class ArcadeFlask(Flask):
-    """Flask, binding its URL map once per connection's environ, not once per socket event.
+    """Flask, binding its URL map and matching the URL once per connection's environ, not
+    once per socket event.
 
     Flask-SocketIO runs every event in a request context made from its connection's handshake
-    environ (one dict for the connection's life). Flask binds the URL map to the environ for
-    each context: the same host and path each time, 4 % of the server's time under load
-    (``benchmarks/load.py``, profiled). The adapter of an environ is kept in it; an HTTP
-    request's environ is its own, so a request is bound as before."""
+    environ (one dict for the connection's life). Flask binds the URL map to the environ and
+    matches its path for each context: the same host and path each time (``/socket.io/``, which
+    no view serves: a NotFound raised and kept), 4 % and 5 % of the server's time for an event
+    (``benchmarks/load.py``, profiled). Both are kept in the environ; an HTTP request's
+    environ is its own, so a request is bound and matched as before."""
 
     def create_url_adapter(self, request: Request | None) -> MapAdapter | None:
         if request is None:
@@ -57,6 +60,21 @@ class ArcadeFlask(Flask):
         if adapter is None:
             adapter = request.environ[URL_ADAPTER] = super().create_url_adapter(request)
         return adapter
+
+    def request_context(self, environ: dict) -> RequestContext:
+        return MatchedOnce(self, environ)
+
+
+class MatchedOnce(RequestContext):
+    """A request context whose environ's URL is matched once (see :class:`ArcadeFlask`)."""
+
+    def match_request(self) -> None:
+        request = self.request
+        routed = request.environ.get(ROUTED)
+        if routed is None:
+            super().match_request()
+            routed = request.environ[ROUTED] = (request.url_rule, request.view_args, request.routing_exception)
+        request.url_rule, request.view_args, request.routing_exception = routed
 
 
 def store_url(app: Flask) -> str:
