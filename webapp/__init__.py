@@ -73,7 +73,10 @@ class MatchedOnce(RequestContext):
         routed = request.environ.get(ROUTED)
         if routed is None:
             super().match_request()
-            routed = request.environ[ROUTED] = (request.url_rule, request.view_args, request.routing_exception)
+            refusal = request.routing_exception
+            if refusal is not None:  # kept for the connection's life: without the frames that raised it
+                refusal = refusal.with_traceback(None)  # (they refer back to the environ: a cycle)
+            routed = request.environ[ROUTED] = (request.url_rule, request.view_args, refusal)
         request.url_rule, request.view_args, request.routing_exception = routed
 
 
