@@ -22,6 +22,7 @@ from pathlib import Path
 from flask import Flask, Request
 from flask.ctx import RequestContext
 from flask_socketio import SocketIO
+from werkzeug.exceptions import NotFound
 from werkzeug.routing import MapAdapter
 
 from engine.games import prepare_all
@@ -74,9 +75,13 @@ class MatchedOnce(RequestContext):
         if routed is None:
             super().match_request()
             refusal = request.routing_exception
-            if refusal is not None:  # kept for the connection's life: without the frames that raised it
-                refusal = refusal.with_traceback(None)  # (they refer back to the environ: a cycle)
-            routed = request.environ[ROUTED] = (request.url_rule, request.view_args, refusal)
+            if refusal is not None and type(refusal) is not NotFound:
+                return  # (a redirect, a wrong method: matched each time, as Flask does)
+            # Kept for the connection's life: a NotFound never raised, not the one raised, whose
+            # traceback and context hold the matcher's frames (15 MB more after an attack's
+            # thousand idle websockets, benchmarks/school.py).
+            routed = request.environ[ROUTED] = (request.url_rule, request.view_args,
+                                                NotFound() if refusal is not None else None)
         request.url_rule, request.view_args, request.routing_exception = routed
 
 

@@ -15,8 +15,8 @@ def test_a_connections_url_is_matched_once_and_keeps_no_frames(app, monkeypatch)
     for _ in range(3):  # three events of one connection
         with app.request_context(environ):
             assert isinstance(request.routing_exception, NotFound) and request.url_rule is None
-            # kept for the connection's life, so without the frames that raised it (a cycle back to the environ)
-            assert request.routing_exception.__traceback__ is None
+            # kept for the connection's life, so without the frames that raised it
+            assert request.routing_exception.__traceback__ is None and request.routing_exception.__context__ is None
     assert len(matched) == 1
 
 
