@@ -160,10 +160,9 @@ class SocketIORoute:
     def __call__(self, environ: Environ, start_response: StartResponse) -> Iterable[bytes]:
         environ["flask.app"] = self.flask_app  # (each request's environ is its own: no copy needed)
         path = environ["PATH_INFO"]
-        if path is not None and path.startswith(self.engineio_path):
-            result: Iterable[bytes] = self.engineio_app.handle_request(environ, start_response)
-            return result
-        result = self.wsgi_app(environ, start_response)
+        to_engineio = path is not None and path.startswith(self.engineio_path)
+        result: Iterable[bytes] = (self.engineio_app.handle_request if to_engineio else self.wsgi_app)(
+            environ, start_response)
         return result
 
 
