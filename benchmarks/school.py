@@ -292,25 +292,6 @@ class Attacker:
             return
 
 
-def server_process(pgid: int) -> int:
-    """The process that serves: gunicorn's worker (the group leader's child that is not a
-    search worker), or the leader itself (a development server)."""
-    for entry, fields in serving.group_processes(pgid):
-        try:
-            if int(fields[1]) == pgid and b"multiprocessing" not in (entry / "cmdline").read_bytes():
-                return int(entry.name)
-        except (OSError, ValueError):
-            continue
-    return pgid
-
-
-def server_reading(pid: int) -> dict:
-    """The serving process's resident memory (MB), threads and open descriptors."""
-    status = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
-    return {"rss_mb": round(int(status["VmRSS"].split()[0]) / 1024, 1), "threads": int(status["Threads"]),
-            "fds": len(list(Path(f"/proc/{pid}/fd").iterdir()))}
-
-
 def quantiles(values: list[float]) -> dict:
     if not values:
         return {"n": 0, "median_ms": None, "p95_ms": None}
@@ -349,8 +330,8 @@ def probe(url: str, times: list[float], failures: list[str]) -> None:
 
 def run(url: str, pgid: int, students: int, classes: int, seconds: float, attack: bool, seed: int) -> dict:
     rng = random.Random(seed)
-    pid = server_process(pgid)
-    report: dict = {"students": students, "classes": classes, "server": {"start": server_reading(pid)}}
+    pid = serving.server_process(pgid)
+    report: dict = {"students": students, "classes": classes, "server": {"start": serving.server_reading(pid)}}
     teachers = [Teacher(url, i) for i in range(classes)]
     crowd = [Student(url, teachers[i % classes], i, random.Random(rng.random())) for i in range(students)]
     started = time.perf_counter()
@@ -361,14 +342,14 @@ def run(url: str, pgid: int, students: int, classes: int, seconds: float, attack
                       "refusals": len(BETWEEN_PHASES.refusals),
                       "examples": [f"{type(e).__name__}: {e}" for e in failed[:5]] + BETWEEN_PHASES.refusals[:5]}
     players = [gevent.spawn(s.play) for s, g in zip(crowd, starts) if g.exception is None]
-    connected = server_reading(pid)
+    connected = serving.server_reading(pid)
     opened = connected["fds"] - report["server"]["start"]["fds"]
     report["server"]["school_connected"] = {**connected, "kb_per_open_connection": round(
         1024 * (connected["rss_mb"] - report["server"]["start"]["rss_mb"]) / max(1, opened), 1)}
     people = [*crowd, *teachers]
     report["phases"] = [phase("school", people, seconds, pgid)]
     if attack:
-        quiet = server_reading(pid)
+        quiet = serving.server_reading(pid)
         times: list[float] = []
         failures: list[str] = []
         attackers = Attack(url)
@@ -376,7 +357,7 @@ def run(url: str, pgid: int, students: int, classes: int, seconds: float, attack
         prober = gevent.spawn(probe, url, times, failures)
         gevent.sleep(5)  # the attackers connected
         under = phase("attack", people, seconds, pgid)
-        under["server"] = server_reading(pid)
+        under["server"] = serving.server_reading(pid)
         under["get_lobby"] = {**quantiles(times), "max_ms": round(1000 * max(times), 1) if times else None,
                               "failures": len(failures)}
         report["phases"].append(under)
@@ -384,7 +365,7 @@ def run(url: str, pgid: int, students: int, classes: int, seconds: float, attack
         attackers.stop()
         under["slow_connections_reopened"] = attackers.reopened
         gevent.sleep(SETTLE)
-        after = server_reading(pid)
+        after = serving.server_reading(pid)
         report["server"]["before_attack"] = quiet
         report["server"]["after_attack"] = {**after, "ratio_to_before": {
             key: round(after[key] / max(1, quiet[key]), 3) for key in ("rss_mb", "threads", "fds")}}

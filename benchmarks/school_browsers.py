@@ -10,9 +10,11 @@ NAT is): each opens the join link, types a nickname, taps Join and New game, and
 ``--rounds`` moves, tapping the first move on its board and waiting until the page shows the
 computer's answer. Reported: the phones that joined and played, every answer the pages got
 with a status of 400 or more and every console error (refused: must be 0), the time from a tap
-to the page showing the computer's reply (median, p95), and the most connections the server
-held at once (``/proc/net/tcp``). Not run by the test suite (tests/e2e/test_school_e2e.py runs
-twelve phones).
+to the page showing the computer's reply (median, p95), the most connections the server
+held at once (``/proc/net/tcp``), the serving process's resident memory at start and with the
+phones connected (and so per phone: a real browser's connections, its websocket as Chromium
+opens it), and the server's CPU per move while the phones play. Not run by the test suite
+(tests/e2e/test_school_e2e.py runs twelve phones).
 
 Bounded: at most ``MAX_PHONES`` phones, every wait has a timeout, loopback only.
 """
@@ -54,9 +56,13 @@ def established(port: int) -> int:
     return sum(1 for row in rows if row.split()[3] == "01" and int(row.split()[1].split(":")[1], 16) == port)
 
 
-def run(url: str, phones: int, rounds: int) -> dict:
+def run(url: str, pgid: int, phones: int, rounds: int) -> dict:
     port = int(url.rsplit(":", 1)[1])
     made = requests.post(f"{url}/api/classes", json=CLASS, timeout=30).json()
+    server = serving.server_process(pgid)
+    memory = {"start_mb": serving.server_reading(server)["rss_mb"]}
+    cpu_before: dict = {}
+    spent = {"server": 0.0}
     refused: list[str] = []
     peak = [0]
     done = threading.Event()
@@ -90,6 +96,7 @@ def run(url: str, phones: int, rounds: int) -> dict:
                     continue
                 pages.append(page)
                 joined += 1
+            cpu_before = load.process_tree_cpu(pgid)
             for _ in range(rounds):
                 for page in list(pages):
                     try:
@@ -108,6 +115,8 @@ def run(url: str, phones: int, rounds: int) -> dict:
                         continue
                     replies.append(time.perf_counter() - started)
                     played += 1
+            spent = load.cpu_split(cpu_before, load.process_tree_cpu(pgid))
+            memory["phones_connected_mb"] = serving.server_reading(server)["rss_mb"]
         finally:
             done.set()
             browser.close()
@@ -115,7 +124,10 @@ def run(url: str, phones: int, rounds: int) -> dict:
             "refused_examples": refused[:3] + [r for r in refused if r.startswith("phone ")][:3],
             "reply_ms": {"median": round(1000 * statistics.median(replies), 1) if replies else None,
                          "p95": round(1000 * load.percentile(replies, 95), 1) if replies else None},
-            "peak_server_connections": peak[0]}
+            "peak_server_connections": peak[0],
+            "server_memory": {**memory, "kb_per_phone": round(
+                1024 * (memory.get("phones_connected_mb", memory["start_mb"]) - memory["start_mb"]) / max(1, joined), 1)},
+            "server_cpu_ms_per_move": round(1000 * spent["server"] / max(1, played), 2)}
 
 
 def main(argv=None):
@@ -133,7 +145,7 @@ def main(argv=None):
     cmd = [sys.executable, "-m", "webapp", "--host", "127.0.0.1", "--port", str(port), "--store", store]
     proc = serving.start_server(cmd, url, args.root.resolve(), real_limits=True)
     try:
-        report = run(url, args.phones, args.rounds)
+        report = run(url, proc.pid, args.phones, args.rounds)
     finally:
         stop_process_group(proc)
         for suffix in ("", "-wal", "-shm"):
@@ -142,7 +154,10 @@ def main(argv=None):
           f"{report['joined']} of {report['phones']} phones joined, {report['played']} played all their moves, "
           f"{report['moves']} moves; refused "
           f"{report['refused']} {report['refused_examples']}; reply median {report['reply_ms']['median']} ms, "
-          f"p95 {report['reply_ms']['p95']} ms; the server held up to {report['peak_server_connections']} connections")
+          f"p95 {report['reply_ms']['p95']} ms; the server held up to {report['peak_server_connections']} connections; "
+          f"its memory {report['server_memory']['start_mb']} MB at start, "
+          f"{report['server_memory'].get('phones_connected_mb')} MB with the phones connected "
+          f"({report['server_memory']['kb_per_phone']} kB a phone); its CPU {report['server_cpu_ms_per_move']} ms a move")
 
 
 if __name__ == "__main__":

@@ -74,6 +74,25 @@ def process_group_rss_mb(pgid: int) -> float:
     return round(total / 1024, 1)
 
 
+def server_process(pgid: int) -> int:
+    """The process that serves: gunicorn's worker (the group leader's child that is not a
+    search worker), or the leader itself (a development server)."""
+    for entry, fields in group_processes(pgid):
+        try:
+            if int(fields[1]) == pgid and b"multiprocessing" not in (entry / "cmdline").read_bytes():
+                return int(entry.name)
+        except (OSError, ValueError):
+            continue
+    return pgid
+
+
+def server_reading(pid: int) -> dict:
+    """The serving process's resident memory (MB), threads and open descriptors."""
+    status = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
+    return {"rss_mb": round(int(status["VmRSS"].split()[0]) / 1024, 1), "threads": int(status["Threads"]),
+            "fds": len(list(Path(f"/proc/{pid}/fd").iterdir()))}
+
+
 class SourceAddress(HTTPAdapter):
     """Requests from one loopback address (127.0.0.x): one more client to the server's
     per-address limits."""

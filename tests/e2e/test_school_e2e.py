@@ -17,6 +17,7 @@ import requests
 from playwright.sync_api import expect
 
 from tests.e2e.test_classroom_e2e import PHONE, join
+from tests.e2e.test_nim_e2e import start_from_lobby
 from tests.servers import Server
 
 STUDENTS = 12
@@ -96,3 +97,32 @@ def test_twelve_phones_behind_one_address_all_play(browser, school_server):
     assert peak[0] > GUARD, f"the server held at most {peak[0]} connections: the guard was never passed"
     log = Path(school_server.out.name).read_text(errors="replace")
     assert "Traceback" not in log, log[-3000:]
+
+
+def test_a_phones_websocket_is_not_compressed(browser, school_server):
+    """Chromium offers to compress its websocket; the server declines (a compressor kept for the
+    socket's life: about 90 kB of the server's memory a phone). Read from Chromium itself."""
+    context = browser.new_context(base_url=school_server.url, **PHONE)
+    try:
+        page = context.new_page()
+        devtools = context.new_cdp_session(page)
+        devtools.send("Network.enable")
+        offers, answers = [], []
+        devtools.on("Network.webSocketWillSendHandshakeRequest", lambda e: offers.append(e["request"]["headers"]))
+        devtools.on("Network.webSocketHandshakeResponseReceived", lambda e: answers.append(e["response"]))
+        start_from_lobby(page)
+        expect(page.get_by_test_id("status")).to_contain_text("Your move")
+        page.locator("#board .move-target").first.click()
+        # the move and the computer's answer, over the websocket (uncompressed both ways)
+        expect(page.get_by_test_id("move-list").locator("li")).to_have_count(2)
+    finally:
+        context.close()
+    assert offers and answers, "no websocket was opened"
+    assert any("permessage-deflate" in v for v in lower_keys(offers[0]).get("sec-websocket-extensions", "").split(",")), \
+        offers[0]
+    assert answers[0]["status"] == 101
+    assert "sec-websocket-extensions" not in lower_keys(answers[0]["headers"]), answers[0]["headers"]
+
+
+def lower_keys(headers: dict) -> dict:
+    return {name.lower(): value for name, value in headers.items()}
