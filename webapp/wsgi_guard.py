@@ -38,6 +38,7 @@ from typing import Any
 
 from .errors import error_payload
 from .security import HEADERS, add_log_filter
+from .websocket import serve_websockets
 
 log = logging.getLogger(__name__)
 
@@ -187,4 +188,5 @@ def protect(app: Any, socketio: Any) -> None:
 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
     close_without_waiting(socketio.server.eio)
+    serve_websockets(socketio.server.eio)
     add_log_filter(OneLineErrors, "engineio.server", "socketio.server")
