@@ -18,7 +18,7 @@ import pytest
 import requests
 
 from tests.servers import Server
-from webapp.websocket import ServerWebSocket, unmask
+from webapp.websocket import ServerWebSocket, serve_websockets, unmask
 
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455's, for Sec-WebSocket-Accept
 CHROMIUMS_OFFER = "permessage-deflate; client_max_window_bits"
@@ -207,3 +207,16 @@ def test_unmasking_matches_rfc_6455s_byte_by_byte_rule():
     for length in (0, 1, 3, 4, 5, 127, 1000):
         data, mask = os.urandom(length), os.urandom(4)
         assert unmask(data, mask) == bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+
+
+def test_engine_io_serves_its_websockets_with_ours_under_gevent_only():
+    library = object()
+    shared = {"websocket": library, "queue": "its queue"}
+    threaded = SimpleNamespace(async_mode="threading", _async=shared)
+    serve_websockets(threaded)
+    assert threaded._async is shared
+    patched = SimpleNamespace(async_mode="gevent", _async=shared)
+    serve_websockets(patched)
+    made = patched._async["websocket"](print, SimpleNamespace(max_http_buffer_size=100))
+    assert isinstance(made, ServerWebSocket) and made.library is library and made.max_message == 100
+    assert patched._async["queue"] == "its queue" and shared["websocket"] is library  # (the driver's dict untouched)
