@@ -8,12 +8,23 @@ import pytest
 import socketio
 
 from tests.helpers import eventually
+from tests.servers import Server
 
 #: The classroom tests' server (``APP_CONFIG`` of tests/web/test_class*.py, test_prune.py and
 #: others): searches in threads with no pause, the class's guards as shipped (FAST lifts them).
 CLASS_CONFIG = {"TESTING": True, "AI_PROCESSES": 0, "AI_PAUSE": 0.0, "AI_TIME_CAP": 2.0, "CREATE_LIMIT": 1000}
 #: A class of Nim 1,2,3 against the casual computer.
 NIM = {"name": "Year 9", "game": "nim", "options": {"piles": [1, 2, 3]}, "opponent": "alphabeta:strength=3"}
+
+
+@pytest.fixture(scope="module")
+def production_server(tmp_path_factory):
+    """``python -m webapp`` as shipped (gunicorn, gevent, its real limits), on a store of its
+    own, shared by a module's tests and stopped after the last."""
+    folder = tmp_path_factory.mktemp("production")
+    started = Server(folder / "games.sqlite3", folder / "server.log")
+    yield started
+    started.kill_all()
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ import random
 import pytest
 
 from benchmarks.serving import client_from
-from tests.web.test_shutdown import Server
 from webapp.classes.roster import CODE_ALPHABET, CODE_LENGTH
 from webapp.config import DEFAULTS
 
@@ -20,11 +19,8 @@ NIM = {"name": "Year 9", "game": "nim", "options": {"piles": [1, 2, 3]}, "oppone
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("guard")
-    started = Server(folder / "games.sqlite3", folder / "server.log")
-    yield started
-    started.kill_all()
+def server(production_server):
+    return production_server
 
 
 def wrong_codes(live: str):

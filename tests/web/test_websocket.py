@@ -17,7 +17,6 @@ from types import SimpleNamespace
 import pytest
 import requests
 
-from tests.servers import Server
 from webapp.websocket import ServerWebSocket, serve_websockets, unmask
 
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455's, for Sec-WebSocket-Accept
@@ -27,11 +26,8 @@ JOIN_UNKNOWN = b'42["join",{"game_id":"no-such-game"}]'  # answered with an erro
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("websocket")
-    started = Server(folder / "games.sqlite3", folder / "server.log")
-    yield started
-    started.kill_all()
+def server(production_server):
+    return production_server
 
 
 def frame(opcode: int, payload: bytes, *, fin: bool = True, masked: bool = True, rsv1: bool = False) -> bytes:
