@@ -57,7 +57,10 @@ def wait_readable(conn: Any, timeout: float | None = None) -> bool:
     standard library before gevent patched it)."""
     if not patched():
         return bool(conn.poll(timeout))
-    from gevent.select import select
+    from gevent.socket import wait_read
 
-    readable, _, _ = select([conn.fileno()], [], [], timeout)
-    return bool(readable)
+    try:
+        wait_read(conn.fileno(), timeout)
+    except TimeoutError:
+        return False
+    return True
