@@ -54,7 +54,10 @@ def wait_readable(conn: Any, timeout: float | None = None) -> bool:
     """Wait until ``conn`` (a multiprocessing connection) has something to read, or its peer
     is gone (True), or ``timeout`` seconds pass (False). Under gevent only this greenlet waits;
     ``conn.poll`` there would block the process (multiprocessing took its selector from the
-    standard library before gevent patched it)."""
+    standard library before gevent patched it). One watcher on the descriptor, not gevent's
+    ``select`` (a list and watchers made per call): a search's round trip through the pool
+    costs the server about a seventh less CPU that way (a scratch script, 2,000 small searches
+    in turns: 444, 454 µs each with ``select``, 379, 391 µs without)."""
     if not patched():
         return bool(conn.poll(timeout))
     from gevent.socket import wait_read
