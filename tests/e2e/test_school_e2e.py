@@ -101,7 +101,8 @@ def test_twelve_phones_behind_one_address_all_play(browser, school_server):
 
 def test_a_phones_websocket_is_not_compressed(browser, school_server):
     """Chromium offers to compress its websocket; the server declines (a compressor kept for the
-    socket's life: about 90 kB of the server's memory a phone). Read from Chromium itself."""
+    socket's life: about 290 kB of the server's memory a playing phone, school_browsers.py).
+    Read from Chromium itself."""
     context = browser.new_context(base_url=school_server.url, **PHONE)
     try:
         page = context.new_page()
