@@ -51,7 +51,9 @@ STATUS_LINES = {400: "400 Bad Request", 413: "413 Request Entity Too Large"}
 # the server's memory a socket with it, 57 kB without; a small event's answer, 10-20 % more
 # CPU. The arcade's messages are a few kB: the offer is declined, as Socket.IO's own Node.js
 # server declines it by default, for the same memory. (Python clients never offered it, so
-# the benchmarks did not see it.)
+# the benchmarks did not see it.) The production server's own websocket
+# (webapp.websocket.ServerWebSocket) agrees to no extension anyway; dropping the offer here
+# declines it for engine.io's own class too (the development server's).
 DEFLATE_OFFER = "HTTP_SEC_WEBSOCKET_EXTENSIONS"
 
 
