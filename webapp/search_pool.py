@@ -76,6 +76,8 @@ USAGE_HALF_LIFE = 30.0  # seconds: a client's worker time counts half as much th
 USAGE_KEYS = 10_000  # clients (or keys) whose recent worker time the pool remembers (the oldest go first)
 PIN_IDLE_SECONDS = 30.0  # a pinned worker waits this long for its holder's next search
 START_SECONDS = 60.0  # a new worker must say it is ready within this (imports on a busy machine)
+MEMORY_READ_SEARCH = 0.2  # a worker's memory is read after a search this long (seconds) ...
+MEMORY_READ_EVERY = 1.0  # ... and after shorter ones at most this often
 
 
 def worker_pipe() -> tuple[Connection, Connection]:
@@ -166,6 +168,7 @@ class _Worker:
         self.send_lock = threading.Lock()
         self.task: Task | None = None
         self.for_anyone = False  # serves a task (or a pin) that nobody waits on at the board
+        self.memory_read = 0.0  # when its memory was last read after a search (_over_memory)
         self.process: Any = None
         self.conn: Any = None
         self.ready = threading.Event()  # the current process has started and takes tasks
@@ -234,18 +237,33 @@ class _Worker:
         while True:
             task = pool._next_task(self)
             pin = task.pin if task is not None else None
+            task_seconds = 0.0  # the longest search of this turn
             while task is not None:
+                started = time.monotonic()
                 self._run(task)
+                task_seconds = max(task_seconds, time.monotonic() - started)
                 task = pin._next(self) if pin is not None else None  # a pinned holder's next search
             with pool._cond:
                 self.for_anyone = False
                 pool._cond.notify_all()  # a waiting task that needs a free slot may go
             if pool._closing:
                 break
-            if pool.max_rss_mb and (rss_mb(self.pid) or 0.0) > pool.max_rss_mb:
+            if self._over_memory(task_seconds):
                 self._recycle()
         with contextlib.suppress(Exception):
             self.send(("stop",))
+
+    def _over_memory(self, task_seconds: float) -> bool:
+        """Whether this worker, idle now, holds more memory than the pool allows. Its memory is
+        read after a search of a fifth of a second or more, else at most once a second: a
+        worker grows by searching, and a few quick searches cannot take much (a server busy
+        with quick moves read /proc after every one of them: a fortieth of its time)."""
+        pool = self.pool
+        now = time.monotonic()
+        if not pool.max_rss_mb or (task_seconds < MEMORY_READ_SEARCH and now - self.memory_read < MEMORY_READ_EVERY):
+            return False
+        self.memory_read = now
+        return (rss_mb(self.pid) or 0.0) > pool.max_rss_mb
 
     def _recycle(self) -> None:
         """Replace this worker, idle now, whose memory has grown past the pool's limit (the
@@ -442,7 +460,8 @@ class SearchPool:
         self.restarts = 0
         self.hurried = 0  # searches told to play their best move so far (see _hurry)
         self._usage: OrderedDict[str, tuple[float, float]] = OrderedDict()  # Task.user -> (worker s, when)
-        self._cond = threading.Condition()
+        # (over a plain lock: nothing takes it twice, and under gevent an RLock is pure Python)
+        self._cond = threading.Condition(threading.Lock())
         self._queue: FairQueue[Task] = FairQueue()
         self._warm: dict[tuple, int] = {}  # a kept agent's table -> the worker that searched with it last
         self._closing = False

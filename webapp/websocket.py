@@ -140,7 +140,11 @@ class ServerWebSocket:
     def _write(self, data: bytes) -> None:
         assert self.sock is not None
         with self.send_lock:
-            self.sock.sendall(data)
+            # One send takes a frame whole unless the socket's buffer is full (gevent's sendall
+            # first asks the kernel the buffer's size, a system call per frame).
+            sent = self.sock.send(data)
+            if sent < len(data):
+                self.sock.sendall(memoryview(data)[sent:])
 
     def _close(self, code: int) -> None:
         """Our close frame (once), then the connection ends: RFC 6455 7.1.1 has the server

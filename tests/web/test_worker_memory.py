@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 
 import pytest
 
@@ -13,8 +14,15 @@ from engine.agents import parse_agent
 from engine.games import get_game
 from tests.helpers import eventually, running_pool
 from tests.web.test_search_pool import alive, big_nim
+from webapp import search_pool
 from webapp.search_pool import WorkerDied
 from webapp.search_worker import rss_mb
+
+
+def sleep_then_answer(game, state, seconds, cancel=None):
+    """A search stand-in that takes ``seconds`` (run in a worker by name, as ``pool.call`` does)."""
+    time.sleep(seconds)
+    return seconds
 
 
 def test_rss_is_read_from_proc():
@@ -42,3 +50,28 @@ def test_a_worker_far_over_the_limit_during_a_search_is_killed_and_the_search_re
         with pytest.raises(WorkerDied, match="died twice"):  # killed on each of its two attempts
             pool.choose(parse_agent("alphabeta:time=3"), nim, nim.start(), cancel=threading.Event())
         assert pool.stats()["restarts"] == 2
+
+
+def test_quick_searches_read_a_workers_memory_at_most_once_a_second(monkeypatch):
+    """Reading /proc after every search cost a busy server a fortieth of its time: after
+    quick searches the memory is read at most once a second; after a long one, always."""
+    reads = []
+
+    def counted(pid):
+        reads.append(time.monotonic())
+        return rss_mb(pid)
+
+    monkeypatch.setattr(search_pool, "rss_mb", counted)
+    with running_pool(1, max_rss_mb=100_000.0) as pool:  # (a limit no worker reaches: none is recycled)
+        nim = get_game("nim").from_options({"piles": "1,2"})
+        agent = parse_agent("alphabeta:depth=1")
+        started = time.monotonic()
+        for _ in range(30):
+            pool.choose(agent, nim, nim.start(), cancel=threading.Event())
+        quick = time.monotonic() - started
+        eventually(lambda: len(reads) >= 1, timeout=5)  # the first search's end reads it
+        assert len(reads) <= 2 + quick  # (not 30: once, then at most once a second)
+        before = len(reads)
+        pool.call(sleep_then_answer, nim, nim.start(), 0.3, cancel=threading.Event())  # a long one
+        eventually(lambda: len(reads) == before + 1, timeout=5)
+        assert pool.stats()["recycled"] == 0
