@@ -441,7 +441,8 @@ class SearchPool:
     ``max_queued``: requests (``refusable`` tasks: hints, teaching tools) one client may have
     waiting; ``address_factor`` times that per address bucket. Beyond: a 429 ``busy``.
     ``max_rss_mb``: a worker whose resident memory is above this when its search ends is
-    replaced by a new one; one above twice this during a search is killed (the search is
+    replaced by a new one (read after a search of MEMORY_READ_SEARCH seconds or more, else at
+    most every MEMORY_READ_EVERY); one above twice this during a search is killed (the search is
     retried once on a new worker, as when a worker dies). None: no limit.
     """
 
