@@ -257,7 +257,7 @@ class _Worker:
         """Whether this worker, idle now, holds more memory than the pool allows. Its memory is
         read after a search of a fifth of a second or more, else at most once a second: a
         worker grows by searching, and a few quick searches cannot take much (a server busy
-        with quick moves read /proc after every one of them: a fortieth of its time)."""
+        with quick moves read /proc after every one of them: about 3 % of its time)."""
         pool = self.pool
         now = time.monotonic()
         if not pool.max_rss_mb or (task_seconds < MEMORY_READ_SEARCH and now - self.memory_read < MEMORY_READ_EVERY):

@@ -53,7 +53,7 @@ def test_a_worker_far_over_the_limit_during_a_search_is_killed_and_the_search_re
 
 
 def test_quick_searches_read_a_workers_memory_at_most_once_a_second(monkeypatch):
-    """Reading /proc after every search cost a busy server a fortieth of its time: after
+    """Reading /proc after every search cost a busy server about 3 % of its time: after
     quick searches the memory is read at most once a second; after a long one, always."""
     reads = []
 
@@ -65,12 +65,14 @@ def test_quick_searches_read_a_workers_memory_at_most_once_a_second(monkeypatch)
     with running_pool(1, max_rss_mb=100_000.0) as pool:  # (a limit no worker reaches: none is recycled)
         nim = get_game("nim").from_options({"piles": "1,2"})
         agent = parse_agent("alphabeta:depth=1")
-        started = time.monotonic()
+        started, slow = time.monotonic(), 0
         for _ in range(30):
+            asked = time.monotonic()
             pool.choose(agent, nim, nim.start(), cancel=threading.Event())
+            slow += time.monotonic() - asked >= search_pool.MEMORY_READ_SEARCH  # (a loaded machine)
         quick = time.monotonic() - started
         eventually(lambda: len(reads) >= 1, timeout=5)  # the first search's end reads it
-        assert len(reads) <= 2 + quick  # (not 30: once, then at most once a second)
+        assert len(reads) <= 2 + quick + slow  # (not 30: once, then at most once a second)
         before = len(reads)
         pool.call(sleep_then_answer, nim, nim.start(), 0.3, cancel=threading.Event())  # a long one
         eventually(lambda: len(reads) == before + 1, timeout=5)
