@@ -44,6 +44,7 @@ import contextlib
 import itertools
 import json
 import logging
+import math
 import multiprocessing
 import queue
 import signal
@@ -168,7 +169,7 @@ class _Worker:
         self.send_lock = threading.Lock()
         self.task: Task | None = None
         self.for_anyone = False  # serves a task (or a pin) that nobody waits on at the board
-        self.memory_read = 0.0  # when its memory was last read after a search (_over_memory)
+        self.memory_read = -math.inf  # when its memory was last read after a search (_over_memory)
         self.process: Any = None
         self.conn: Any = None
         self.ready = threading.Event()  # the current process has started and takes tasks

@@ -62,18 +62,22 @@ def test_quick_searches_read_a_workers_memory_at_most_once_a_second(monkeypatch)
         return rss_mb(pid)
 
     monkeypatch.setattr(search_pool, "rss_mb", counted)
+    monkeypatch.setattr(search_pool, "MEMORY_READ_EVERY", 3600.0)  # (only the first quick search reads)
     with running_pool(1, max_rss_mb=100_000.0) as pool:  # (a limit no worker reaches: none is recycled)
         nim = get_game("nim").from_options({"piles": "1,2"})
         agent = parse_agent("alphabeta:depth=1")
-        started, slow = time.monotonic(), 0
+        slow = 0
         for _ in range(30):
             asked = time.monotonic()
             pool.choose(agent, nim, nim.start(), cancel=threading.Event())
             slow += time.monotonic() - asked >= search_pool.MEMORY_READ_SEARCH  # (a loaded machine)
-        quick = time.monotonic() - started
         eventually(lambda: len(reads) >= 1, timeout=5)  # the first search's end reads it
-        assert len(reads) <= 2 + quick + slow  # (not 30: once, then at most once a second)
-        before = len(reads)
-        pool.call(sleep_then_answer, nim, nim.start(), 0.3, cancel=threading.Event())  # a long one
-        eventually(lambda: len(reads) == before + 1, timeout=5)
+        assert len(reads) <= 1 + slow  # (not 30)
+        asked = time.monotonic()
+        pool.call(sleep_then_answer, nim, nim.start(), 0.3, cancel=threading.Event())  # a long one reads
+        eventually(lambda: reads[-1] >= asked + 0.3, timeout=5)
+        monkeypatch.setattr(search_pool, "MEMORY_READ_EVERY", 0.0)  # a second gone: a quick one reads too
+        asked = time.monotonic()
+        pool.choose(agent, nim, nim.start(), cancel=threading.Event())
+        eventually(lambda: reads[-1] >= asked, timeout=5)
         assert pool.stats()["recycled"] == 0
