@@ -82,12 +82,14 @@ import { makeWords } from "./tree/words.js";
   controls.theory.addEventListener("change", () => { syncUrl(); showTheory(); });
   controls.truth.addEventListener("change", () => { syncUrl(); loadTruth(); });
 
+  /** The form's choices in the address; what else it holds stays (the MCTS view's `family`,
+   *  which that view may not have read yet when a slow page runs this search first). */
   function syncUrl() {
-    const q = new URLSearchParams({ ply: controls.ply.value, algo: controls.algo.value, depth: controls.depth.value,
-      nodes: controls.nodes.value });
-    if (controls.eval.value) q.set("eval", controls.eval.value);
-    if (controls.theory.checked) q.set("theory", "1");
-    if (controls.truth.checked) q.set("truth", "1");
+    const q = new URLSearchParams(location.search);
+    for (const name of ["ply", "algo", "depth", "nodes"]) q.set(name, controls[name].value);
+    const optional = { eval: controls.eval.value, theory: controls.theory.checked ? "1" : "",
+      truth: controls.truth.checked ? "1" : "" };
+    for (const [name, value] of Object.entries(optional)) if (value) q.set(name, value); else q.delete(name);
     history.replaceState(null, "", `?${q}`);
   }
 

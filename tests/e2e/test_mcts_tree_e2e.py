@@ -100,6 +100,22 @@ def test_compare_shows_mcts_beside_the_ladder(browser, base_url):
     context.close()
 
 
+def test_a_link_to_the_mcts_view_opens_it_even_when_its_script_arrives_last(page: Page):
+    """A loaded server (CI) sent the alpha-beta script's search before the MCTS script came: the
+    alpha-beta view rewrote the address without ``family=mcts``, and the page stayed on
+    alpha-beta. Here the MCTS script is held until the alpha-beta view has written its address."""
+    gid = create_game(page, "nim", {"piles": "2,3"})
+    held = []
+    page.route("**/js/mcts-tree.js*", lambda route: held.append(route))  # (not continued: the browser waits)
+    page.goto(f"/play/{gid}/tree?family=mcts", wait_until="commit")
+    expect(page).to_have_url(re.compile(r"[?&]algo="))  # the alpha-beta view searched and wrote its address
+    assert len(held) == 1
+    held[0].continue_()
+    expect(page.get_by_test_id("mcts-view")).to_be_visible()
+    expect(page.get_by_role("button", name="Monte Carlo tree search")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_test_id("mcts-step-count")).to_have_text("simulation 200 of 200", timeout=30_000)
+
+
 @pytest.mark.parametrize("game,options", [
     ("nim", {"piles": "3,4,5"}), ("sim", {}), ("shannon", {"board": "bridgit-3"}),
     ("blacksin", {"seed": 3, "hidden": True}), ("cantris", {"board": "6x3", "seed": 2}),
