@@ -111,6 +111,8 @@ def create_app(config: dict | None = None) -> Flask:
     if stores.games.shared:  # other processes may die holding AI turns: take them over
         arcade.ai.turns.watch(float(app.config["AI_TURN_SWEEP"]))
     app.extensions["arcade"] = arcade
+    if app.config["MESSAGE_QUEUE"]:  # a webapp.cluster.PacketQueue
+        socketio.server.manager.listen_now()  # hear the other processes before serving anyone
 
     from . import classes, routes, security, sockets, wsgi_guard
 

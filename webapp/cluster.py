@@ -94,6 +94,7 @@ class PacketQueue(socketio.RedisManager):
     """
 
     HEADER = b"arcade-packet "
+    HELLO = b"arcade-hello "  # + host id: a process's check that its own subscription hears
     BATCH = 256  # messages published in one round trip at most
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -101,6 +102,35 @@ class PacketQueue(socketio.RedisManager):
         self._outbox: queue.SimpleQueue[bytes] = queue.SimpleQueue()
         self._publisher: threading.Thread | None = None
         self._publisher_lock = threading.Lock()
+        self._heard_itself = threading.Event()
+
+    def listen_now(self, timeout: float = 5.0, every: float = 0.05) -> bool:
+        """Subscribe now, and return once the subscription hears this process's own hello.
+
+        python-socketio starts the listener at a process's first Socket.IO connection, and
+        subscribing takes a round trip more: until then the process misses what the others
+        publish, so a player who has just joined it could miss the first move made elsewhere.
+        Called as the process starts, before it serves anyone. Returns False (and the listener
+        goes on trying) if nothing is heard within ``timeout`` seconds.
+        """
+        server = self.server
+        if not server.manager_initialized:  # what python-socketio does at the first connection
+            server.manager_initialized = True
+            self.initialize()
+        hello = self.HELLO + self.host_id.encode()
+        client = redis.Redis.from_url(self.redis_url, **self.redis_options)
+        deadline = time.monotonic() + timeout
+        try:
+            while not self._heard_itself.is_set() and time.monotonic() < deadline:
+                client.publish(self.channel, hello)  # lost until subscribed: say it again
+                self._heard_itself.wait(every)
+        except redis.RedisError as exc:
+            log.error("message queue: could not check the subscription: %s", exc)
+        finally:
+            client.close()
+        if not self._heard_itself.is_set():
+            log.error("message queue: not subscribed after %.0f s; the listener keeps trying", timeout)
+        return self._heard_itself.is_set()
 
     @classmethod
     def frame(cls, host_id: str, namespace: str, room: str | None, packet: str) -> bytes:
@@ -141,6 +171,10 @@ class PacketQueue(socketio.RedisManager):
 
     def _listen(self) -> Iterator[Any]:
         for message in super()._listen():
+            if isinstance(message, bytes) and message.startswith(self.HELLO):
+                if message[len(self.HELLO):] == self.host_id.encode():
+                    self._heard_itself.set()
+                continue
             if not (isinstance(message, bytes) and message.startswith(self.HEADER)):
                 yield message  # python-socketio's own
                 continue

@@ -43,6 +43,20 @@ def test_a_game_is_played_through_the_message_queue(redis_server, redis_url, ser
     assert states[-1] == after
 
 
+def test_a_process_hears_the_queue_before_it_serves_anyone(redis_server, redis_url, servers):
+    """A process subscribes as it starts, not at its first Socket.IO connection: a player who
+    joins it at once must not miss what the other processes publish meanwhile."""
+    def subscribers() -> int:
+        ((_channel, count),) = redis_server.client.pubsub_numsub(CHANNEL)
+        return count
+
+    before = subscribers()
+    (server,) = servers(1, "--message-queue", redis_url)  # ready: it answers HTTP
+    assert subscribers() == before + 1  # with no socket connected yet
+    server.stop()
+    assert "not subscribed" not in server.output()
+
+
 @pytest.mark.parametrize("url, says", [
     ("http://127.0.0.1:6379/0", "must be a redis://HOST:PORT/DB URL"),
     ("redis://127.0.0.1:notaport/0", "not a valid Redis URL"),
