@@ -101,6 +101,7 @@ class Student(threading.Thread):
         self.stop = threading.Event()
         self.sio = None
         self.student_id = ""
+        self.game_id: str | None = None  # the game its page shows
 
     def post(self, path: str, body: dict) -> dict:
         r = self.http.post(f"{self.url}{path}", json=body, timeout=30)
@@ -147,6 +148,9 @@ class Student(threading.Thread):
 
     def new_game(self) -> dict:
         game = self.post(f"/api/classes/{self.class_id}/games", {"token": self.token})
+        if self.game_id is not None:  # one game at a time, as the class page does (static/js/join.js)
+            self.sio.emit("leave", {"game_id": self.game_id})
+        self.game_id = game["id"]
         self.sio.emit("join", {"game_id": game["id"], "token": self.token})
         return self.wait_turn(game["id"], 0)[0]
 

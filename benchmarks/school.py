@@ -159,6 +159,7 @@ class Student:
         self.states: gevent.queue.Queue = gevent.queue.Queue()
         self.sio = None
         self.token = ""
+        self.game_id: str | None = None  # the game its page shows
 
     def refuse(self, what: str) -> None:
         (self.log or BETWEEN_PHASES).refusals.append(what)
@@ -189,6 +190,9 @@ class Student:
 
     def new_game(self) -> dict:
         game = self.request("POST", f"/api/classes/{self.teacher.klass['id']}/games", json={"token": self.token}).json()
+        if self.game_id is not None:  # one game at a time, as the class page does (static/js/join.js)
+            self.sio.emit("leave", {"game_id": self.game_id})
+        self.game_id = game["id"]
         self.sio.emit("join", {"game_id": game["id"], "token": self.token})
         return self.wait(game["id"], 0)[0]
 

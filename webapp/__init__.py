@@ -101,7 +101,8 @@ def create_app(config: dict | None = None) -> Flask:
     retention = Retention(finished=app.config["KEEP_FINISHED_DAYS"] * DAY, idle=app.config["KEEP_IDLE_DAYS"] * DAY,
                           arena=app.config["KEEP_ARENA_DAYS"] * DAY)
     stores = open_stores(store_url(app), retention)
-    store = SessionStore(stores.games, hot_games=int(app.config["HOT_GAMES"]))
+    store = SessionStore(stores.games, hot_games=int(app.config["HOT_GAMES"]),
+                         games_per_socket=int(app.config["GAMES_PER_SOCKET"]))
     arenas = ArenaRuns(stores.runs, keep_per_client=int(app.config["MAX_ARENA_RUNS_KEPT"]),
                        address_factor=int(app.config["ADDRESS_FACTOR"]))
     arcade = Arcade(socketio, store, AIRunner(socketio, app.config, store), arenas, stores,

@@ -55,6 +55,7 @@ DEFAULTS = {
     "MAX_ARENA_RUNS_KEPT": 50,  # runs one client's list keeps (its oldest finished go first; ADDRESS_FACTOR x per address)
     "SWEEP_INTERVAL": 60.0,  # seconds between two expiry sweeps (run on the back of requests)
     "HOT_GAMES": 256,  # games kept rebuilt in memory when nobody is connected to them
+    "GAMES_PER_SOCKET": 8,  # games one connection follows at once (joining one more leaves the oldest)
     # Several processes on one Redis store: a process holds a game's AI turn for this many
     # seconds unless it renews it (it does, while it searches); a dead process's turns are
     # taken over by the others, which look for them every AI_TURN_SWEEP seconds.

@@ -420,13 +420,14 @@ class SessionStore:
     """Every game, through the store: create, get (cached per process, revalidated by version),
     update (load, apply, compare-and-set), and the bookkeeping of connected clients and expiry."""
 
-    def __init__(self, backend: GameStore, hot_games: int = 256):
+    def __init__(self, backend: GameStore, hot_games: int = 256, games_per_socket: int = 8):
         self.backend = backend
         self.hot_games = hot_games  # games kept rebuilt in memory when nobody is connected
         self._live: OrderedDict[str, LiveGame] = OrderedDict()
         self._shrink_at = hot_games + self._slack()  # games in memory at which the next shrink looks
         self._lock = threading.Lock()
-        self._clients: dict[str, set[str]] = {}  # sid -> ids of the games it joined
+        self._clients: dict[str, dict[str, None]] = {}  # sid -> ids of the games it follows, oldest first
+        self.games_per_socket = games_per_socket
         self.turns: TurnLeases | None = None  # this process's AI turn leases, taken along with writes
 
     # ----- the in-memory hot set ---------------------------------------------------------------
@@ -613,24 +614,51 @@ class SessionStore:
         return self.backend.ai_due_ids()
 
     # ----- connected clients and expiry -----------------------------------------------------------
-    def connect(self, sid: str, game_id: str, seat: int | None = None) -> None:
+    def connect(self, sid: str, game_id: str, seat: int | None = None) -> str | None:
+        """``sid`` follows the game (as the holder of ``seat``, if any). A socket follows at most
+        ``games_per_socket`` games: joining one more stops it following the one it joined
+        longest ago, whose id is returned (None if none was dropped). A watched game stays in
+        memory, so a page that joined game after game and never left any would otherwise keep
+        every game of a lesson alive."""
         live = self._live_for(game_id)
         with self._lock:
-            self._clients.setdefault(sid, set()).add(game_id)
+            games = self._clients.setdefault(sid, {})
+            games.pop(game_id, None)
+            games[game_id] = None  # the newest
             live.clients.add(sid)
             if seat is not None:
                 live.seat_clients[sid] = seat
+            if len(games) <= self.games_per_socket:
+                return None
+            oldest = next(iter(games))
+            self._unfollow(sid, oldest)
+            return oldest
+
+    def leave(self, sid: str, game_id: str) -> bool:
+        """``sid`` stops following the game; False if it did not follow it."""
+        with self._lock:
+            if game_id not in self._clients.get(sid, {}):
+                return False
+            self._unfollow(sid, game_id)
+            return True
 
     def disconnect(self, sid: str) -> list[str]:
         """Forget a client that went away; the ids of the games it had joined."""
         with self._lock:
-            games = self._clients.pop(sid, set())
+            games = list(self._clients.get(sid, {}))
             for game_id in games:
-                live = self._live.get(game_id)
-                if live is not None:
-                    live.clients.discard(sid)
-                    live.seat_clients.pop(sid, None)
+                self._unfollow(sid, game_id)
             return sorted(games)
+
+    def _unfollow(self, sid: str, game_id: str) -> None:
+        games = self._clients.get(sid, {})
+        games.pop(game_id, None)
+        if not games:
+            self._clients.pop(sid, None)
+        live = self._live.get(game_id)
+        if live is not None:
+            live.clients.discard(sid)
+            live.seat_clients.pop(sid, None)
 
     def present(self, game_id: str) -> list[int]:
         """The seats whose holders have this game open (connected to this process)."""

@@ -1,5 +1,5 @@
-"""Socket.IO events (CONTRACT.md): join, move, hint, takeback, restart; plus pause, resume,
-step, ai_speed, takeback_decline, retry_ai.
+"""Socket.IO events (CONTRACT.md): join, move, hint, takeback, restart; plus leave, pause,
+resume, step, ai_speed, takeback_decline, retry_ai.
 
 Every change is stored (compare-and-set in the game store) before the room hears of it.
 Every refusal is an ``error`` event to the sender only, and changes nothing. Control events
@@ -15,7 +15,7 @@ from typing import Any
 
 import flask_socketio
 from flask import current_app, request
-from flask_socketio import SocketIO, emit, join_room
+from flask_socketio import SocketIO, emit, join_room, leave_room
 from socketio.packet import Packet
 
 from .arcade import Arcade
@@ -127,12 +127,29 @@ class GameEvents(flask_socketio.Namespace):
         token = event.token
         seat = session.authorize(token, manage=True) if token not in (None, "") else None
         join_room(session.id)
-        self.store.connect(socket_id(), session.id, seat.index if seat else None)
+        dropped = self.store.connect(socket_id(), session.id, seat.index if seat else None)
+        if dropped is not None:  # the page follows too many games: the oldest goes
+            self.stop_following(dropped, "you follow at most "
+                                f"{self.store.games_per_socket} games at once: the oldest was left")
         manages = token not in (None, "") and seat is None
         emit("joined", {"game_id": session.id, "seat": seat.index if seat else None, "manager": manages})
         emit("state", self.ai.broadcast.state(session))
         self.tell_presence(session.id)
         self.arcade.maybe_sweep()
+
+    def leave(self, payload: dict) -> None:
+        """Stop following a game (a page that opens another game on the same connection)."""
+        game_id = parse_event(GameEvent, payload).game_id
+        if not isinstance(game_id, str) or not self.store.leave(socket_id(), game_id):
+            raise ArcadeError("not_joined", f"this connection has not joined game {game_id!r}")
+        self.stop_following(game_id, "you left it")
+
+    def stop_following(self, game_id: str, reason: str) -> None:
+        """The connection is out of the game's room (the store has already let it go); it and
+        the game's other players are told."""
+        leave_room(game_id)
+        emit("left", {"game_id": game_id, "reason": reason})
+        self.tell_presence(game_id)
 
     def move(self, payload: dict) -> None:
         event = parse_event(MoveEvent, payload)
@@ -191,7 +208,7 @@ class GameEvents(flask_socketio.Namespace):
 
 
 #: The events a :class:`GameEvents` method answers, by name.
-EVENTS = ("join", "move", "hint", "takeback", "takeback_decline", "ai_speed", "retry_ai")
+EVENTS = ("join", "leave", "move", "hint", "takeback", "takeback_decline", "ai_speed", "retry_ai")
 #: Game controls: event -> (the change, whether a search under way searched an older version).
 CONTROLS = {
     "restart": (lambda s: s.restart(), True),  # back to the start position

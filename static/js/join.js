@@ -82,16 +82,21 @@ import { ClassStudent } from "./class-student.js";
       renamed: (msg) => { if (msg.student_id === me.student_id) $("student-name").textContent = msg.name; },
       ended: leftClass,
     });
-    socket.on("error", (msg) => { if (msg.event !== "class_join") show($("student-error"), msg.message); });
+    socket.on("error", (msg) => { if (msg.event !== "class_join" && msg.event !== "leave") show($("student-error"), msg.message); });
   }
 
   function openGame(id, mySeat) {
+    const previous = gameId;
     gameId = id;
     seat = mySeat;
     const link = $("full-page");
     link.href = `/play/${id}?token=${encodeURIComponent(me.token)}`;
     link.hidden = false;
-    if (socket && socket.connected) socket.emit("join", { game_id: id, token: me.token });
+    if (socket && socket.connected) {
+      // one game at a time: the server stops pushing the last one and may forget it
+      if (previous && previous !== id) socket.emit("leave", { game_id: previous });
+      socket.emit("join", { game_id: id, token: me.token });
+    }
   }
 
   function renderGame(state) {

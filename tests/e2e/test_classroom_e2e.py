@@ -223,3 +223,25 @@ def test_the_pages_at_phone_and_desktop_size_pass_axe(contexts, base_url, shots)
         expect(projector.get_by_test_id("status")).not_to_have_text("Connecting…")
         assert serious_violations(projector) == []
         assert projector.evaluate("document.documentElement.scrollWidth") <= size["viewport"]["width"]
+
+
+def test_a_student_who_starts_game_after_game_follows_only_the_one_on_screen(contexts, base_url, live_server):
+    """The class page opens each new game on the same connection: it leaves the last one, so
+    the server neither pushes it nor keeps it in memory for that page (a lesson of many games
+    would otherwise keep them all)."""
+    made = requests.post(f"{base_url}/api/classes", json={"name": "Many games", "game": "nim", "options": {},
+                                                          "opponent": "alphabeta:strength=1"}).json()
+    student = contexts(**PHONE)
+    join(student, made["code"], "Eager Otter", by_link=True)
+    student.on("dialog", lambda dialog: dialog.accept())  # "Start a new game? ..." mid-game: yes
+    store = live_server.app.extensions["arcade"].store
+    shown = []
+    for _ in range(3):
+        student.get_by_test_id("new-game").click()
+        link = student.get_by_test_id("full-page")
+        expect(link).to_have_attribute("href", re.compile(r"^/play/(?!" + "|".join(shown or ["-"]) + r")[^?]+\?"))
+        shown.append(link.get_attribute("href").split("/")[2].split("?")[0])
+        play_a_move(student)  # the page shows the new game and plays it
+    watched = store.watched()
+    assert shown[-1] in watched
+    assert [gid for gid in shown[:-1] if gid in watched] == []

@@ -229,7 +229,7 @@ EVENTS = events(create_app(CONFIG))
 
 def test_the_fuzzed_events_are_every_event_a_client_may_send():
     """However the server registers its handlers, the fuzz reaches each of them (CONTRACT.md's and ours)."""
-    expected = ["join", "move", "hint", "takeback", "restart", "pause", "resume", "step", "ai_speed",
+    expected = ["join", "leave", "move", "hint", "takeback", "restart", "pause", "resume", "step", "ai_speed",
                 "takeback_decline", "retry_ai", "class_join"]
     assert set(EVENTS) == set(expected)
 

@@ -25,6 +25,59 @@ def test_join_as_spectator_and_as_seat(client, socket_client, inbox):
     assert inbox.wait("joined")["seat"] == 0
 
 
+def test_a_connection_that_leaves_a_game_hears_no_more_of_it(app, client, socket_client, inbox):
+    """The class page opens game after game on one connection and leaves the last one: the
+    server stops pushing it, and it is no longer kept in memory as watched."""
+    store = app.extensions["arcade"].store
+    first, (t0, _) = new_game(client, players=("human", "human"))
+    second, (s0, _) = new_game(client, players=("human", "human"))
+    socket_client.emit("join", {"game_id": first, "token": t0})
+    inbox.wait("state", lambda s: s["id"] == first)
+    socket_client.emit("leave", {"game_id": first})
+    assert inbox.wait("left") == {"game_id": first, "reason": "you left it"}
+    assert first not in store.watched()
+    socket_client.emit("move", {"game_id": first, "token": t0, "move": "1:1"})  # the token still plays
+    socket_client.emit("join", {"game_id": second, "token": s0})
+    inbox.wait("state", lambda s: s["id"] == second)  # answered after the move, in order
+    assert [m["move"] for m in client.get(f"/api/games/{first}").get_json()["history"]] == ["1:1"]
+    assert [e["args"][0]["id"] for e in inbox.events if e["name"] == "state"] == []  # none of the first
+    assert store.watched() == [second]
+
+
+@pytest.mark.parametrize("payload, message", [
+    ({"game_id": "GID2"}, "has not joined game 'GID2'"),
+    ({"game_id": "nope"}, "has not joined game 'nope'"),
+    ({"game_id": 7}, "has not joined game 7"),
+])
+def test_leaving_a_game_not_joined_is_an_error_that_changes_nothing(app, client, socket_client, inbox, payload,
+                                                                     message):
+    gid, (t0, _) = new_game(client)
+    other, _ = new_game(client)
+    socket_client.emit("join", {"game_id": gid, "token": t0})
+    inbox.wait("state")
+    payload = {k: v.replace("GID2", other) if isinstance(v, str) else v for k, v in payload.items()}
+    socket_client.emit("leave", payload)
+    err = inbox.wait("error")
+    assert err["code"] == "not_joined" and message.replace("GID2", other) in err["message"]
+    assert app.extensions["arcade"].store.watched() == [gid]
+
+
+def test_a_connection_follows_at_most_a_few_games_and_is_told_which_it_left(app, client, socket_client, inbox):
+    store = app.extensions["arcade"].store
+    games = [new_game(client)[0] for _ in range(store.games_per_socket + 2)]
+    for gid in games:
+        socket_client.emit("join", {"game_id": gid})
+        inbox.wait("state", lambda s, gid=gid: s["id"] == gid)
+    reason = f"you follow at most {store.games_per_socket} games at once: the oldest was left"
+    assert inbox.wait("left") == {"game_id": games[0], "reason": reason}
+    assert inbox.wait("left") == {"game_id": games[1], "reason": reason}
+    assert sorted(store.watched()) == sorted(games[2:])
+    socket_client.emit("join", {"game_id": games[2]})  # joined again: now the newest
+    inbox.wait("state", lambda s: s["id"] == games[2])
+    socket_client.emit("join", {"game_id": games[0]})
+    assert inbox.wait("left")["game_id"] == games[3]
+
+
 def test_move_is_answered_by_the_ai_with_statistics(client, socket_client, inbox):
     gid, (token, _) = new_game(client)
     socket_client.emit("join", {"game_id": gid, "token": token})
