@@ -97,6 +97,7 @@ def create_app(config: dict | None = None) -> Flask:
     # worker processes, so no CPU-bound search holds the server's one loop. No session cookie to
     # copy per socket (webapp.clients.NoSessionCookie).
     socketio = SocketIO(app, async_mode=concurrency.async_mode(), json=json_codec, manage_session=False,
+                        async_handlers=False,
                         **_message_queue(app))
     retention = Retention(finished=app.config["KEEP_FINISHED_DAYS"] * DAY, idle=app.config["KEEP_IDLE_DAYS"] * DAY,
                           arena=app.config["KEEP_ARENA_DAYS"] * DAY)

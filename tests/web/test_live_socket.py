@@ -31,6 +31,25 @@ def test_play_against_alphabeta_over_a_real_socket(live_server, players):
     assert requests.get(f"{live_server.url}/api/games/{gid}", timeout=5).json()["version"] == after["version"]
 
 
+@pytest.mark.parametrize("server", ["live_server", "production_server"])
+def test_a_clients_events_are_handled_in_the_order_it_sent_them(request, server, players):
+    """Moves sent back to back, without waiting for any answer, are played in the order sent:
+    the server handles one connection's events one after another, so none overtakes the one
+    before it (and a client that floods events gets no more of the server at once). In the
+    threads of the development server and in the production server's gevent loop alike."""
+    server = request.getfixturevalue(server)
+    gid, (t0, t1) = create(server, ["human", "human"], "20,20,20")
+    p = players(server.url)
+    p.sio.emit("join", {"game_id": gid, "token": t0})
+    p.wait("state")
+    moves = [f"{1 + i % 3}:{1 + i % 2}" for i in range(30)]
+    for i, move in enumerate(moves):
+        p.sio.emit("move", {"game_id": gid, "token": (t0, t1)[i % 2], "move": move})
+    final, _ = p.wait("state", lambda s: len(s["history"]) == len(moves))
+    assert [m["move"] for m in final["history"]] == moves
+    assert [data for name, data, _ in list(p.events.queue) if name == "error"] == []
+
+
 @pytest.mark.parametrize("where", ["thread", "process"])
 def test_other_games_stay_responsive_while_an_ai_searches(live_server, make_live_server, players, where):
     """A move in game B is acknowledged while game A's AI is in the middle of a 4 s search,
