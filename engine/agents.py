@@ -136,7 +136,7 @@ class Agent:
     name: str
     seed: int | None = None  # makes its random choices repeatable (random, alphabeta, mcts)
     time: float | None = None  # the seconds a move its spec gives (searchers), None: none
-    rng: _random.Random = field(default_factory=_random.Random, repr=False)
+    _rng: _random.Random | None = field(default=None, init=False, repr=False, compare=False)
 
     KEYS: ClassVar[dict[str, Callable[[str], Any]]] = {}
     is_human: ClassVar[bool] = False
@@ -163,9 +163,25 @@ class Agent:
         configured game); else return it."""
         return self
 
+    @property
+    def rng(self) -> _random.Random:
+        """Its random choices' generator, made at its first draw: a Mersenne Twister's state is
+        2.5 kB, and most agents never draw (a human; every player of the server's games, whose
+        searches run in worker processes).
+
+        >>> agent = parse_agent("random:seed=7")
+        >>> agent.rng.random() == _random.Random(7).random()
+        True
+        """
+        if self._rng is None:
+            self._rng = _random.Random(self.seed)
+        return self._rng
+
     def reseed(self, seed: int | None) -> None:
-        """Make a random agent repeatable (the arena seeds it from its run seed)."""
-        self.rng = _random.Random(self.seed if self.seed is not None else seed)
+        """Make a random agent repeatable (the arena seeds it from its run seed); its own
+        ``seed`` setting wins. With neither, its next draw starts from fresh entropy."""
+        chosen = self.seed if self.seed is not None else seed
+        self._rng = None if chosen is None else _random.Random(chosen)
 
     @property
     def kept_entries(self) -> int:

@@ -16,12 +16,23 @@ move), and small ints are the cheapest values to do that with.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import reduce
+from functools import lru_cache, reduce
 from operator import xor
 
 from ..game import Game, IllegalMove, Option, OptionError
 
 NimState = tuple[tuple[int, ...], int]  # (sticks per pile, side to move)
+
+
+@lru_cache(maxsize=32)
+def _take_table(piles: int, top: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """``table[i][n]``: the search's moves on pile ``i`` holding ``n`` sticks, taking all first.
+    Shared by every game of that shape (a server holds hundreds of games at once).
+
+    >>> _take_table(2, 2)[1][2]  # pile 2 of 2: take 2, then 1
+    (34, 33)
+    """
+    return tuple(tuple(tuple(i * 32 + k for k in range(n, 0, -1)) for n in range(top + 1)) for i in range(piles))
 
 
 class Nim(Game):
@@ -44,10 +55,7 @@ class Nim(Game):
         # The game is over when at most this many sticks are left (misère: the last stick
         # cannot be left to anyone but the loser).
         self._over_at = 1 if self.misere else 0
-        # _takes[i][n]: the search's moves on pile i holding n sticks, taking all first.
-        top = max(self.piles)
-        self._takes = [[tuple(i * 32 + k for k in range(n, 0, -1)) for n in range(top + 1)]
-                       for i in range(len(self.piles))]
+        self._takes = _take_table(len(self.piles), max(self.piles))
 
     def start(self) -> NimState:
         return (self.piles, 0)
