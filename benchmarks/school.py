@@ -18,7 +18,10 @@ Phase 1, *school*: ``--seconds`` of play. Phase 2, *attack* (unless ``--no-attac
 school plays on while four other loopback addresses hold 1,000 connections that send half
 their headers and never finish (each reopened when the server closes it) and 1,000 idle
 websockets, and a fifth address asks ``GET /`` every half second. Then the attackers leave,
-and after :data:`SETTLE` seconds the server is read again.
+and after :data:`SETTLE` seconds the server is read again. Before the attack the school plays
+on until the server's memory is steady (:func:`warm_up`): a server that has just started
+fills its cache of recent games for a minute or so, and that growth is the school's, not the
+attack's.
 
 Reported for each phase: refusals (every HTTP answer that is not a success, every failed
 connection, every ``error`` event: must be 0), the AI reply (from sending a move to the state
@@ -67,6 +70,7 @@ ATTACKERS = ("127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6")
 PROBE = "127.0.0.7"  # someone else, asking for the lobby during the attack
 SLOW_HEADERS = 1000  # connections that never finish their headers, across the attackers
 IDLE_WEBSOCKETS = 1000
+WARM_MAX = 120.0  # seconds the school may play on before the attack while the server's memory grows
 SETTLE = 35.0  # seconds after the attack before the server is read again (the server gives its free heap back every 30 s)
 CLASS = {"game": "nim", "options": {}, "opponent": "alphabeta:strength=3"}
 PAGE = ("/join", "/static/css/arcade.css", "/static/css/classroom.css", "/static/js/join.js",
@@ -332,6 +336,20 @@ def probe(url: str, times: list[float], failures: list[str]) -> None:
         gevent.sleep(0.5)
 
 
+def warm_up(pid: int, every: float = 5.0, window: int = 4, steady: float = 0.015) -> dict:
+    """Let the school play until the server's memory is steady: the last ``window`` readings,
+    ``every`` seconds apart, within ``steady`` of the newest (at most :data:`WARM_MAX` s)."""
+    started = time.perf_counter()
+    readings = [serving.server_reading(pid)["rss_mb"]]
+    while time.perf_counter() - started < WARM_MAX:
+        recent = readings[-window:]
+        if len(recent) == window and max(recent) - min(recent) <= steady * recent[-1]:
+            break
+        gevent.sleep(every)
+        readings.append(serving.server_reading(pid)["rss_mb"])
+    return {"seconds": round(time.perf_counter() - started), "rss_mb": readings}
+
+
 def run(url: str, pgid: int, students: int, classes: int, seconds: float, attack: bool, seed: int) -> dict:
     rng = random.Random(seed)
     pid = serving.server_process(pgid)
@@ -353,6 +371,7 @@ def run(url: str, pgid: int, students: int, classes: int, seconds: float, attack
     people = [*crowd, *teachers]
     report["phases"] = [phase("school", people, seconds, pgid)]
     if attack:
+        report["server"]["warm_up"] = warm_up(pid)
         quiet = serving.server_reading(pid)
         times: list[float] = []
         failures: list[str] = []
