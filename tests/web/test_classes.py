@@ -202,6 +202,24 @@ def test_a_student_starts_a_game_with_the_class_settings_in_one_request(app, cli
     assert me["name"] == "Swift Otter" and [g["id"] for g in me["games"]] == [game["id"]]
 
 
+def test_a_game_started_from_a_class_read_before_another_change_keeps_both(app, client, klass):
+    """``start_game`` records the game in the copy of the class its caller read; when the class
+    changed in between (another student joined), that copy loses the compare-and-set and the
+    game goes into the class as stored: neither change is lost."""
+    pupil = student(client, klass)
+    with app.test_request_context():
+        classes = app.extensions["classes"]
+        record = classes.get(klass["id"])  # read before the next student joins
+        read = record.version
+        me = classes.student_of(record, pupil["student_token"])
+        later = student(client, klass, name="Quiet Heron")
+        session, _ = classes.start_game(record, me, "test-client")
+    stored = classes.get(klass["id"])
+    assert stored.students[pupil["student_id"]]["games"] == [session.id]
+    assert stored.students[later["student_id"]]["name"] == "Quiet Heron"
+    assert stored.version == read + 2  # the join, then the game
+
+
 def test_the_class_budget_limits_how_fast_its_games_start(tmp_path):
     app = create_app(dict(CLASS_CONFIG, STORE=str(tmp_path / "a.sqlite3"), CLASS_GAME_LIMIT=3))
     client = app.test_client()

@@ -198,12 +198,16 @@ class Classroom:
         right), one of a fixed few: unknown ids make no new ones."""
         return self._locks[hash(class_id) % len(self._locks)]
 
-    def update(self, class_id: Any, change: Callable[[ClassRecord], T]) -> tuple[ClassRecord, T]:
+    def update(self, class_id: Any, change: Callable[[ClassRecord], T],
+               start: ClassRecord | None = None) -> tuple[ClassRecord, T]:
         """Apply ``change`` to a copy of the class and store it (compare-and-set; ``change``
-        raises ArcadeError to refuse, writing nothing, and runs again if it lost a race)."""
+        raises ArcadeError to refuse, writing nothing, and runs again if it lost a race).
+        ``start``: a copy the caller has just read and gives up (``change`` is tried on it
+        first, sparing a read of the whole class); if the class changed since, it loses the
+        compare-and-set and the class is read again."""
         with self._lock(str(class_id)):
-            for _ in range(CAS_RETRIES):
-                new = self.get(class_id)  # a fresh copy, ours to change
+            for attempt in range(CAS_RETRIES):
+                new = start if attempt == 0 and start is not None else self.get(class_id)  # ours to change
                 expected = new.version
                 result = change(new)
                 new.version = expected + 1
@@ -360,9 +364,9 @@ class Classroom:
 
     # ----- students' games --------------------------------------------------------------------
     def start_game(self, record: ClassRecord, student: dict, client: str) -> tuple[GameSession, dict]:
-        """A game with the class's settings (``record``: the class as the caller just read it),
-        the student in seat 0, the class's computer in seat 1."""
-        return self._new_game(record, [student, None], client)
+        """A game with the class's settings (``record``: the class as the caller just read it,
+        given up to record the game in), the student in seat 0, the class's computer in seat 1."""
+        return self._new_game(record, [student, None], client, start=record)
 
     def pair(self, class_id: str, client: str, rng: random.Random | None = None) -> list[list[str]]:
         """Random pairs of students, each pair a new game between them; an odd one out plays
@@ -378,7 +382,8 @@ class Classroom:
             self._new_game(record, seats, client)
         return groups
 
-    def _new_game(self, record: ClassRecord, students: list[dict | None], client: str) -> tuple[GameSession, dict]:
+    def _new_game(self, record: ClassRecord, students: list[dict | None], client: str,
+                  start: ClassRecord | None = None) -> tuple[GameSession, dict]:
         if not self.limiter.hit(self.budget, "class-games", record.id):
             raise ArcadeError("rate_limited", "this class is starting games too fast: wait a few seconds", 429)
         players = ["human" if s is not None else record.opponent for s in students]
@@ -397,7 +402,7 @@ class Classroom:
                     if s is not None:
                         self._student(r, s["id"])["games"].append(session.id)
 
-            self.update(record.id, add)
+            self.update(record.id, add, start=start)
         except ArcadeError:
             self.drop_game(session.id)  # nothing half-made: the student (or class) went meanwhile
             raise
