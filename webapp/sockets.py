@@ -141,7 +141,7 @@ class GameEvents(flask_socketio.Namespace):
         """Stop following a game (a page that opens another game on the same connection)."""
         game_id = parse_event(GameEvent, payload).game_id
         if not isinstance(game_id, str) or not self.store.leave(socket_id(), game_id):
-            raise ArcadeError("not_joined", f"this connection has not joined game {game_id!r}")
+            raise ArcadeError("not_joined", f"this connection has not joined game {repr(game_id)[:80]}")
         self.stop_following(game_id, "you left it")
 
     def stop_following(self, game_id: str, reason: str) -> None:

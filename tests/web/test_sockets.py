@@ -48,6 +48,7 @@ def test_a_connection_that_leaves_a_game_hears_no_more_of_it(app, client, socket
     ({"game_id": "GID2"}, "has not joined game 'GID2'"),
     ({"game_id": "nope"}, "has not joined game 'nope'"),
     ({"game_id": 7}, "has not joined game 7"),
+    ({"game_id": "x" * 500}, "has not joined game 'xxxxxxxxxx"),  # named, not echoed whole
 ])
 def test_leaving_a_game_not_joined_is_an_error_that_changes_nothing(app, client, socket_client, inbox, payload,
                                                                      message):
@@ -59,6 +60,7 @@ def test_leaving_a_game_not_joined_is_an_error_that_changes_nothing(app, client,
     socket_client.emit("leave", payload)
     err = inbox.wait("error")
     assert err["code"] == "not_joined" and message.replace("GID2", other) in err["message"]
+    assert len(err["message"]) < 150
     assert app.extensions["arcade"].store.watched() == [gid]
 
 
