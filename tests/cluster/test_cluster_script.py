@@ -1,6 +1,7 @@
 """``scripts/cluster.sh N``: Redis and N server processes sharing it; Ctrl-C stops all of them."""
 
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -36,12 +37,20 @@ def server_flag(port: int, flag: str) -> str | None:
     return None
 
 
+def two_free_ports() -> int:
+    """The first of two consecutive ports nobody listens on, below the kernel's ephemeral
+    range: the servers of tests running beside this one take their ports from that range
+    (``free_port``), so none of them takes the second before the cluster binds it."""
+    lowest = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    while True:
+        port = random.randrange(10_000, lowest - 2)
+        if not listening(port) and not listening(port + 1):
+            return port
+
+
 def test_cluster_script_serves_one_set_of_games_and_ctrl_c_stops_everything(redis_server, tmp_path):
     # (redis_server: skipped like the other multi-process tests where no redis-server is installed)
-    while True:  # two consecutive free ports
-        port = free_port()
-        if not listening(port + 1):
-            break
+    port = two_free_ports()
     redis_port = free_port()
     out = tmp_path / "cluster.out"
     with open(out, "wb") as log:
@@ -56,10 +65,13 @@ def test_cluster_script_serves_one_set_of_games_and_ctrl_c_stops_everything(redi
         text = out.read_text()
         urls = [f"http://127.0.0.1:{port}/", f"http://127.0.0.1:{port + 1}/"]
         assert all(url in text for url in urls) and f"redis://127.0.0.1:{redis_port}/0" in text
-        r = requests.post(f"{urls[0]}api/games", timeout=10,
-                          json={"game": "nim", "options": {"piles": "3,4"}, "players": ["human", "human"]})
-        assert r.status_code == 201, r.text
-        assert requests.get(f"{urls[1]}api/games/{r.json()['id']}", timeout=10).json()["version"] == 1
+        try:
+            r = requests.post(f"{urls[0]}api/games", timeout=10,
+                              json={"game": "nim", "options": {"piles": "3,4"}, "players": ["human", "human"]})
+            assert r.status_code == 201, r.text
+            assert requests.get(f"{urls[1]}api/games/{r.json()['id']}", timeout=10).json()["version"] == 1
+        except requests.RequestException as exc:  # a process that is not serving: say what the script said
+            raise AssertionError(f"{exc}\n{out.read_text(errors='replace')}") from exc
         # the two processes share this machine's cores for their search workers
         share = str(max(1, len(os.sched_getaffinity(0)) // 2))
         assert [server_flag(p, "--workers") for p in (port, port + 1)] == [share, share]
