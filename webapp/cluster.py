@@ -118,16 +118,12 @@ class PacketQueue(socketio.RedisManager):
             server.manager_initialized = True
             self.initialize()
         hello = self.HELLO + self.host_id.encode()
-        client = redis.Redis.from_url(self.redis_url, **self.redis_options)
         deadline = time.monotonic() + timeout
-        try:
-            while not self._heard_itself.is_set() and time.monotonic() < deadline:
-                client.publish(self.channel, hello)  # lost until subscribed: say it again
-                self._heard_itself.wait(every)
-        except redis.RedisError as exc:
-            log.error("message queue: could not check the subscription: %s", exc)
-        finally:
-            client.close()
+        while not self._heard_itself.is_set() and time.monotonic() < deadline:
+            self._outbox.put(hello)  # through the emits' publisher; lost until subscribed: say it again
+            if self._publisher is None:
+                self._start_publisher()
+            self._heard_itself.wait(every)
         if not self._heard_itself.is_set():
             log.error("message queue: not subscribed after %.0f s; the listener keeps trying", timeout)
         return self._heard_itself.is_set()
