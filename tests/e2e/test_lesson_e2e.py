@@ -136,6 +136,15 @@ def join_on_the_page(student: Page, code: str, name: str) -> None:
     expect(student.get_by_test_id("student-name")).to_have_text(name)
 
 
+def board_and_status(student: Page) -> tuple[str, str]:
+    """The board and the status as one render left them: read in one step (read one after
+    the other, a render between the two pairs the board of the computer thinking with the
+    "Your move" of its answer)."""
+    board, status = student.evaluate(
+        "() => [document.querySelector('#board').innerHTML, document.querySelector('[data-testid=status]').innerText]")
+    return board, status
+
+
 def move_and_see_the_answer(student: Page) -> None:
     """The student plays their first move and sees the computer's answer (or the end): the
     board has changed and waits for them (the status read before the page heard of the move
@@ -143,7 +152,7 @@ def move_and_see_the_answer(student: Page) -> None:
     before = student.locator("#board").inner_html()
     student.locator("#board .move-target").first.click()
     status = re.compile("Your move|You won|You lost")
-    eventually(lambda: (student.locator("#board").inner_html(), student.get_by_test_id("status").inner_text()),
+    eventually(lambda: board_and_status(student),
                lambda seen: seen[0] != before and status.search(seen[1]), what="the computer's answer on the page")
 
 
@@ -227,7 +236,7 @@ def test_leaving_asks_first_and_a_student_comes_back_with_their_games(pages, bas
                lambda s: s["status"] == "over" or (len(s["history"]) >= played + 2 and s["ai"]["thinking"] is None),
                what="the computer's answer")
     status = re.compile("Your move|You won|You lost")
-    board = eventually(lambda: (student.locator("#board").inner_html(), student.get_by_test_id("status").inner_text()),
+    board = eventually(lambda: board_and_status(student),
                        lambda seen: seen[0] != before and status.search(seen[1]), what="the page to show it")[0]
 
     student.get_by_test_id("leave").click()

@@ -109,6 +109,24 @@ def test_compare_too_big_says_so_instead_of_hanging(app, client):
     assert data["algorithms"][0]["completed"] is False and data["algorithms"][0]["nodes"] > 0
 
 
+def test_compare_whose_cap_runs_out_before_a_search_starts_says_it_did_not_finish(app, client, monkeypatch):
+    """On a loaded machine a short cap can pass before a rung's search starts: that rung did
+    not finish (it is not a closed page, whose rungs nobody reads)."""
+    from webapp.routes import teaching
+
+    class SpentDeadline(teaching.Deadline):
+        def __enter__(self):
+            self.event.set()
+            return self
+
+    monkeypatch.setattr(teaching, "Deadline", SpentDeadline)
+    gid = new_game(client, "5,6,7,8")
+    data = client.get(f"/api/games/{gid}/compare?depth=0").get_json()
+    assert len(data["algorithms"]) == len(teaching.LADDER)
+    assert not any(a["completed"] for a in data["algorithms"])
+    assert data["agree"] is None and "did not finish" in data["verdict"]
+
+
 def test_theory_of_nim_checked_by_search(client):
     gid = new_game(client, "4,1")
     data = client.get(f"/api/games/{gid}/theory").get_json()

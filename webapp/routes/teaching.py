@@ -164,7 +164,7 @@ def _compare_rung(pinned: Pinned, game: Game, state: Any, step: Rung, depth: int
     (None, True) if the client has gone."""
     with Deadline(seconds) as deadline:
         cancel = WhileConnected(deadline.event)
-        if cancel.is_set():
+        if cancel.is_set() and not deadline.expired:  # (a cap that ran out first is a rung that did not finish)
             return None, True
         try:
             r = pinned.search(game, state, depth=depth, cancel=cancel, eval_name=eval_name,  # one search, no deepening
