@@ -520,16 +520,17 @@ class SessionStore:
         ``change`` raises ArcadeError to refuse (nothing is written), calls ``touch()`` (via
         play, restart, ...) to make a new version, or leaves the version alone to change
         nothing. If another writer stored a newer version first, ``change`` runs again on it.
-        With a store shared over the network, where a read is a round trip, the first try is on
-        this process's copy, unread: the compare-and-set checks it, and a refusal or a
-        no-change decided on it is decided again on the version read from the store.
+        The first try is on this process's copy, unread (a read is a round trip to a shared
+        store, and a statement more on a busy server's SQLite file): the compare-and-set checks
+        it, and a refusal or a no-change decided on it is decided again on the version read
+        from the store.
         The write also gives back ``release_turn`` (the writer's AI turn lease) and, where the
         AI is due in the new version, takes its turn for this process (``turns``), which then
         starts the search without another round trip. Returns the version now current and what ``change`` returned."""
         if not isinstance(game_id, str):
             self.get(game_id)  # (refused: no game has such an id)
         live = self._live_for(game_id)
-        current = live.session if self.backend.shared else None
+        current = live.session
         verified = current is None  # (then the first try reads it, under the game's lock)
         for _ in range(CAS_RETRIES):
             with live.lock:

@@ -177,10 +177,11 @@ def test_sessions_rebuild_from_the_store_and_lose_races_cleanly(tmp_path):
         calls.append(s.version)
         s.play(1, "1:1")
 
-    # `a` still caches the older version; the store decides: re-run on the new one, refused
+    # `a` still caches the older version: tried on it first (unread), the refusal is decided
+    # again on the version the store holds, where it stands
     with pytest.raises(ArcadeError, match="not your turn"):
         a.update(gid, seat1_again)
-    assert calls == [stale.version + 1]
+    assert calls == [stale.version, stale.version + 1]
     assert a.get(gid).version == b.get(gid).version == 3
 
 
