@@ -224,12 +224,21 @@ class SweptMemoryStorage(MemoryStorage):
 
     STORAGE_SCHEME = ["arcade-memory"]
     SWEEP_EVERY = 1.0  # seconds
+    _sweep_pending = False
 
     def _MemoryStorage__schedule_expiry(self) -> None:  # (MemoryStorage.__schedule_expiry)
-        if not self.timer.is_alive():
-            self.timer = threading.Timer(self.SWEEP_EVERY, self._MemoryStorage__expire_events)
+        # A flag, not the timer's is_alive(): under gevent that asks the timer's lock without
+        # blocking, and a lock not had yields to the loop (every rate-limited request and
+        # socket event stopped half-way for a trip around the event loop).
+        if not self._sweep_pending:
+            self._sweep_pending = True
+            self.timer = threading.Timer(self.SWEEP_EVERY, self._sweep)
             self.timer.daemon = True
             self.timer.start()
+
+    def _sweep(self) -> None:
+        self._sweep_pending = False  # (a hit from now on schedules the next sweep)
+        self._MemoryStorage__expire_events()
 
     def _MemoryStorage__expire_events(self) -> None:  # (MemoryStorage.__expire_events)
         """Its sweep, in time with what expired rather than with every key ever seen: limits'

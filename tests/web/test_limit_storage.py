@@ -31,3 +31,29 @@ def test_the_sweep_forgets_keys_whose_hits_all_expired_and_keeps_the_rest(monkey
     now[0] += 20
     storage._MemoryStorage__expire_events()
     assert storage.events == {}
+
+
+def test_hits_schedule_one_sweep_at_a_time_without_asking_the_timer(monkeypatch):
+    """Each hit schedules the sweep; while one is due, no other is started and the running
+    timer is not asked whether it is alive (under gevent that question yields to the loop)."""
+    started = []
+
+    class Timer:
+        def __init__(self, seconds, fn):
+            self.seconds, self.fn, self.daemon = seconds, fn, False
+            started.append(self)
+
+        def start(self):
+            pass
+
+        def is_alive(self):
+            raise AssertionError("asked the timer whether it is alive")
+
+    storage = SweptMemoryStorage()
+    monkeypatch.setattr("webapp.security.threading.Timer", Timer)
+    limiter = MovingWindowRateLimiter(storage)
+    ten = parse("10 per second")
+    assert all(limiter.hit(ten, "a") for _ in range(5))
+    assert len(started) == 1 and started[0].seconds == SweptMemoryStorage.SWEEP_EVERY
+    started[0].fn()  # the sweep runs: the next hit schedules the next one
+    assert limiter.hit(ten, "b") and len(started) == 2
