@@ -483,9 +483,7 @@ class SessionStore:
     def get(self, game_id: Any) -> GameSession:
         """The game's current version (rebuilt from the store when this process's copy is older):
         one read of the store, which sends the record only if this copy is out of date."""
-        if not isinstance(game_id, str) or not game_id or len(game_id) > 64:
-            raise ArcadeError("unknown_game", f"no game with id {str(game_id)[:64]!r}", 404)
-        live = self._live_for(game_id)
+        live = self._live_for(checked_id(game_id))
         cached = live.session
         found = self.backend.read(game_id, cached.version if cached is not None else None)
         if found is None:
@@ -527,9 +525,7 @@ class SessionStore:
         The write also gives back ``release_turn`` (the writer's AI turn lease) and, where the
         AI is due in the new version, takes its turn for this process (``turns``), which then
         starts the search without another round trip. Returns the version now current and what ``change`` returned."""
-        if not isinstance(game_id, str):
-            self.get(game_id)  # (refused: no game has such an id)
-        live = self._live_for(game_id)
+        live = self._live_for(checked_id(game_id))
         current = live.session
         verified = current is None  # (then the first try reads it, under the game's lock)
         for _ in range(CAS_RETRIES):
@@ -680,6 +676,14 @@ class SessionStore:
         for game_id in gone:
             self.forget(game_id)
         return gone
+
+
+def checked_id(game_id: Any) -> str:
+    """``game_id`` if it may name a game (a game is refused at once for any other: nothing
+    is kept in memory for it)."""
+    if not isinstance(game_id, str) or not game_id or len(game_id) > 64:
+        raise ArcadeError("unknown_game", f"no game with id {str(game_id)[:64]!r}", 404)
+    return game_id
 
 
 def replay_record(game: Game, moves: Any) -> tuple[list[Any], list[dict]]:

@@ -153,9 +153,8 @@ class GameEvents(flask_socketio.Namespace):
 
     def move(self, payload: dict) -> None:
         event = parse_event(MoveEvent, payload)
-        session = self.session_of(event)
-        seat = session.seat_for_token(event.token)
-        session, _ = self.store.update(session.id, lambda s: s.play(seat.index, event.move))
+        # the seat is the token's in the version changed (a copy's refusal is decided again on the store's)
+        session, _ = self.store.update(event.game_id, lambda s: s.play(s.seat_for_token(event.token).index, event.move))
         self.after_change(session)
 
     def hint(self, payload: dict) -> None:
