@@ -511,6 +511,14 @@ class SessionStore:
             return self.get(session.id)
         return latest if latest.version > session.version else session
 
+    def known(self, game_id: str) -> GameSession:
+        """The newest version of the game this process knows: its copy, without asking the
+        store (as :meth:`newest`), or the store's if it keeps none."""
+        with self._lock:
+            live = self._live.get(game_id)
+        latest = live.session if live is not None else None
+        return latest if latest is not None else self.get(game_id)
+
     def update(self, game_id: Any, change: Callable[[GameSession], T], *,
                release_turn: str | None = None) -> tuple[GameSession, T]:
         """Apply ``change`` to a fork of the current version and store it (compare-and-set).

@@ -55,3 +55,31 @@ def test_a_move_sends_the_cards_dashboard_that_students_card_and_the_others_the_
                  json={"token": klass["teacher_token"], "name": "Brave Fox"})
     renamed = eventually(lambda: events(cards, "class_state"), timeout=10, what="the renamed class")
     assert [s["name"] for s in renamed[-1]["students"]][0] == "Brave Fox"
+
+
+def test_a_move_and_its_card_read_no_game_from_the_store(app, client, klass, monkeypatch):
+    """The move is tried on this process's copy, the AI's reply stored from it, the room and
+    the dashboard's card told from it: the store is written, never read, for a move (a read is
+    a statement on a busy server's SQLite file, a round trip to a shared store)."""
+    pupil = student(client, klass, "Swift Otter")
+    game = client.post(f"/api/classes/{klass['id']}/games", json={"token": pupil["student_token"]}).get_json()
+    socketio = get_socketio(app)
+    cards = socketio.test_client(app, flask_test_client=client)
+    cards.emit("class_join", {"class_id": klass["id"], "token": klass["teacher_token"], "updates": "cards"})
+    mover = socketio.test_client(app, flask_test_client=client)
+    mover.emit("join", {"game_id": game["id"], "token": pupil["student_token"]})
+    eventually(lambda: not app.extensions["class_push"]._pending, timeout=10, what="the class's pushes")
+    events(cards, "class_students")
+    backend = app.extensions["arcade"].store.backend
+    reads = []
+    read = backend.read
+    monkeypatch.setattr(backend, "read", lambda game_id, known: reads.append(game_id) or read(game_id, known))
+
+    mover.emit("move", {"game_id": game["id"], "token": pupil["student_token"], "move": "3:3"})
+    got: list = []
+    eventually(lambda: got.extend(events(cards, "class_students")) or got,
+               lambda pushes: any(c["games"][-1]["moves"] >= 2 for p in pushes for c in p["students"]),
+               timeout=10, what="the card with the move and the reply")
+    assert reads == []
+    assert len(client.get(f"/api/games/{game['id']}").get_json()["history"]) >= 2  # (and a reader still reads it)
+    assert reads == [game["id"]]

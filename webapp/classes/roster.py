@@ -434,9 +434,10 @@ class Classroom:
         return notation
 
     # ----- the teacher's view -------------------------------------------------------------------
-    def card(self, record: ClassRecord, sid: str) -> dict:
+    def card(self, record: ClassRecord, sid: str, read: Callable[[str], GameSession] | None = None) -> dict:
         """One student as the dashboard shows them: their games (newest last, the older ones
-        from :class:`SummaryCache`), the current one's thumbnail and their results."""
+        from :class:`SummaryCache`), the current one's thumbnail and their results. ``read``
+        gets a game (by default from the store)."""
         student = record.students[sid]
         games, current = [], None
         for i, game_id in enumerate(student["games"]):
@@ -445,7 +446,7 @@ class Classroom:
                 games.append(summary)
                 continue
             try:
-                session = self.arcade.store.get(game_id)
+                session = (read or self.arcade.store.get)(game_id)
             except ArcadeError:
                 continue  # expired
             summary = game_summary(session, student_seat(session, student["token_hash"]))
@@ -459,8 +460,9 @@ class Classroom:
                             "draws": outcomes.count("draw")}}
 
     def cards_of_games(self, record: ClassRecord, game_ids: set[str]) -> list[dict]:
-        """The cards of the students who play any of ``game_ids`` (in the class's order)."""
-        return [self.card(record, sid) for sid in record.order
+        """The cards of the students who play any of ``game_ids`` (in the class's order): games
+        this process has just pushed, each as this process knows it (as its room was told)."""
+        return [self.card(record, sid, self.arcade.store.known) for sid in record.order
                 if not game_ids.isdisjoint(record.students[sid]["games"])]
 
     def state(self, record: ClassRecord) -> dict:
