@@ -38,6 +38,7 @@ from pathlib import Path
 
 import load  # benchmarks/load.py: the server, its CPU, a lean Socket.IO client
 import requests
+import serving  # benchmarks/serving.py: a session that resends as a browser does
 
 from webapp.server import stop_process_group
 
@@ -92,7 +93,7 @@ class Student(threading.Thread):
     def __init__(self, url: str, code: str, class_id: str, name: str, rng: random.Random, ready: threading.Barrier):
         super().__init__(daemon=True)
         self.url, self.code, self.class_id, self.name, self.rng, self.ready = url, code, class_id, name, rng, ready
-        self.http = requests.Session()
+        self.http = serving.browser_session()  # (a request crossing the server's close of an idle connection is sent again)
         self.events: queue.Queue = queue.Queue()
         self.replies: list[float] = []
         self.moves: list[tuple[str, int, float]] = []  # (game id, plies after the move, when sent)

@@ -59,7 +59,6 @@ import requests  # noqa: E402
 import serving  # noqa: E402
 import websocket  # noqa: E402 (websocket-client, python-socketio's)
 from requests.adapters import HTTPAdapter  # noqa: E402
-from urllib3.util.retry import Retry  # noqa: E402
 
 from webapp.server import stop_process_group  # noqa: E402
 
@@ -84,8 +83,7 @@ class Browser(HTTPAdapter):
 
     def __init__(self) -> None:
         super().__init__(pool_connections=1, pool_maxsize=6, pool_block=True,
-                         max_retries=Retry(total=1, connect=1, read=1, status=0, other=0, allowed_methods=None,
-                                           raise_on_status=False))
+                         max_retries=serving.resend_once())
 
     def init_poolmanager(self, *args, **kwargs):
         kwargs["source_address"] = (SCHOOL, 0)

@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 
 import requests
 from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
 
 from webapp.server import start_process_group, stop_process_group
 
@@ -91,6 +92,20 @@ def server_reading(pid: int) -> dict:
     status = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines() if ":" in line)
     return {"rss_mb": round(int(status["VmRSS"].split()[0]) / 1024, 1), "threads": int(status["Threads"]),
             "fds": len(list(Path(f"/proc/{pid}/fd").iterdir()))}
+
+
+def resend_once() -> Retry:
+    """As Chromium does: a request sent on a kept-alive connection that the server closed
+    meanwhile (no answer at all) is sent again, once, on a new connection. (The server closes
+    idle keep-alive connections after a few seconds: a request can cross the close.)"""
+    return Retry(total=1, connect=1, read=1, status=0, other=0, allowed_methods=None, raise_on_status=False)
+
+
+def browser_session() -> requests.Session:
+    """A requests session that resends as a browser does (:func:`resend_once`)."""
+    session = requests.Session()
+    session.mount("http://", HTTPAdapter(max_retries=resend_once()))
+    return session
 
 
 class SourceAddress(HTTPAdapter):
