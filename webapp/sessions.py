@@ -504,16 +504,12 @@ class SessionStore:
         """The newest version of ``session``'s game this process knows, without asking the store
         (each change stores and tells the room itself: a version written elsewhere reaches the
         players from there). Asks only for a game this process no longer keeps."""
-        with self._lock:
-            kept = self._live.get(session.id) is session.live
-        latest = session.live.session
-        if not kept or latest is None:
-            return self.get(session.id)
+        latest = self.known(session.id)
         return latest if latest.version > session.version else session
 
     def known(self, game_id: str) -> GameSession:
         """The newest version of the game this process knows: its copy, without asking the
-        store (as :meth:`newest`), or the store's if it keeps none."""
+        store, or the store's if it keeps none."""
         with self._lock:
             live = self._live.get(game_id)
         latest = live.session if live is not None else None
