@@ -246,7 +246,8 @@ class _Worker:
                 task = pin._next(self) if pin is not None else None  # a pinned holder's next search
             with pool._cond:
                 self.for_anyone = False
-                pool._cond.notify_all()  # a waiting task that needs a free slot may go
+                if len(pool._queue):
+                    pool._cond.notify_all()  # a waiting task that needs a free slot may go
             if pool._closing:
                 break
             if self._over_memory(task_seconds):
@@ -623,7 +624,9 @@ class SearchPool:
             task.queued = time.monotonic()
             self._queue.put(task)
             self._sweep_due.set()
-            self._cond.notify_all()
+            # One idle worker is enough: every worker takes any task it is allowed (waking them
+            # all made each search cost the others a wake-up for nothing).
+            self._cond.notify()
 
     def _no_room(self, task: Task) -> ArcadeError | None:
         """The refusal (a 429 ``busy``) of ``task`` if its client, or its address, has its

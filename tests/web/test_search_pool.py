@@ -204,6 +204,27 @@ def test_a_game_is_not_starved_by_another_games_queue():
         assert before_b <= 2, f"b waited for {before_b} of spam's searches"
 
 
+def test_searches_given_at_once_to_idle_workers_run_side_by_side():
+    """A search handed to the pool wakes one idle worker, not all of them: three given at once
+    to three idle workers are all running together (none waits for a wake-up that went to a
+    worker already taken), and each answers."""
+    with running_pool(3, max_time=10) as three:
+        nim = big_nim()
+        stops = [threading.Event() for _ in range(3)]
+        searches = [in_thread(three.choose, parse_agent("alphabeta:time=10"), nim, nim.start(),
+                              cancel=stop, key=f"game-{i}", person_waiting=True) for i, stop in enumerate(stops)]
+        running = eventually(lambda: sorted(w["key"] or "" for w in three.stats()["workers"]),
+                             until=lambda keys: keys == ["game-0", "game-1", "game-2"],
+                             what="the three searches running at once")
+        assert running == ["game-0", "game-1", "game-2"]
+        for stop in stops:
+            stop.set()
+        for search in searches:
+            search.join(20)
+            assert search.out is not None and search.out[0] == "ok", search.out
+            assert search.out[1].best_move in nim.legal_moves(nim.start())
+
+
 def test_a_person_waiting_behind_a_long_search_gets_a_worker_within_seconds():
     """One worker, busy with a game's AI that may think 10 s a move; another game's person
     then waits for a quick AI move. The long search is hurried (after FAIR_SLICE): it plays
