@@ -217,13 +217,14 @@ class CreationLimits:
 
 
 class SweptMemoryStorage(MemoryStorage):
-    """limits' storage in memory, its expired hits swept once a second. Its own sweep runs
+    """limits' storage in memory, its expired hits swept every few seconds. Its own sweep runs
     10 ms after any hit and walks every key: under a school's traffic it was a tenth of the
     server's CPU. A window counts only the hits within it whether or not they were swept, so
-    sweeping less often changes no decision, only how long old hits take memory."""
+    sweeping less often changes no decision, only how long old hits take memory (and each
+    sweep is a wake-up of a server that may be idle between two moves)."""
 
     STORAGE_SCHEME = ["arcade-memory"]
-    SWEEP_EVERY = 1.0  # seconds
+    SWEEP_EVERY = 5.0  # seconds
     _sweep_pending = False
 
     def _MemoryStorage__schedule_expiry(self) -> None:  # (MemoryStorage.__schedule_expiry)

@@ -92,6 +92,19 @@ def test_an_idle_pool_sweeps_nothing_and_a_search_wakes_its_sweeper():
         assert one.sweeps <= swept + 1  # asleep again (one last look may find the worker just done)
 
 
+def test_the_sweeper_sleeps_again_as_soon_as_a_short_search_is_done(monkeypatch):
+    """A search of milliseconds ends the sweeper's wait between sweeps: it goes back to sleep
+    at once, not a sweep's interval later (made 30 s here, so the old wait shows), when it
+    would wake an idle server to find nothing."""
+    monkeypatch.setattr("webapp.search_pool.SWEEP_SECONDS", 30.0)
+    with running_pool(1) as one:
+        small = get_game("nim").from_options({"piles": "2,3"})
+        result = one.choose(parse_agent("alphabeta"), small, small.start(), cancel=threading.Event())
+        assert result.completed
+        eventually(lambda: not one._sweep_due.is_set(), timeout=5, what="the sweeper asleep again")
+        assert one.sweeps == 0  # it looked once, found nothing running, and swept nothing
+
+
 def test_a_worker_keeps_each_configurations_table_between_moves(pool):
     """The second search of a game (any game of the same configuration, same seat) starts from
     the table the first one left: far fewer nodes, the same answer."""

@@ -12,11 +12,14 @@ import os
 import socket
 import struct
 import threading
+import time
 from types import SimpleNamespace
 
 import pytest
 import requests
 
+from tests.helpers import eventually
+from webapp import wsgi_guard
 from webapp.websocket import ServerWebSocket, serve_websockets, unmask
 
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455's, for Sec-WebSocket-Accept
@@ -216,3 +219,35 @@ def test_engine_io_serves_its_websockets_with_ours_under_gevent_only():
     made = patched._async["websocket"](print, SimpleNamespace(max_http_buffer_size=100))
     assert isinstance(made, ServerWebSocket) and made.library is library and made.max_message == 100
     assert patched._async["queue"] == "its queue" and shared["websocket"] is library  # (the driver's dict untouched)
+
+
+def test_engine_ios_service_task_looks_at_every_socket_together_and_forgets_closed_ones(app, monkeypatch):
+    """The service task looks at all the sockets in one wake-up (engine.io's own spaced them
+    ``ping_timeout / sockets`` apart: 10 s for two), closes none itself (a socket's own ping
+    check decides), forgets a closed socket, and stops with the server."""
+    monkeypatch.setattr(wsgi_guard, "SERVICE_EVERY", 0.05)
+    eio = app.extensions["socketio"].server.eio
+    looked: list[tuple[str, float]] = []
+
+    class Session:  # what the task reads of engine.io's socket
+        def __init__(self, sid: str, closed: bool = False):
+            self.sid, self.closed, self.closing = sid, closed, False
+
+        def check_ping_timeout(self) -> bool:
+            looked.append((self.sid, time.monotonic()))
+            return True
+
+    eio.sockets.update({"gone": Session("gone", closed=True), "a": Session("a"), "b": Session("b")})
+    task = threading.Thread(target=eio._service_task, daemon=True)
+    task.start()
+    try:
+        eventually(lambda: len(looked) >= 4, timeout=5, what="two looks at both sockets")
+        kept = set(eio.sockets)
+    finally:
+        eio.service_task_event.set()
+        task.join(5)
+        eio.sockets.clear()
+    assert not task.is_alive()
+    assert {sid for sid, _ in looked[:2]} == {"a", "b"} and {sid for sid, _ in looked[2:4]} == {"a", "b"}
+    assert looked[1][1] - looked[0][1] < 0.05  # one wake-up for both
+    assert all(sid != "gone" for sid, _ in looked) and kept == {"a", "b"}
