@@ -11,7 +11,8 @@ runs, so the checks that must hold for *every* request live here, one level furt
 - **Headers**: the security headers (:data:`webapp.security.HEADERS`) on every answer.
 
 :func:`close_without_waiting` removes engine.io's other wait of that kind,
-:func:`look_at_sockets_together` its service task's wake-up per socket, and
+:func:`look_at_sockets_together` its service task's wake-up per socket, :class:`PingRounds`
+its task per ping, and
 :class:`OneLineErrors` keeps a malformed frame to one log line.
 
 >>> from werkzeug.test import Client
@@ -34,8 +35,13 @@ import io
 import json
 import logging
 import socket
+import threading
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
+
+import engineio.socket
+from engineio import packet
 
 from .errors import error_payload
 from .security import HEADERS, add_log_filter
@@ -57,6 +63,7 @@ STATUS_LINES = {400: "400 Bad Request", 413: "413 Request Entity Too Large"}
 # declines it for engine.io's own class too (the development server's).
 DEFLATE_OFFER = "HTTP_SEC_WEBSOCKET_EXTENSIONS"
 SERVICE_EVERY = 5.0  # seconds between two looks of engine.io's service task at every socket
+PING_ROUND = 1.0  # seconds between two rounds of engine.io's pings (PingRounds)
 
 
 class RequestGuard:
@@ -164,6 +171,75 @@ def look_at_sockets_together(eio: Any) -> None:
     eio._service_task = service
 
 
+class PingRounds:
+    """engine.io's pings sent in rounds: one task wakes every PING_ROUND seconds and pings the
+    sockets whose ``ping_interval`` has passed since their last pong.
+
+    engine.io starts a task per socket for every ping, to sleep ``ping_interval`` and send it: a
+    class's 60 sockets woke the server 2.4 times a second for that, and the school's sockets
+    with an attack's 56 times, each a new greenlet. A ping now leaves at most PING_ROUND late
+    (the client waits ``ping_interval`` + ``ping_timeout`` for it). The task runs while some
+    socket waits for its ping and ends when none does."""
+
+    def __init__(self, eio: Any):
+        self.eio = eio
+        self._due: dict[Any, float] = {}  # socket -> when its next ping is due (monotonic)
+        self._lock = threading.Lock()
+        self._running = False
+
+    def schedule(self, sock: Any) -> None:
+        """engine.io's ``Socket.schedule_ping``: ``sock``'s next ping, ``ping_interval`` from now
+        (once per ping answered, as engine.io's own)."""
+        if not sock.last_ping:
+            return  # (its next ping is scheduled already)
+        sock.last_ping = None
+        with self._lock:
+            self._due[sock] = time.monotonic() + float(self.eio.ping_interval)
+            start, self._running = not self._running, True
+        if start:
+            self.eio.start_background_task(self._run)
+
+    def _run(self) -> None:
+        while True:
+            self.eio.sleep(PING_ROUND)
+            now = time.monotonic()
+            with self._lock:
+                due = [each for each, when in self._due.items() if when <= now]
+                for each in due:
+                    del self._due[each]
+                done = not self._due
+                if done:
+                    self._running = False
+            for each in due:
+                if not each.closing and not each.closed:
+                    each.last_ping = time.time()
+                    try:
+                        each.send(packet.Packet(packet.PING))
+                    except Exception:  # (closed meanwhile)
+                        log.debug("no ping for a socket closed meanwhile", exc_info=True)
+            if done:
+                return
+
+
+def ping_in_rounds(eio: Any) -> None:
+    """``eio``'s sockets are pinged by a :class:`PingRounds` of its own. (engine.io's socket class
+    asks its server: a server without rounds, none here, keeps engine.io's own pings.)"""
+    eio.ping_rounds = PingRounds(eio)
+    own = engineio.socket.Socket.schedule_ping
+    if getattr(own, "asks_its_server", False):
+        return
+
+    def schedule_ping(sock: Any) -> None:
+        rounds = getattr(sock.server, "ping_rounds", None)
+        if rounds is None:
+            own(sock)
+        else:
+            rounds.schedule(sock)
+
+    schedule_ping.asks_its_server = True  # type: ignore[attr-defined]
+    engineio.socket.Socket.schedule_ping = schedule_ping
+
+
 class OneLineErrors(logging.Filter):
     """A handler error in engine.io or Socket.IO (a malformed frame from a client) as one log
     line naming the error, not a traceback per frame."""
@@ -218,5 +294,6 @@ def protect(app: Any, socketio: Any) -> None:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies)
     close_without_waiting(socketio.server.eio)
     look_at_sockets_together(socketio.server.eio)
+    ping_in_rounds(socketio.server.eio)
     serve_websockets(socketio.server.eio)
     add_log_filter(OneLineErrors, "engineio.server", "socketio.server")

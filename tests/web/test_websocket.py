@@ -15,8 +15,10 @@ import threading
 import time
 from types import SimpleNamespace
 
+import engineio.socket
 import pytest
 import requests
+from engineio import packet
 
 from tests.helpers import eventually
 from webapp import wsgi_guard
@@ -251,3 +253,30 @@ def test_engine_ios_service_task_looks_at_every_socket_together_and_forgets_clos
     assert {sid for sid, _ in looked[:2]} == {"a", "b"} and {sid for sid, _ in looked[2:4]} == {"a", "b"}
     assert looked[1][1] - looked[0][1] < 0.05  # one wake-up for both
     assert all(sid != "gone" for sid, _ in looked) and kept == {"a", "b"}
+
+
+def test_engine_ios_pings_go_out_in_rounds_and_their_task_ends_when_none_is_due(app, monkeypatch):
+    """Sockets answered at about the same time are pinged ``ping_interval`` later in one round
+    (engine.io's own sends each from a task of its own); a closed socket gets none; a pong
+    schedules the next ping; the rounds' task ends once no ping is due."""
+    monkeypatch.setattr(wsgi_guard, "PING_ROUND", 0.02)
+    eio = app.extensions["socketio"].server.eio
+    monkeypatch.setattr(eio, "ping_interval", 0.1)
+    a, b, gone = (engineio.socket.Socket(eio, sid) for sid in ("a", "b", "gone"))
+    for each in (a, b, gone):
+        each.schedule_ping()  # (as engine.io does once a session is open)
+    gone.closed = True
+
+    def pings(each) -> list[str]:
+        found = []
+        while not each.queue.empty():
+            found.append(packet.packet_names[each.queue.get_nowait().packet_type])
+        return found
+
+    eventually(lambda: a.last_ping and b.last_ping, what="the first round")
+    assert pings(a) == ["PING"] and pings(b) == ["PING"] and pings(gone) == []
+    assert abs(a.last_ping - b.last_ping) < 0.02  # one round for both
+    eventually(lambda: not eio.ping_rounds._running, what="the rounds' task ended")
+    a.receive(packet.Packet(packet.PONG))  # a answers: its next ping is due ping_interval later
+    eventually(lambda: a.last_ping, what="a's second ping")
+    assert pings(a) == ["PING"] and pings(b) == []  # b never answered: no second ping
