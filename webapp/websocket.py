@@ -9,6 +9,12 @@ What engine.io needs of it: ``ws(environ, start_response)`` runs ``handler(ws)``
 (the next message, or None once closed), ``send(message)`` (a ``str`` as text, ``bytes`` as
 binary) and ``close()``.
 
+engine.io hands every packet to a writer greenlet of the socket's, through a queue: a wake-up of
+that greenlet for every emit. Once the socket is a websocket with nothing waiting to be written,
+its queue (:class:`OutboundQueue`) writes a packet at once, in the greenlet that emits it, if the
+kernel takes the frame without waiting; what it does not take (a client that reads slowly) goes
+through the writer, in order, so no emitter ever waits on someone else's connection.
+
 Declined: extensions (compression: see ``webapp.wsgi_guard.DEFLATE_OFFER``) and subprotocols.
 Refused, with the close code RFC 6455 names: an unmasked or reserved-bit frame (1002), a message
 larger than engine.io's ``max_http_buffer_size`` (1009), text that is not UTF-8 (1007).
@@ -25,6 +31,8 @@ import struct
 import threading
 from collections.abc import Callable, Iterable
 from typing import Any
+
+from gevent.queue import JoinableQueue
 
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455 1.3
 CONTINUATION, TEXT, BINARY, CLOSE, PING, PONG = 0x0, 0x1, 0x2, 0x8, 0x9, 0xA
@@ -50,6 +58,8 @@ class ServerWebSocket:
         self.received = bytearray()
         self.send_lock = threading.Lock()  # (gevent's, under its patch): whole frames, never interleaved
         self.closed = False
+        self.owner: Any = getattr(handler, "__self__", None)  # engine.io's socket (the handler is its method)
+        self.outbound: OutboundQueue | None = None
 
     def __call__(self, environ: dict, start_response: Callable[..., Any]) -> Iterable[bytes]:
         sock = environ.get("gunicorn.socket")
@@ -74,6 +84,8 @@ class ServerWebSocket:
     def wait(self) -> str | bytes | None:
         """The next message (text as ``str``, binary as ``bytes``), answering pings on the way;
         None when the socket is closed (by the peer, by us, or for a fault in its frames)."""
+        if self.outbound is None:
+            self._take_outbound()
         try:
             return self._next_message()
         except Fault as fault:
@@ -128,13 +140,38 @@ class ServerWebSocket:
         stops on it)."""
         if self.closed or self.sock is None:
             raise OSError("the websocket is closed")
-        if isinstance(message, str):
+        if isinstance(message, FrameRest):
+            self._write(message.data)
+        elif isinstance(message, str):
             self._write(frame(TEXT, message.encode("utf-8")))
         else:
             self._write(frame(BINARY, bytes(message)))
 
     def close(self) -> None:
         self._close(NORMAL)
+
+    # ----- packets written at once (see OutboundQueue) -------------------------------------
+    def _take_outbound(self) -> None:
+        """Once engine.io's socket is a websocket for good (not while a polling client is being
+        upgraded: its packets still go to the polling request), its queue writes at once."""
+        owner = self.owner
+        queue = getattr(owner, "queue", None)
+        if isinstance(queue, OutboundQueue) and owner.upgraded and not owner.upgrading:
+            queue.sink, self.outbound = self, queue
+
+    def send_now(self, message: str | bytes) -> FrameRest | None:
+        """Write ``message`` as one frame if the kernel takes it without waiting, and never wait:
+        None once written whole; otherwise what is left of the frame (all of it when nothing
+        was written), which must go out before anything else."""
+        data = frame(TEXT, message.encode("utf-8")) if isinstance(message, str) else frame(BINARY, bytes(message))
+        if self.closed or self.sock is None or self.send_lock.locked():
+            return FrameRest(data)
+        with self.send_lock:
+            try:  # (gevent's socket would wait for room: its own, never-waiting one does not)
+                sent = getattr(self.sock, "_sock", self.sock).send(data, socket.MSG_DONTWAIT)
+            except OSError:  # full, or broken: the writer waits, or meets the error and closes
+                sent = 0
+        return None if sent == len(data) else FrameRest(data[sent:])
 
     # ----- frames ------------------------------------------------------------------------
     def _write(self, data: bytes) -> None:
@@ -154,6 +191,8 @@ class ServerWebSocket:
             self.closed = True
             return
         self.closed = True
+        if self.outbound is not None:
+            self.outbound.sink = None
         with contextlib.suppress(OSError):
             self._write(frame(CLOSE, code.to_bytes(2, "big")))
         with contextlib.suppress(OSError):
@@ -173,6 +212,47 @@ class ServerWebSocket:
         data = bytes(received[:count])
         del received[:count]
         return data
+
+
+class FrameRest:
+    """What the kernel did not take of a frame written at once: engine.io's writer sends it on
+    (``encode()`` is what it calls on a packet), before anything queued after it."""
+
+    __slots__ = ("data",)
+
+    def __init__(self, data: bytes):
+        self.data = data
+
+    def encode(self) -> FrameRest:
+        return self
+
+
+class OutboundQueue(JoinableQueue):
+    """engine.io's queue of a socket's packets (``eio._async["queue"]``), which its writer
+    greenlet empties. While ``sink`` (the socket's :class:`ServerWebSocket`) is set and nothing
+    waits in the queue, a packet put is written at once (:meth:`ServerWebSocket.send_now`); what
+    the kernel does not take waits here for the writer, and so does every packet after it until
+    the writer has sent it."""
+
+    __slots__ = ("sink",)
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.sink: ServerWebSocket | None = None
+
+    def put(self, item: Any, block: bool = True, timeout: float | None = None) -> None:
+        sink = self.sink
+        if sink is not None and item is not None and not self.qsize():
+            item = sink.send_now(item.encode())
+            if item is None:
+                return
+        super().put(item, block, timeout)
+
+    def get(self, block: bool = True, timeout: float | None = None) -> Any:
+        # engine.io's writer gives up on a socket that sent it nothing for ping_interval +
+        # ping_timeout; written at once, packets no longer pass it (a silent client is still
+        # closed by its ping check)
+        return super().get(block, None if self.sink is not None else timeout)
 
 
 def handshake_key(environ: dict) -> bytes | None:
@@ -213,7 +293,8 @@ def unmask(data: bytes, mask: bytes) -> bytes:
 
 def serve_websockets(eio: Any) -> None:
     """Under gevent (the production server), ``eio``'s websockets on gunicorn's sockets are
-    :class:`ServerWebSocket`; any other (none is served so today) keeps engine.io's own."""
+    :class:`ServerWebSocket` and its sockets' queues :class:`OutboundQueue`; any other (none is
+    served so today) keeps engine.io's own."""
     if eio.async_mode != "gevent":
         return
     library = eio._async["websocket"]
@@ -221,4 +302,4 @@ def serve_websockets(eio: Any) -> None:
     def websocket(handler: Callable[..., Any], server: Any) -> Any:
         return ServerWebSocket(handler, server, library)
 
-    eio._async = {**eio._async, "websocket": websocket}  # (a copy: the driver's dict is shared)
+    eio._async = {**eio._async, "websocket": websocket, "queue": OutboundQueue}  # (a copy: the driver's dict is shared)

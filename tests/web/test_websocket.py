@@ -22,7 +22,7 @@ from engineio import packet
 
 from tests.helpers import eventually
 from webapp import wsgi_guard
-from webapp.websocket import ServerWebSocket, serve_websockets, unmask
+from webapp.websocket import OutboundQueue, ServerWebSocket, serve_websockets, unmask
 
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455's, for Sec-WebSocket-Accept
 CHROMIUMS_OFFER = "permessage-deflate; client_max_window_bits"
@@ -220,7 +220,87 @@ def test_engine_io_serves_its_websockets_with_ours_under_gevent_only():
     serve_websockets(patched)
     made = patched._async["websocket"](print, SimpleNamespace(max_http_buffer_size=100))
     assert isinstance(made, ServerWebSocket) and made.library is library and made.max_message == 100
-    assert patched._async["queue"] == "its queue" and shared["websocket"] is library  # (the driver's dict untouched)
+    assert patched._async["queue"] is OutboundQueue
+    assert shared == {"websocket": library, "queue": "its queue"}  # (the driver's dict untouched)
+
+
+class EngineIOSocket:
+    """What a ServerWebSocket reads of engine.io's socket whose handler it runs."""
+
+    def __init__(self, queue: OutboundQueue, *, upgrading: bool):
+        self.queue, self.upgrading, self.upgraded = queue, upgrading, not upgrading
+
+    def handle(self, ws) -> None:  # (engine.io's _websocket_handler)
+        pass
+
+
+def frames_in(data: bytes) -> list[str]:
+    """The text payloads of a server's (unmasked) frames, in order."""
+    found, at = [], 0
+    while at < len(data):
+        size, start = data[at + 1], at + 2
+        if size == 126:
+            size, start = int.from_bytes(data[at + 2:at + 4], "big"), at + 4
+        elif size == 127:
+            size, start = int.from_bytes(data[at + 2:at + 10], "big"), at + 10
+        assert data[at] == 0x81
+        found.append(data[start:start + size].decode("utf-8"))
+        at = start + size
+    return found
+
+
+def test_a_packet_is_written_at_once_and_what_a_slow_reader_cannot_take_waits_for_the_writer_in_order():
+    """Once the socket is a websocket for good, a packet put in its queue is on the wire before
+    ``put`` returns, with no writer involved. A packet too big for the kernel to take now does
+    not make the emitter wait: its rest, and every packet after it, wait in the queue for
+    engine.io's writer, which sends them in order."""
+    ours, theirs = socket.socketpair()
+    ours.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 16384)
+    queue = OutboundQueue()
+    owner = EngineIOSocket(queue, upgrading=True)
+    ws = ServerWebSocket(owner.handle, SimpleNamespace(max_http_buffer_size=10_000_000), library=None)
+    ws.sock = ours
+    ws._take_outbound()
+    assert queue.sink is None  # (while a polling client is being upgraded, its packets are the poll's)
+    owner.upgrading, owner.upgraded = False, True
+    ws._take_outbound()
+    assert queue.sink is ws
+
+    queue.put(packet.Packet(packet.MESSAGE, data="hello"))
+    assert queue.empty() and frames_in(theirs.recv(100)) == ["4hello"]
+
+    big = "x" * 2_000_000  # (more than the socket's buffers hold)
+    started = time.monotonic()
+    queue.put(packet.Packet(packet.MESSAGE, data=big))
+    queue.put(packet.Packet(packet.MESSAGE, data="after"))
+    assert time.monotonic() - started < 1 and queue.qsize() == 2  # the big one's rest, then the next
+
+    received = bytearray()
+    reader = threading.Thread(target=lambda: [received.extend(chunk) for chunk in iter(lambda: theirs.recv(65536), b"")])
+    reader.start()
+    while not queue.empty():  # what engine.io's writer does
+        ws.send(queue.get_nowait().encode())
+    ours.close()
+    reader.join(10)
+    assert frames_in(bytes(received)) == ["4" + big, "4after"]
+
+
+def test_the_writer_does_not_give_up_on_a_socket_whose_packets_are_written_at_once():
+    """engine.io's writer waits ``ping_interval + ping_timeout`` for a packet, then closes the
+    socket: with packets written at once it would see none. It waits for the end instead."""
+    import gevent
+    from gevent.queue import Empty
+
+    alone = OutboundQueue()
+    with pytest.raises(Empty):  # (no websocket of ours: engine.io's wait)
+        alone.get(timeout=0.01)
+    queue = OutboundQueue()
+    queue.sink = ServerWebSocket(print, SimpleNamespace(max_http_buffer_size=100), library=None)
+    waiting = gevent.spawn(queue.get, timeout=0.05)
+    gevent.sleep(0.3)
+    assert not waiting.ready()
+    queue.put(None)  # (engine.io's end of the socket: always through the queue)
+    assert waiting.get(timeout=1) is None
 
 
 def test_engine_ios_service_task_looks_at_every_socket_together_and_forgets_closed_ones(app, monkeypatch):
