@@ -16,6 +16,7 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.test_a11y import serious_violations
 from tests.e2e.test_classroom_e2e import DESKTOP, PHONE, shots  # noqa: F401 (a fixture)
+from tests.e2e.test_school_e2e import move_and_answer
 from tests.helpers import eventually
 
 
@@ -143,17 +144,6 @@ def board_and_status(student: Page) -> tuple[str, str]:
     board, status = student.evaluate(
         "() => [document.querySelector('#board').innerHTML, document.querySelector('[data-testid=status]').innerText]")
     return board, status
-
-
-def move_and_see_the_answer(student: Page) -> None:
-    """The student plays their first move and sees the computer's answer (or the end): the
-    board has changed and waits for them (the status read before the page heard of the move
-    would still say "Your move")."""
-    before = student.locator("#board").inner_html()
-    student.locator("#board .move-target").first.click()
-    status = re.compile("Your move|You won|You lost")
-    eventually(lambda: board_and_status(student),
-               lambda seen: seen[0] != before and status.search(seen[1]), what="the computer's answer on the page")
 
 
 def latest_game_id(base_url: str, made: dict) -> str:
@@ -453,7 +443,7 @@ def test_a_lesson_that_keeps(pages, base_url, shots, tmp_path):  # noqa: F811
     for phone in phones:
         phone.get_by_test_id("new-game").click()
         expect(phone.get_by_test_id("status")).to_have_text("Your move", timeout=15000)
-        move_and_see_the_answer(phone)
+        move_and_answer(phone)
 
     # =1+2 leaves (asked first) and comes back with the same name: the same game
     leaver = phones[2]
