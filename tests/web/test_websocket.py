@@ -52,6 +52,22 @@ def frame(opcode: int, payload: bytes, *, fin: bool = True, masked: bool = True,
     return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
 
 
+def split_frame(data: bytes | bytearray) -> tuple[int, bytes, int] | None:
+    """The first frame of a server's bytes (unmasked): its first byte (FIN, RSV1-3, opcode), its
+    payload and how many bytes it took; None while it has not all arrived."""
+    if len(data) < 2:
+        return None
+    length, start = data[1] & 0x7F, 2
+    if length >= 126:
+        start = 4 if length == 126 else 10
+        if len(data) < start:
+            return None
+        length = int.from_bytes(data[2:start], "big")
+    if len(data) < start + length:
+        return None
+    return data[0], bytes(data[start:start + length]), start + length
+
+
 class Peer:
     """A websocket client on a raw socket: the handshake, then frames."""
 
@@ -76,14 +92,11 @@ class Peer:
         """The next frame from the server: its first byte (FIN, RSV1-3, opcode) and payload;
         (-1, b"") when the server closed the connection."""
         while True:
-            if len(self.buffer) >= 2:
-                length, start = self.buffer[1] & 0x7F, 2
-                if length == 126 and len(self.buffer) >= 4:
-                    length, start = int.from_bytes(self.buffer[2:4], "big"), 4
-                if (length < 126 or start == 4) and len(self.buffer) >= start + length:
-                    head, payload = self.buffer[0], bytes(self.buffer[start:start + length])
-                    del self.buffer[:start + length]
-                    return head, payload
+            whole = split_frame(self.buffer)
+            if whole is not None:
+                head, payload, used = whole
+                del self.buffer[:used]
+                return head, payload
             chunk = self.conn.recv(65536)
             if not chunk:
                 return -1, b""
@@ -195,13 +208,11 @@ def test_a_message_of_any_length_goes_out_as_one_frame_with_the_length_rfc_6455_
     while len(received) < expected:
         received += theirs.recv(65536)
     sender.join()
-    size, start = received[1], 2
-    if size == 126:
-        size, start = int.from_bytes(received[2:4], "big"), 4
-    elif size == 127:
-        size, start = int.from_bytes(received[2:10], "big"), 10
-    assert received[0] == 0x81 and size == length and len(received) == start + length
-    assert received[start:].decode("utf-8") == message
+    whole = split_frame(received)
+    assert whole is not None
+    head, payload, used = whole
+    assert head == 0x81 and used == len(received) == expected and len(payload) == length
+    assert payload.decode("utf-8") == message
 
 
 def test_unmasking_matches_rfc_6455s_byte_by_byte_rule():
@@ -235,17 +246,15 @@ class EngineIOSocket:
 
 
 def frames_in(data: bytes) -> list[str]:
-    """The text payloads of a server's (unmasked) frames, in order."""
-    found, at = [], 0
-    while at < len(data):
-        size, start = data[at + 1], at + 2
-        if size == 126:
-            size, start = int.from_bytes(data[at + 2:at + 4], "big"), at + 4
-        elif size == 127:
-            size, start = int.from_bytes(data[at + 2:at + 10], "big"), at + 10
-        assert data[at] == 0x81
-        found.append(data[start:start + size].decode("utf-8"))
-        at = start + size
+    """The text payloads of a server's whole text frames, in order."""
+    found = []
+    while data:
+        whole = split_frame(data)
+        assert whole is not None, "a frame cut short"
+        head, payload, used = whole
+        assert head == 0x81
+        found.append(payload.decode("utf-8"))
+        data = data[used:]
     return found
 
 
