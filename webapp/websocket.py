@@ -135,17 +135,12 @@ class ServerWebSocket:
                     raise Fault(NOT_UTF8) from None
         return None
 
-    def send(self, message: str | bytes) -> None:
+    def send(self, message: str | bytes | FrameRest) -> None:
         """One message, as one frame. OSError once the socket is closed (engine.io's writer
         stops on it)."""
         if self.closed or self.sock is None:
             raise OSError("the websocket is closed")
-        if isinstance(message, FrameRest):
-            self._write(message.data)
-        elif isinstance(message, str):
-            self._write(frame(TEXT, message.encode("utf-8")))
-        else:
-            self._write(frame(BINARY, bytes(message)))
+        self._write(message.data if isinstance(message, FrameRest) else message_frame(message))
 
     def close(self) -> None:
         self._close(NORMAL)
@@ -163,7 +158,7 @@ class ServerWebSocket:
         """Write ``message`` as one frame if the kernel takes it without waiting, and never wait:
         None once written whole; otherwise what is left of the frame (all of it when nothing
         was written), which must go out before anything else."""
-        data = frame(TEXT, message.encode("utf-8")) if isinstance(message, str) else frame(BINARY, bytes(message))
+        data = message_frame(message)
         if self.closed or self.sock is None or self.send_lock.locked():
             return FrameRest(data)
         with self.send_lock:
@@ -279,6 +274,11 @@ def frame(opcode: int, payload: bytes) -> bytes:
     if length < 1 << 16:
         return struct.pack("!BBH", 0x80 | opcode, 126, length) + payload
     return struct.pack("!BBQ", 0x80 | opcode, 127, length) + payload
+
+
+def message_frame(message: str | bytes) -> bytes:
+    """A message as one frame: a ``str`` as text (UTF-8), ``bytes`` as binary."""
+    return frame(TEXT, message.encode("utf-8")) if isinstance(message, str) else frame(BINARY, bytes(message))
 
 
 def unmask(data: bytes, mask: bytes) -> bytes:
