@@ -139,12 +139,16 @@ def test_a_server_a_test_started_stops_when_the_test_run_is_killed(tmp_path):
     runner = subprocess.Popen([sys.executable, "-c", (
         "import sys, time\n"
         "from webapp.server import start_process_group\n"
-        "child = start_process_group([sys.executable, '-c', 'import time; time.sleep(120)'])\n"
+        "child = start_process_group([sys.executable, '-c', \"import time; print('up', flush=True); time.sleep(120)\"])\n"
         "print(child.pid, flush=True)\n"
         "time.sleep(120)\n")], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     child = 0
     try:
-        child = int(runner.stdout.readline())
+        # the runner's pid line and the child's "up": its command runs, so setpriv has tied it to
+        # the runner by then (killed before that, the runner would leave a child not yet tied)
+        lines = sorted(runner.stdout.readline().strip() for _ in range(2))
+        assert lines[1] == "up", lines
+        child = int(lines[0])
         assert alive(child)
         runner.kill()  # the "test run", killed: nothing of it runs to stop the child
         runner.wait(10)
