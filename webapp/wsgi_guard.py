@@ -210,9 +210,10 @@ class PingRounds:
                 done = not self._due
                 if done:
                     self._running = False
+            pinged = time.time()  # (the round's: its sockets were pinged together)
             for each in due:
                 if not each.closing and not each.closed:
-                    each.last_ping = time.time()
+                    each.last_ping = pinged
                     try:
                         each.send(packet.Packet(packet.PING))
                     except Exception:  # (closed meanwhile)
